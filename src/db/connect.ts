@@ -1,0 +1,86 @@
+// Opens the store: embedded PGlite when no DATABASE_URL is given, a real
+// PostgreSQL server through postgres.js when it is. Either way the caller gets
+// the same Drizzle database, with migrations applied.
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { lockDataDir } from "./lock.js";
+import * as schema from "./schema.js";
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type StoreOptions =
+  /** A PostgreSQL connection string. */
+  | { databaseUrl: string; maxConnections?: number }
+  /** A PGlite data directory, or "memory://" for a throw-away store. */
+  | { dataDir: string };
+
+export interface Store {
+  db: Database;
+  driver: "pglite" | "postgres";
+  /** Where the data lives, for log lines: the directory or the server (password elided). */
+  location: string;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  return "databaseUrl" in options ? openPostgres(options.databaseUrl, options.maxConnections) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string): Promise<Store> {
+  const inMemory = dataDir.startsWith("memory://");
+  let unlock = async () => {};
+  if (!inMemory) {
+    dataDir = resolve(dataDir);
+    mkdirSync(dataDir, { recursive: true });
+    // Two processes on one PGlite directory corrupt it: refuse the second.
+    unlock = await lockDataDir(dataDir);
+  }
+  try {
+    const client = await PGlite.create(inMemory ? undefined : dataDir);
+    const db = drizzlePglite({ client, schema });
+    await migratePglite(db, { migrationsFolder });
+    return {
+      db: db as unknown as Database,
+      driver: "pglite",
+      location: inMemory ? "memory" : dataDir,
+      async close() {
+        await client.close();
+        await unlock();
+      },
+    };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}
+
+async function openPostgres(url: string, max = 10): Promise<Store> {
+  const client = postgres(url, { max, onnotice: () => {} });
+  const db = drizzlePostgres({ client, schema });
+  try {
+    await migratePostgres(db, { migrationsFolder });
+  } catch (error) {
+    await client.end();
+    throw error;
+  }
+  const { host, pathname } = new URL(url);
+  return {
+    db: db as unknown as Database,
+    driver: "postgres",
+    location: `postgres://${host}${pathname}`,
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+}

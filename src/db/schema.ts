@@ -1,0 +1,259 @@
+// The store's tables. Every entity row belongs to one model; natural Juju
+// identifiers (machine "1/lxd/0", unit "wordpress/0", application name) are
+// the keys, so foreign keys read the way Juju's documents reference each other.
+// `seq` columns give each table a stable creation order for cursor pagination.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/** Declared in lifecycle order, so `life < 'dying'` compares as the seeds mean. */
+export const lifeEnum = pgEnum("life", ["alive", "dying", "dead"]);
+export const roleEnum = pgEnum("relation_role", ["provider", "requirer", "peer"]);
+export const scopeEnum = pgEnum("relation_scope", ["global", "container"]);
+
+/** Constraints as stored: the parsed form of Juju's `mem=2G cores=4` syntax. */
+export type StoredConstraints = {
+  arch?: string;
+  container?: string;
+  cores?: number;
+  cpuPower?: number;
+  instanceType?: string;
+  mem?: number;
+  rootDisk?: number;
+  tags?: string[];
+  zones?: string[];
+};
+
+export const models = pgTable("models", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull().unique(),
+  life: lifeEnum("life").notNull().default("alive"),
+  defaultSeries: text("default_series").notNull(),
+  constraints: jsonb("constraints").$type<StoredConstraints>().notNull().default({}),
+  /** Bumped last in every transaction that changes the model: commit order is revision order. */
+  revision: bigint("revision", { mode: "number" }).notNull().default(0),
+  seq: bigserial("seq", { mode: "number" }).notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Monotonic per-model counters (machine ids, container ids, unit numbers, relation ids); never reused. */
+export const sequences = pgTable(
+  "sequences",
+  {
+    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    value: integer("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.modelId, t.name] })],
+);
+
+export const machines = pgTable(
+  "machines",
+  {
+    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    parentId: text("parent_id"),
+    containerType: text("container_type").$type<"lxd" | "kvm">(),
+    series: text("series").notNull(),
+    jobs: text("jobs").array().$type<("JobHostUnits" | "JobManageModel")[]>().notNull(),
+    constraints: jsonb("constraints").$type<StoredConstraints>().notNull().default({}),
+    instanceId: text("instance_id"),
+    status: text("status").notNull().default("pending"),
+    statusMessage: text("status_message").notNull().default(""),
+    statusSince: timestamp("status_since", { withTimezone: true }).notNull().defaultNow(),
+    life: lifeEnum("life").notNull().default("alive"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.modelId, t.id] }),
+    foreignKey({ columns: [t.modelId, t.parentId], foreignColumns: [t.modelId, t.id] }),
+    index("machines_parent_idx").on(t.modelId, t.parentId),
+    index("machines_seq_idx").on(t.modelId, t.seq),
+  ],
+);
+
+export const charms = pgTable(
+  "charms",
+  {
+    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    name: text("name").notNull(),
+    revision: integer("revision").notNull(),
+    subordinate: boolean("subordinate").notNull(),
+    series: text("series").array().notNull(),
+    /** The normalized metadata (see src/model/charm.ts), endpoints included. */
+    metadata: jsonb("metadata").notNull(),
+    metadataYaml: text("metadata_yaml").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.modelId, t.url] }),
+    unique("charms_name_revision").on(t.modelId, t.name, t.revision),
+    index("charms_seq_idx").on(t.modelId, t.seq),
+  ],
+);
+
+export const applications = pgTable(
+  "applications",
+  {
+    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    charmUrl: text("charm_url").notNull(),
+    series: text("series").notNull(),
+    subordinate: boolean("subordinate").notNull(),
+    constraints: jsonb("constraints").$type<StoredConstraints>().notNull().default({}),
+    life: lifeEnum("life").notNull().default("alive"),
+    /** Juju's refcounts: units of the application, relations it takes part in. */
+    unitCount: integer("unit_count").notNull().default(0),
+    relationCount: integer("relation_count").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.modelId, t.name] }),
+    foreignKey({ columns: [t.modelId, t.charmUrl], foreignColumns: [charms.modelId, charms.url] }),
+    index("applications_seq_idx").on(t.modelId, t.seq),
+  ],
+);
+
+export const units = pgTable(
+  "units",
+  {
+    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    application: text("application").notNull(),
+    number: integer("number").notNull(),
+    /** Set on subordinates: the principal unit whose container they share. */
+    principal: text("principal"),
+    /** Set on principals once assigned. */
+    machineId: text("machine_id"),
+    series: text("series").notNull(),
+    /** Model and application constraints merged at creation (seed 004); not exposed in the API. */
+    constraints: jsonb("constraints").$type<StoredConstraints>().notNull().default({}),
+    life: lifeEnum("life").notNull().default("alive"),
+    workloadStatus: text("workload_status").notNull().default("waiting"),
+    workloadMessage: text("workload_message").notNull().default(""),
+    agentStatus: text("agent_status").notNull().default("allocating"),
+    statusSince: timestamp("status_since", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.modelId, t.name] }),
+    unique("units_application_number").on(t.modelId, t.application, t.number),
+    foreignKey({ columns: [t.modelId, t.application], foreignColumns: [applications.modelId, applications.name] }),
+    foreignKey({ columns: [t.modelId, t.machineId], foreignColumns: [machines.modelId, machines.id] }),
+    foreignKey({ columns: [t.modelId, t.principal], foreignColumns: [t.modelId, t.name] }),
+    index("units_machine_idx").on(t.modelId, t.machineId),
+    index("units_principal_idx").on(t.modelId, t.principal),
+    index("units_seq_idx").on(t.modelId, t.seq),
+  ],
+);
+
+export const relations = pgTable(
+  "relations",
+  {
+    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    id: integer("id").notNull(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    /** Canonical key: "<requirer app:rel> <provider app:rel>", or the single peer endpoint. */
+    key: text("key").notNull(),
+    interface: text("interface").notNull(),
+    scope: scopeEnum("scope").notNull(),
+    life: lifeEnum("life").notNull().default("alive"),
+    /** Units in scope (Juju's relation unitcount). */
+    unitCount: integer("unit_count").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.modelId, t.id] }),
+    unique("relations_key").on(t.modelId, t.key),
+    index("relations_seq_idx").on(t.modelId, t.seq),
+  ],
+);
+
+export const relationEndpoints = pgTable(
+  "relation_endpoints",
+  {
+    modelId: uuid("model_id").notNull(),
+    relationId: integer("relation_id").notNull(),
+    application: text("application").notNull(),
+    name: text("name").notNull(),
+    role: roleEnum("role").notNull(),
+    interface: text("interface").notNull(),
+    scope: scopeEnum("scope").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.modelId, t.relationId, t.application] }),
+    foreignKey({ columns: [t.modelId, t.relationId], foreignColumns: [relations.modelId, relations.id] }).onDelete(
+      "cascade",
+    ),
+    foreignKey({ columns: [t.modelId, t.application], foreignColumns: [applications.modelId, applications.name] }),
+    index("relation_endpoints_application_idx").on(t.modelId, t.application),
+  ],
+);
+
+/** Relation scope membership: which units have entered which relation, and in which container. */
+export const relationScopes = pgTable(
+  "relation_scopes",
+  {
+    modelId: uuid("model_id").notNull(),
+    relationId: integer("relation_id").notNull(),
+    unit: text("unit").notNull(),
+    application: text("application").notNull(),
+    role: roleEnum("role").notNull(),
+    /** For container-scoped relations, the principal unit whose container this membership lives in. */
+    container: text("container"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.modelId, t.relationId, t.unit] }),
+    foreignKey({ columns: [t.modelId, t.relationId], foreignColumns: [relations.modelId, relations.id] }),
+    foreignKey({ columns: [t.modelId, t.unit], foreignColumns: [units.modelId, units.name] }),
+    index("relation_scopes_unit_idx").on(t.modelId, t.unit),
+  ],
+);
+
+/**
+ * Per-unit relation settings. They outlive the unit's departure from scope and
+ * are deleted only when the relation itself is removed, hence no foreign keys.
+ */
+export const relationSettings = pgTable(
+  "relation_settings",
+  {
+    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    relationId: integer("relation_id").notNull(),
+    unit: text("unit").notNull(),
+    settings: jsonb("settings").$type<Record<string, string>>().notNull().default({}),
+    version: integer("version").notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.modelId, t.relationId, t.unit] })],
+);
+
+/** The ordered change log: one row per entity change, numbered by the model's revision. */
+export const changes = pgTable(
+  "changes",
+  {
+    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    revision: bigint("revision", { mode: "number" }).notNull(),
+    kind: text("kind").notNull(),
+    entity: text("entity").notNull(),
+    life: lifeEnum("life"),
+    removed: boolean("removed").notNull().default(false),
+    fields: jsonb("fields").$type<Record<string, unknown>>().notNull().default({}),
+    committedAt: timestamp("committed_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.modelId, t.revision] })],
+);

@@ -1,0 +1,17 @@
+// Assembles the schema from one file per type.
+import { lexicographicSortSchema, printSchema } from "graphql";
+import { builder } from "./builder.js";
+import "./types/scalars.js";
+import "./types/enums.js";
+import "./types/common.js";
+import "./types/model.js";
+import "./types/machine.js";
+import "./types/charm.js";
+import "./types/application.js";
+import "./types/unit.js";
+import "./types/relation.js";
+
+export const schema = builder.toSchema();
+
+/** The SDL checked in as schema/schema.graphql. */
+export const printedSchema = () => `${printSchema(lexicographicSortSchema(schema))}\n`;

@@ -1,0 +1,93 @@
+import { and, eq } from "drizzle-orm";
+import { applications, units } from "../../db/schema.js";
+import { deploy, type ApplicationRow } from "../../model/applications.js";
+import { charmMetadata } from "../../model/charms.js";
+import { DEFAULT_MODEL } from "../../model/models.js";
+import { checkApplicationName } from "../../model/names.js";
+import { entityKey, loadApplications, page, relationsOfApplications } from "../../model/read.js";
+import { transact } from "../../model/tx.js";
+import { builder } from "../builder.js";
+import { pagedConnection } from "../connections.js";
+import { loaderFor } from "../loaders.js";
+import { CharmEndpointRef, CharmRef } from "./charm.js";
+import { ConstraintsRef } from "./common.js";
+import { LifeEnum } from "./enums.js";
+import { ModelRef } from "./model.js";
+import { RelationRef } from "./relation.js";
+import { UnitRef } from "./unit.js";
+
+export const ApplicationRef = builder.loadableObjectRef<ApplicationRow, string>("Application", {
+  load: loaderFor<ApplicationRow>("application", loadApplications),
+});
+
+ApplicationRef.implement({
+  description: "An application: a charm deployed under a name, with its units and relations.",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    life: t.expose("life", { type: LifeEnum }),
+    series: t.exposeString("series", { description: "Set at deploy; never changes (seed 004)." }),
+    subordinate: t.exposeBoolean("subordinate"),
+    constraints: t.field({
+      type: ConstraintsRef,
+      description: "Captured by each unit at its creation, merged over the model's (seed 004).",
+      resolve: (app) => app.constraints,
+    }),
+    unitCount: t.exposeInt("unitCount"),
+    relationCount: t.exposeInt("relationCount"),
+    charm: t.field({ type: CharmRef, resolve: (app) => entityKey(app.modelId, app.charmUrl) }),
+    endpoints: t.field({
+      type: [CharmEndpointRef],
+      description: "The charm's endpoints, including the implicit juju-info.",
+      resolve: async (app, _args, ctx) => {
+        const charm = await CharmRef.getDataloader(ctx).load(entityKey(app.modelId, app.charmUrl));
+        return charmMetadata(charm).endpoints;
+      },
+    }),
+    units: t.connection({
+      type: UnitRef,
+      resolve: (app, args, ctx) =>
+        pagedConnection(ctx, units, and(eq(units.modelId, app.modelId), eq(units.application, app.name)), args),
+    }),
+    relations: t.loadableList({
+      type: RelationRef,
+      load: (keys: string[], ctx) => relationsOfApplications(ctx.db, keys),
+      resolve: (app) => entityKey(app.modelId, app.name),
+    }),
+  }),
+});
+
+builder.objectFields(ModelRef, (t) => ({
+  application: t.field({
+    type: ApplicationRef,
+    nullable: true,
+    args: { name: t.arg.string({ required: true }) },
+    resolve: (model, args) => entityKey(model.id, checkApplicationName(args.name)),
+  }),
+  applications: t.connection({
+    type: ApplicationRef,
+    resolve: (model, args, ctx) =>
+      pagedConnection(ctx, applications, eq(applications.modelId, model.id), args),
+  }),
+}));
+
+const DeployInput = builder.inputType("DeployInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    charm: t.string({ required: true, description: 'A charm name ("wordpress": the latest revision, or the bundled charm) or url ("local:wordpress-0").' }),
+    application: t.string({ description: "Defaults to the charm's name." }),
+    numUnits: t.int({ description: "Defaults to 1, or 0 for a subordinate (which must have none)." }),
+    series: t.string({ description: "Defaults to the charm's first series, else the model's default series." }),
+    constraints: t.string({ description: 'Juju syntax, e.g. "mem=2G cores=2".' }),
+    placement: t.stringList({ description: 'One directive per unit: "3", "lxd:3" or "lxd".' }),
+  }),
+});
+
+builder.mutationField("deploy", (t) =>
+  t.field({
+    type: ApplicationRef,
+    description: "`juju deploy`: the application, its peer relations and its units (each on a new machine unless placed).",
+    args: { input: t.arg({ type: DeployInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      transact(ctx.db, (tx) => deploy(tx, input)).then((d) => d.application),
+  }),
+);

@@ -1,0 +1,87 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { machines } from "../../db/schema.js";
+import { addMachine, type MachineRow } from "../../model/machines.js";
+import { getAliveModel, DEFAULT_MODEL } from "../../model/models.js";
+import { checkMachineId } from "../../model/names.js";
+import { containersOf, entityKey, loadMachines, unitsOnMachines } from "../../model/read.js";
+import { transact } from "../../model/tx.js";
+import { builder } from "../builder.js";
+import { pagedConnection } from "../connections.js";
+import { loaderFor } from "../loaders.js";
+import { ConstraintsRef, StatusRef } from "./common.js";
+import { ContainerTypeEnum, LifeEnum, MachineJobEnum } from "./enums.js";
+import { ModelRef } from "./model.js";
+import { UnitRef } from "./unit.js";
+
+export const MachineRef = builder.loadableObjectRef<MachineRow, string>("Machine", {
+  load: loaderFor<MachineRow>("machine", loadMachines),
+});
+
+MachineRef.implement({
+  description: 'A machine or container: "0", "1", "1/lxd/0".',
+  fields: (t) => ({
+    id: t.exposeString("id"),
+    life: t.expose("life", { type: LifeEnum }),
+    series: t.exposeString("series", { description: "Set at creation; never changes (seed 004)." }),
+    jobs: t.expose("jobs", { type: [MachineJobEnum] }),
+    constraints: t.field({ type: ConstraintsRef, resolve: (m) => m.constraints }),
+    instanceId: t.exposeString("instanceId", { nullable: true, description: "The provider's instance, once provisioned." }),
+    status: t.field({
+      type: StatusRef,
+      resolve: (m) => ({ current: m.status, message: m.statusMessage, since: m.statusSince }),
+    }),
+    containerType: t.expose("containerType", { type: ContainerTypeEnum, nullable: true }),
+    parent: t.field({
+      type: MachineRef,
+      nullable: true,
+      resolve: (m) => (m.parentId === null ? null : entityKey(m.modelId, m.parentId)),
+    }),
+    containers: t.loadableList({
+      type: MachineRef,
+      load: (keys: string[], ctx) => containersOf(ctx.db, keys),
+      resolve: (m) => entityKey(m.modelId, m.id),
+    }),
+    units: t.loadableList({
+      type: UnitRef,
+      description: "The principal units assigned to this machine.",
+      load: (keys: string[], ctx) => unitsOnMachines(ctx.db, keys),
+      resolve: (m) => entityKey(m.modelId, m.id),
+    }),
+  }),
+});
+
+builder.objectFields(ModelRef, (t) => ({
+  machine: t.field({
+    type: MachineRef,
+    nullable: true,
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (model, args) => entityKey(model.id, checkMachineId(args.id)),
+  }),
+  machines: t.connection({
+    type: MachineRef,
+    args: { topLevelOnly: t.arg.boolean({ defaultValue: false, description: "Leave out containers." }) },
+    resolve: (model, args, ctx) =>
+      pagedConnection(ctx, machines, and(eq(machines.modelId, model.id), args.topLevelOnly ? isNull(machines.parentId) : undefined), args),
+  }),
+}));
+
+const AddMachineInput = builder.inputType("AddMachineInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    series: t.string({ description: "Defaults to the model's default series." }),
+    constraints: t.string({ description: "Juju syntax; keys left unset are taken from the model's constraints." }),
+    jobs: t.field({ type: [MachineJobEnum], description: "Defaults to [HOST_UNITS]." }),
+    containerType: t.field({ type: ContainerTypeEnum, description: "Make a container of this type on `parent`." }),
+    parent: t.string({ description: "The machine to hold the new container." }),
+  }),
+});
+
+builder.mutationField("addMachine", (t) =>
+  t.field({
+    type: MachineRef,
+    description: "`juju add-machine`: a machine (or a container on a machine) with no units.",
+    args: { input: t.arg({ type: AddMachineInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      transact(ctx.db, async (tx) => addMachine(tx, await getAliveModel(tx, input.model), input)),
+  }),
+);

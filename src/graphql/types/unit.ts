@@ -1,0 +1,97 @@
+import { and, eq } from "drizzle-orm";
+import { units } from "../../db/schema.js";
+import { addUnit } from "../../model/applications.js";
+import { DEFAULT_MODEL } from "../../model/models.js";
+import { checkApplicationName, parseUnitName } from "../../model/names.js";
+import { entityKey, loadUnits, subordinatesOf } from "../../model/read.js";
+import { transact } from "../../model/tx.js";
+import type { UnitRow } from "../../model/units.js";
+import { builder } from "../builder.js";
+import { pagedConnection } from "../connections.js";
+import { loaderFor } from "../loaders.js";
+import { ApplicationRef } from "./application.js";
+import { StatusRef } from "./common.js";
+import { LifeEnum } from "./enums.js";
+import { MachineRef } from "./machine.js";
+import { ModelRef } from "./model.js";
+
+export const UnitRef = builder.loadableObjectRef<UnitRow, string>("Unit", {
+  load: loaderFor<UnitRow>("unit", loadUnits),
+});
+
+UnitRef.implement({
+  description: 'A unit of an application: "wordpress/0".',
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    number: t.exposeInt("number"),
+    life: t.expose("life", { type: LifeEnum }),
+    series: t.exposeString("series", { description: "Its application's series (seed 004)." }),
+    subordinate: t.boolean({ resolve: (u) => u.principal !== null }),
+    application: t.field({ type: ApplicationRef, resolve: (u) => entityKey(u.modelId, u.application) }),
+    machine: t.field({
+      type: MachineRef,
+      nullable: true,
+      description: "The machine a principal is assigned to; subordinates have none of their own.",
+      resolve: (u) => (u.machineId === null ? null : entityKey(u.modelId, u.machineId)),
+    }),
+    principal: t.field({
+      type: UnitRef,
+      nullable: true,
+      description: "For a subordinate: the principal whose container it shares.",
+      resolve: (u) => (u.principal === null ? null : entityKey(u.modelId, u.principal)),
+    }),
+    subordinates: t.loadableList({
+      type: UnitRef,
+      load: (keys: string[], ctx) => subordinatesOf(ctx.db, keys),
+      resolve: (u) => entityKey(u.modelId, u.name),
+    }),
+    workloadStatus: t.field({
+      type: StatusRef,
+      resolve: (u) => ({ current: u.workloadStatus, message: u.workloadMessage, since: u.statusSince }),
+    }),
+    agentStatus: t.field({
+      type: StatusRef,
+      resolve: (u) => ({ current: u.agentStatus, message: "", since: u.statusSince }),
+    }),
+  }),
+});
+
+builder.objectFields(ModelRef, (t) => ({
+  unit: t.field({
+    type: UnitRef,
+    nullable: true,
+    args: { name: t.arg.string({ required: true }) },
+    resolve: (model, args) => {
+      parseUnitName(args.name);
+      return entityKey(model.id, args.name);
+    },
+  }),
+  units: t.connection({
+    type: UnitRef,
+    description: "Units in creation order, optionally of one application.",
+    args: { application: t.arg.string() },
+    resolve: (model, args, ctx) =>
+      pagedConnection(ctx, units, and(eq(units.modelId, model.id), args.application ? eq(units.application, checkApplicationName(args.application)) : undefined), args),
+  }),
+}));
+
+const AddUnitInput = builder.inputType("AddUnitInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    application: t.string({ required: true }),
+    count: t.int({ required: true, defaultValue: 1 }),
+    placement: t.stringList({
+      description: 'One directive per unit, in order: "3" (machine 3), "lxd:3" (new container on 3), "lxd" (new container on a new machine). Units beyond the list get new machines.',
+    }),
+  }),
+});
+
+builder.mutationField("addUnit", (t) =>
+  t.field({
+    type: [UnitRef],
+    description: "`juju add-unit`: refused for subordinate applications and for applications that are not Alive.",
+    args: { input: t.arg({ type: AddUnitInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      transact(ctx.db, (tx) => addUnit(tx, input)),
+  }),
+);

@@ -1,0 +1,201 @@
+// The read side `juju status` needs: batch look-ups by key (one query per
+// batch, for the API's dataloaders) and keyset pages in creation order, so a
+// model with 100,000 units is read a page at a time.
+import { and, asc, desc, eq, gt, inArray, lt, sql, type InferSelectModel, type SQL } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Database } from "../db/connect.js";
+import { applications, charms, machines, models, relationEndpoints, relations, units } from "../db/schema.js";
+import { LifelineError } from "./errors.js";
+import type { ApplicationRow } from "./applications.js";
+import type { CharmRow } from "./charms.js";
+import type { MachineRow } from "./machines.js";
+import type { ModelRow } from "./models.js";
+import type { RelationRow } from "./relations.js";
+import type { UnitRow } from "./units.js";
+
+export type RelationEndpointRow = typeof relationEndpoints.$inferSelect;
+
+/** Keys of model-scoped entities: "<model uuid>:<id>" (uuids hold no colon; ids may hold slashes). */
+export const entityKey = (modelId: string, id: string | number) => `${modelId}:${id}`;
+const splitKey = (key: string) => {
+  const at = key.indexOf(":");
+  return { modelId: key.slice(0, at), id: key.slice(at + 1) };
+};
+
+/** Rows for keys that share a model per query; returned grouped by model to keep each query on one index range. */
+async function byKeys<R>(
+  keys: readonly string[],
+  fetch: (modelId: string, ids: string[]) => Promise<R[]>,
+  keyOf: (row: R) => string,
+): Promise<(R | null)[]> {
+  const byModel = new Map<string, string[]>();
+  for (const key of keys) {
+    const { modelId, id } = splitKey(key);
+    byModel.set(modelId, [...(byModel.get(modelId) ?? []), id]);
+  }
+  const found = new Map<string, R>();
+  for (const [modelId, ids] of byModel) for (const row of await fetch(modelId, ids)) found.set(keyOf(row), row);
+  return keys.map((key) => found.get(key) ?? null);
+}
+
+export const loadModels = async (db: Database, ids: readonly string[]): Promise<(ModelRow | null)[]> => {
+  const rows = await db.select().from(models).where(inArray(models.id, [...ids]));
+  return ids.map((id) => rows.find((r) => r.id === id) ?? null);
+};
+
+export const loadModelsByName = async (db: Database, names: readonly string[]): Promise<(ModelRow | null)[]> => {
+  const rows = await db.select().from(models).where(inArray(models.name, [...names]));
+  return names.map((name) => rows.find((r) => r.name === name) ?? null);
+};
+
+export const loadMachines = (db: Database, keys: readonly string[]) =>
+  byKeys<MachineRow>(
+    keys,
+    (modelId, ids) => db.select().from(machines).where(and(eq(machines.modelId, modelId), inArray(machines.id, ids))),
+    (r) => entityKey(r.modelId, r.id),
+  );
+
+export const loadApplications = (db: Database, keys: readonly string[]) =>
+  byKeys<ApplicationRow>(
+    keys,
+    (modelId, names) =>
+      db.select().from(applications).where(and(eq(applications.modelId, modelId), inArray(applications.name, names))),
+    (r) => entityKey(r.modelId, r.name),
+  );
+
+export const loadUnits = (db: Database, keys: readonly string[]) =>
+  byKeys<UnitRow>(
+    keys,
+    (modelId, names) => db.select().from(units).where(and(eq(units.modelId, modelId), inArray(units.name, names))),
+    (r) => entityKey(r.modelId, r.name),
+  );
+
+export const loadRelations = (db: Database, keys: readonly string[]) =>
+  byKeys<RelationRow>(
+    keys,
+    (modelId, ids) =>
+      db
+        .select()
+        .from(relations)
+        .where(and(eq(relations.modelId, modelId), inArray(relations.id, ids.map(Number).filter(Number.isInteger)))),
+    (r) => entityKey(r.modelId, r.id),
+  );
+
+export const loadCharms = (db: Database, keys: readonly string[]) =>
+  byKeys<CharmRow>(
+    keys,
+    (modelId, urls) => db.select().from(charms).where(and(eq(charms.modelId, modelId), inArray(charms.url, urls))),
+    (r) => entityKey(r.modelId, r.url),
+  );
+
+/** Relation keys "<model>:<id>" → that relation's endpoints. */
+export const relationEndpointsFor = (db: Database, relationKeys: readonly string[]) =>
+  groupBy(relationKeys, (modelId, ids) =>
+    db
+      .select()
+      .from(relationEndpoints)
+      .where(and(eq(relationEndpoints.modelId, modelId), inArray(relationEndpoints.relationId, ids.map(Number)))),
+    (r) => entityKey(r.modelId, r.relationId),
+  );
+
+/** Application keys → the relations they take part in. */
+export const relationsOfApplications = (db: Database, appKeys: readonly string[]) =>
+  groupBy(
+    appKeys,
+    (modelId, names) =>
+      db
+        .select({ relation: relations, application: relationEndpoints.application })
+        .from(relationEndpoints)
+        .innerJoin(relations, and(eq(relations.modelId, relationEndpoints.modelId), eq(relations.id, relationEndpoints.relationId)))
+        .where(and(eq(relationEndpoints.modelId, modelId), inArray(relationEndpoints.application, names)))
+        .orderBy(asc(relations.id)),
+    (r) => entityKey(r.relation.modelId, r.application),
+  ).then((groups) => groups.map((rows) => rows.map((r) => r.relation)));
+
+/** Machine keys → the principal units assigned to each. */
+export const unitsOnMachines = (db: Database, machineKeys: readonly string[]) =>
+  groupBy(
+    machineKeys,
+    (modelId, ids) =>
+      db.select().from(units).where(and(eq(units.modelId, modelId), inArray(units.machineId, ids))).orderBy(asc(units.seq)),
+    (r) => entityKey(r.modelId, r.machineId!),
+  );
+
+/** Machine keys → their containers. */
+export const containersOf = (db: Database, machineKeys: readonly string[]) =>
+  groupBy(
+    machineKeys,
+    (modelId, ids) =>
+      db.select().from(machines).where(and(eq(machines.modelId, modelId), inArray(machines.parentId, ids))).orderBy(asc(machines.seq)),
+    (r) => entityKey(r.modelId, r.parentId!),
+  );
+
+/** Principal unit keys → their subordinate units. */
+export const subordinatesOf = (db: Database, unitKeys: readonly string[]) =>
+  groupBy(
+    unitKeys,
+    (modelId, names) =>
+      db.select().from(units).where(and(eq(units.modelId, modelId), inArray(units.principal, names))).orderBy(asc(units.seq)),
+    (r) => entityKey(r.modelId, r.principal!),
+  );
+
+async function groupBy<R>(
+  keys: readonly string[],
+  fetch: (modelId: string, ids: string[]) => Promise<R[]>,
+  keyOf: (row: R) => string,
+): Promise<R[][]> {
+  const byModel = new Map<string, string[]>();
+  for (const key of keys) {
+    const { modelId, id } = splitKey(key);
+    byModel.set(modelId, [...(byModel.get(modelId) ?? []), id]);
+  }
+  const groups = new Map<string, R[]>();
+  for (const [modelId, ids] of byModel)
+    for (const row of await fetch(modelId, ids)) {
+      const key = keyOf(row);
+      groups.set(key, [...(groups.get(key) ?? []), row]);
+    }
+  return keys.map((key) => groups.get(key) ?? []);
+}
+
+/** The window of a keyset page, as Pothos' resolveCursorConnection hands it over. */
+export interface PageWindow {
+  after?: string | undefined;
+  before?: string | undefined;
+  limit: number;
+  inverted: boolean;
+}
+
+export type Paged = PgTable & { seq: AnyPgColumn };
+
+/** One page of `table` in creation order (reversed when `inverted`), with `where` applied. */
+export async function page<T extends Paged>(
+  db: Database,
+  table: T,
+  where: SQL | undefined,
+  window: PageWindow,
+): Promise<InferSelectModel<T>[]> {
+  const bounds: (SQL | undefined)[] = [where];
+  const cursor = (c: string | undefined) => {
+    if (c === undefined) return undefined;
+    if (!/^\d+$/.test(c)) throw new LifelineError("INVALID_ARGUMENT", `invalid cursor "${c}": pass a cursor this API returned`);
+    return Number(c);
+  };
+  const after = cursor(window.after);
+  const before = cursor(window.before);
+  if (after !== undefined) bounds.push(gt(table.seq, after));
+  if (before !== undefined) bounds.push(lt(table.seq, before));
+  return db
+    .select()
+    .from(table as PgTable)
+    .where(and(...bounds))
+    .orderBy(window.inverted ? desc(table.seq) : asc(table.seq))
+    .limit(window.limit) as unknown as Promise<InferSelectModel<T>[]>;
+}
+
+
+export const count = async (db: Database, table: PgTable, where: SQL | undefined) => {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
+  return row?.n ?? 0;
+};
+

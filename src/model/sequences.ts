@@ -1,0 +1,13 @@
+import { sql } from "drizzle-orm";
+import { sequences } from "../db/schema.js";
+import type { Tx } from "./tx.js";
+
+/** The next number of a per-model counter, starting at 0. Numbers are never reused. */
+export async function nextSequence(tx: Tx, modelId: string, name: string): Promise<number> {
+  const [row] = await tx.db
+    .insert(sequences)
+    .values({ modelId, name, value: 1 })
+    .onConflictDoUpdate({ target: [sequences.modelId, sequences.name], set: { value: sql`${sequences.value} + 1` } })
+    .returning({ value: sequences.value });
+  return row!.value - 1;
+}

@@ -1,0 +1,95 @@
+// The HTTP server: graphql-yoga on /graphql (queries, mutations, GraphiQL from
+// bundled assets, SSE) and graphql-ws on the same path for WebSocket clients,
+// both running through yoga's one envelop pipeline.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import { useServer } from "graphql-ws/use/ws";
+import { createYoga } from "graphql-yoga";
+import { WebSocketServer } from "ws";
+import type { Store } from "../db/connect.js";
+import type { Context } from "../graphql/context.js";
+import { maskError } from "../graphql/errors.js";
+import { schema } from "../graphql/schema.js";
+
+export const GRAPHQL_PATH = "/graphql";
+
+export function createYogaApp(store: Store) {
+  return createYoga<{}, Context>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    // A fresh object per request: Pothos keeps the request's dataloaders on it.
+    context: () => ({ db: store.db }),
+    maskedErrors: { maskError },
+    // GraphiQL's assets come from the installed package, never a CDN: it works air-gapped.
+    renderGraphiQL,
+    graphiql: { title: "Lifeline", defaultQuery: defaultGraphiQLQuery },
+    logging: process.env.LIFELINE_LOG === "debug" ? "debug" : "warn",
+  });
+}
+
+const defaultGraphiQLQuery = `# Welcome to Lifeline. Try:
+query Status {
+  model(name: "default") {
+    name
+    revision
+    machines { edges { node { id life series jobs status { current } } } }
+    applications { edges { node { name life series unitCount } } }
+  }
+}
+`;
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startServer(store: Store, host: string, port: number): Promise<RunningServer> {
+  const yoga = createYogaApp(store);
+  const server = createServer(yoga);
+  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
+  const ws = useServer(
+    {
+      execute: (args: any) => args.rootValue.execute(args),
+      subscribe: (args: any) => args.rootValue.subscribe(args),
+      onSubscribe: async (ctx, _id, params) => {
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params,
+        });
+        const args = {
+          schema,
+          operationName: params.operationName,
+          document: parse(params.query),
+          variableValues: params.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        if (errors.length) return errors;
+        return args;
+      },
+    },
+    wss,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}${GRAPHQL_PATH}`,
+    server,
+    async close() {
+      await ws.dispose();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
