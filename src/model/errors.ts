@@ -23,6 +23,9 @@ export const ErrorCodes = {
 export type ErrorCode = keyof typeof ErrorCodes;
 
 export class LifelineError extends Error {
+  /** graphql-js copies an original error's `extensions` onto the GraphQL error it wraps it in. */
+  readonly extensions: { code: ErrorCode } & Record<string, unknown>;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -30,6 +33,7 @@ export class LifelineError extends Error {
   ) {
     super(message);
     this.name = "LifelineError";
+    this.extensions = { code, ...details };
   }
 }
 

@@ -1,0 +1,72 @@
+// The API as a client meets it: requests go through yoga's full pipeline
+// (parsing, validation, error masking) via its fetch handler.
+import type { ExecutionResult } from "graphql";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { Store } from "../../src/db/connect.js";
+import { createYogaApp } from "../../src/server/app.js";
+import { openTestStore, uniqueName } from "./store.js";
+
+export interface GraphQLErrorShape {
+  message: string;
+  path?: (string | number)[];
+  extensions?: { code?: string; [key: string]: unknown };
+}
+
+export interface Result<T = any> {
+  data?: T | null;
+  errors?: GraphQLErrorShape[];
+}
+
+export interface Api {
+  store: Store;
+  /** Runs a GraphQL operation and returns the raw result. */
+  request<T = any>(query: string, variables?: Record<string, unknown>): Promise<Result<T>>;
+  /** Runs an operation that must succeed; returns its data. */
+  ok<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /** Runs an operation that must fail with `code`; returns the error. */
+  refused(code: string, query: string, variables?: Record<string, unknown>): Promise<GraphQLErrorShape>;
+  /** Creates a fresh model for one test; returns its name. */
+  newModel(args?: { defaultSeries?: string; constraints?: string }): Promise<string>;
+}
+
+export function useApi(): Api {
+  let store: Store;
+  let yoga: ReturnType<typeof createYogaApp>;
+  beforeAll(async () => {
+    store = await openTestStore();
+    yoga = createYogaApp(store);
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  const api: Api = {
+    get store() {
+      return store;
+    },
+    async request(query, variables) {
+      const response = await yoga.fetch("http://lifeline.test/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as ExecutionResult as Result;
+    },
+    async ok(query, variables) {
+      const result = await api.request(query, variables);
+      expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+      return result.data;
+    },
+    async refused(code, query, variables) {
+      const result = await api.request(query, variables);
+      expect(result.errors?.map((e) => e.extensions?.code), JSON.stringify(result.errors)).toEqual([code]);
+      return result.errors![0]!;
+    },
+    async newModel(args = {}) {
+      const name = uniqueName();
+      await api.ok(`mutation ($input: AddModelInput!) { addModel(input: $input) { name } }`, { input: { name, ...args } });
+      return name;
+    },
+  };
+  return api;
+}
