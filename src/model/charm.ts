@@ -97,7 +97,7 @@ export function parseCharmMetadata(text: string): CharmMetadata {
   }
   if (subordinate && !endpoints.some((e) => e.role === "requirer" && e.scope === "container"))
     throw invalid(`subordinate charm "${name}" lacks a "requires" relation with container scope`);
-  endpoints.push(jujuInfo);
+  endpoints.push({ ...jujuInfo });
 
   return { name, summary: optionalString(doc, "summary"), description: optionalString(doc, "description"), subordinate, series, endpoints };
 }
