@@ -8,7 +8,7 @@ import { getAliveModel, type ModelRow } from "./models.js";
 import { checkApplicationName, checkSeries } from "./names.js";
 import { addPeerRelations } from "./relations.js";
 import type { Tx } from "./tx.js";
-import { addUnits, type UnitRow } from "./units.js";
+import { addUnits, checkedPlacements, type UnitRow } from "./units.js";
 
 export type ApplicationRow = typeof applications.$inferSelect;
 
@@ -51,6 +51,8 @@ export async function deploy(tx: Tx, args: DeployArgs): Promise<Deployed> {
   const meta = charmMetadata(charm);
   const name = checkApplicationName(args.application ?? meta.name);
   const constraints = parseConstraints(args.constraints ?? "");
+  const numUnits = args.numUnits ?? (meta.subordinate ? 0 : 1);
+  checkedPlacements(numUnits, args.placement);
 
   // "Every service, unit, and machine has a series that's set at creation time and subsequently immutable." (seed 004)
   const series = checkSeries(args.series ?? meta.series[0] ?? model.defaultSeries);
@@ -95,7 +97,6 @@ export async function deploy(tx: Tx, args: DeployArgs): Promise<Deployed> {
     fields: { charmUrl: charm.url, series, subordinate: meta.subordinate, constraints },
   });
   await addPeerRelations(tx, model, application!, meta);
-  const numUnits = args.numUnits ?? (meta.subordinate ? 0 : 1);
   const created = numUnits > 0 ? await addUnits(tx, model, application!, numUnits, args.placement) : [];
   return { application: (await getApplication(tx, model, name)), units: created };
 }

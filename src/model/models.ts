@@ -45,7 +45,7 @@ export async function bootstrap(tx: Tx): Promise<void> {
 
 /** The model row by name, or NOT_FOUND. */
 export async function getModel(tx: Tx, name: string): Promise<ModelRow> {
-  const [model] = await tx.db.select().from(models).where(eq(models.name, name));
+  const [model] = await tx.db.select().from(models).where(eq(models.name, checkModelName(name)));
   if (!model) throw notFound("model", name);
   return model;
 }

@@ -85,6 +85,15 @@ async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, pl
   return unit!;
 }
 
+export const MAX_UNITS_PER_REQUEST = 1000;
+
+/** Validates a unit count and its placement directives before anything is written. */
+export function checkedPlacements(count: number, directives?: readonly string[] | null): Placement[] {
+  if (!Number.isInteger(count) || count < 0 || count > MAX_UNITS_PER_REQUEST)
+    throw new LifelineError("INVALID_ARGUMENT", `unit count must be a whole number from 0 to ${MAX_UNITS_PER_REQUEST}, got ${count}`);
+  return parsePlacements(directives, count);
+}
+
 /** Adds `count` principal units to an Alive application; refused for subordinates (seed 003). */
 export async function addUnits(
   tx: Tx,
@@ -99,9 +108,7 @@ export async function addUnits(
       `cannot add units to subordinate application "${app.name}": its units are created by its principals when they enter a container-scoped relation`,
     );
   if (app.life !== "alive") throw notAlive("application", app.name, app.life);
-  if (!Number.isInteger(count) || count < 0 || count > 1000)
-    throw new LifelineError("INVALID_ARGUMENT", `unit count must be a whole number from 0 to 1000, got ${count}`);
-  const placements = parsePlacements(directives, count);
+  const placements = checkedPlacements(count, directives);
   const created: UnitRow[] = [];
   for (const placement of placements) created.push(await addPrincipalUnit(tx, model, app, placement));
   if (created.length) {

@@ -1,0 +1,97 @@
+// "Bad input gets a clear typed error with a stable extensions.code, and
+// nothing changes." Each row is a refusal a new user could meet; the model is
+// snapshotted before and after, revision included.
+import { beforeAll, describe, expect, it } from "vitest";
+import { useApi } from "./support/api.js";
+import { ADD_CHARM, ADD_MACHINE, ADD_UNIT, DEPLOY, deploy, INTEGRATE, integrate, markDying, snapshot } from "./support/fixtures.js";
+
+const api = useApi();
+let model: string;
+
+beforeAll(async () => {
+  model = await api.newModel();
+  await deploy(api, model, { charm: "wordpress", constraints: "mem=2G" });
+  await deploy(api, model, { charm: "mysql" });
+  await deploy(api, model, { charm: "logging" });
+  await deploy(api, model, { charm: "haproxy", numUnits: 0 });
+  await integrate(api, model, "wordpress", "mysql");
+  await api.ok(ADD_MACHINE, { input: { model, series: "focal" } });
+  await deploy(api, model, { charm: "memcached", numUnits: 0 });
+  await markDying(api, model, "applications", "memcached");
+});
+
+type Case = [description: string, code: string, query: string, input: () => Record<string, unknown>, message?: RegExp];
+
+const cases: Case[] = [
+  ["unknown model", "NOT_FOUND", DEPLOY, () => ({ model: "no-such-model", charm: "wordpress" }), /model "no-such-model" not found/],
+  ["malformed model name", "INVALID_NAME", DEPLOY, () => ({ model: "Bad Model", charm: "wordpress" })],
+  ["unknown charm", "NOT_FOUND", DEPLOY, () => ({ model, charm: "nosuch" })],
+  ["unknown charm url", "NOT_FOUND", DEPLOY, () => ({ model, charm: "local:nosuch-3" })],
+  ["duplicate application name", "ALREADY_EXISTS", DEPLOY, () => ({ model, charm: "wordpress" })],
+  ["name of a Dying application", "ALREADY_EXISTS", DEPLOY, () => ({ model, charm: "memcached" }), /dying/],
+  ["invalid application name", "INVALID_NAME", DEPLOY, () => ({ model, charm: "wordpress", application: "Word_Press" })],
+  ["bad constraints at deploy", "INVALID_CONSTRAINTS", DEPLOY, () => ({ model, charm: "mysql", application: "db2", constraints: "mem=lots" }), /"mem"/],
+  ["unknown constraint key", "INVALID_CONSTRAINTS", DEPLOY, () => ({ model, charm: "mysql", application: "db2", constraints: "ram=2G" }), /unknown constraint "ram"/],
+  ["series the charm lacks", "UNSUPPORTED_SERIES", DEPLOY, () => ({ model, charm: "haproxy", application: "lb2", series: "focal" })],
+  ["malformed series", "INVALID_ARGUMENT", DEPLOY, () => ({ model, charm: "mysql", application: "db2", series: "Jammy!" })],
+  ["negative unit count", "INVALID_ARGUMENT", DEPLOY, () => ({ model, charm: "mysql", application: "db2", numUnits: -1 })],
+  ["more placements than units", "INVALID_PLACEMENT", DEPLOY, () => ({ model, charm: "mysql", application: "db2", numUnits: 1, placement: ["0", "0"] })],
+  // Fails after the application and its first unit were written: all of it must roll back.
+  ["late failure: second placement on a missing machine", "NOT_FOUND", DEPLOY, () => ({ model, charm: "mysql", application: "db2", numUnits: 2, placement: ["0", "99"] }), /machine "99" not found/],
+  ["late failure: second placement on a machine of another series", "SERIES_MISMATCH", DEPLOY, () => ({ model, charm: "mysql", application: "db2", numUnits: 2, placement: ["lxd", "3"] })],
+  ["subordinate with units", "SUBORDINATE_NOT_ALLOWED", DEPLOY, () => ({ model, charm: "logging", application: "logging2", numUnits: 1 })],
+  ["addUnit to unknown application", "NOT_FOUND", ADD_UNIT, () => ({ model, application: "nosuch" })],
+  ["addUnit to a subordinate", "SUBORDINATE_NOT_ALLOWED", ADD_UNIT, () => ({ model, application: "logging" })],
+  ["addUnit to a Dying application", "NOT_ALIVE", ADD_UNIT, () => ({ model, application: "memcached" })],
+  ["malformed placement", "INVALID_PLACEMENT", ADD_UNIT, () => ({ model, application: "wordpress", placement: ["machine-1"] })],
+  ["placement on a machine of another series", "SERIES_MISMATCH", ADD_UNIT, () => ({ model, application: "wordpress", placement: ["3"] })],
+  ["malformed machine id as parent", "INVALID_ID", ADD_MACHINE, () => ({ model, parent: "1/lxd", containerType: "LXD" })],
+  ["unknown parent machine", "NOT_FOUND", ADD_MACHINE, () => ({ model, parent: "42", containerType: "LXD" })],
+  ["bad machine constraints", "INVALID_CONSTRAINTS", ADD_MACHINE, () => ({ model, constraints: "arch=sparc" }), /not a known architecture/],
+  ["bad YAML", "INVALID_CHARM_METADATA", ADD_CHARM, () => ({ model, metadata: "name: [unclosed" }), /not valid YAML/],
+  ["metadata without a name", "INVALID_CHARM_METADATA", ADD_CHARM, () => ({ model, metadata: "summary: nameless" })],
+  ["subordinate without a container-scoped requirer", "INVALID_CHARM_METADATA", ADD_CHARM, () => ({ model, metadata: "name: sub\nsubordinate: true\nrequires:\n  x: y\n" })],
+  ["duplicate relation", "ALREADY_EXISTS", INTEGRATE, () => ({ model, endpoints: ["mysql", "wordpress"] })],
+  ["relation to a Dying application", "NOT_ALIVE", INTEGRATE, () => ({ model, endpoints: ["wordpress", "memcached"] })],
+  ["relation to an unknown application", "NOT_FOUND", INTEGRATE, () => ({ model, endpoints: ["wordpress", "nosuch"] })],
+  ["malformed endpoint", "INVALID_ID", INTEGRATE, () => ({ model, endpoints: ["wordpress::db", "mysql"] })],
+  ["no matching endpoints", "NO_MATCHING_RELATION", INTEGRATE, () => ({ model, endpoints: ["mysql", "haproxy"] })],
+];
+
+describe("bad input is refused with a stable code and changes nothing", () => {
+  it.each(cases)("%s → %s", async (_description, code, query, input, message) => {
+    const before = await snapshot(api, model);
+    const error = await api.refused(code, query, { input: input() });
+    if (message) expect(error.message).toMatch(message);
+    expect(error.message.length).toBeGreaterThan(10);
+    expect(await snapshot(api, model)).toEqual(before);
+  });
+
+  it("malformed ids in look-ups are INVALID_ID, unknown ones NOT_FOUND with a null result", async () => {
+    const query = `query ($model: String!, $unit: String!, $machine: String!) { model(name: $model) { unit(name: $unit) { name } machine(id: $machine) { id } } }`;
+    const malformed = await api.request(query, { model, unit: "wordpress", machine: "one" });
+    expect(malformed.data).toEqual({ model: { unit: null, machine: null } });
+    expect(malformed.errors?.map((e) => e.extensions?.code)).toEqual(["INVALID_ID", "INVALID_ID"]);
+
+    const unknown = await api.request(query, { model, unit: "wordpress/99", machine: "77" });
+    expect(unknown.data).toEqual({ model: { unit: null, machine: null } });
+    expect(unknown.errors?.map((e) => [e.extensions?.code, e.message])).toEqual([
+      ["NOT_FOUND", 'unit "wordpress/99" not found'],
+      ["NOT_FOUND", 'machine "77" not found'],
+    ]);
+  });
+
+  it("an unknown model in a look-up is NOT_FOUND", async () => {
+    const result = await api.request(`{ model(name: "nowhere") { name } }`);
+    expect(result).toMatchObject({ data: { model: null }, errors: [{ extensions: { code: "NOT_FOUND" } }] });
+  });
+
+  it("a cursor the API did not hand out is INVALID_ARGUMENT", async () => {
+    const result = await api.request(`query ($model: String!) { model(name: $model) { units(after: "bogus") { edges { node { name } } } } }`, { model });
+    expect(result.errors?.map((e) => e.extensions?.code)).toEqual(["INVALID_ARGUMENT"]);
+  });
+
+  it("a duplicate model name is ALREADY_EXISTS", async () => {
+    await api.refused("ALREADY_EXISTS", `mutation ($name: String!) { addModel(input: { name: $name }) { name } }`, { name: model });
+  });
+});
