@@ -17,11 +17,13 @@ import * as schema from "./schema.js";
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
-export type StoreOptions =
-  /** A PostgreSQL connection string. */
-  | { databaseUrl: string; maxConnections?: number }
-  /** A PGlite data directory, or "memory://" for a throw-away store. */
-  | { dataDir: string };
+export type StoreOptions = (
+  | /** A PostgreSQL connection string. */ { databaseUrl: string; maxConnections?: number }
+  | /** A PGlite data directory, or "memory://" for a throw-away store. */ { dataDir: string }
+) & {
+  /** Called with every SQL statement Drizzle sends (diagnostics, and tests that count queries). */
+  onQuery?: (query: string) => void;
+};
 
 export interface Store {
   db: Database;
@@ -34,10 +36,15 @@ export interface Store {
 const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
 
 export async function openStore(options: StoreOptions): Promise<Store> {
-  return "databaseUrl" in options ? openPostgres(options.databaseUrl, options.maxConnections) : openPglite(options.dataDir);
+  const logger = options.onQuery ? { logQuery: options.onQuery } : false;
+  return "databaseUrl" in options
+    ? openPostgres(options.databaseUrl, options.maxConnections, logger)
+    : openPglite(options.dataDir, logger);
 }
 
-async function openPglite(dataDir: string): Promise<Store> {
+type Logger = false | { logQuery: (query: string) => void };
+
+async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
   const inMemory = dataDir.startsWith("memory://");
   let unlock = async () => {};
   if (!inMemory) {
@@ -48,7 +55,7 @@ async function openPglite(dataDir: string): Promise<Store> {
   }
   try {
     const client = await PGlite.create(inMemory ? undefined : dataDir);
-    const db = drizzlePglite({ client, schema });
+    const db = drizzlePglite({ client, schema, logger });
     await migratePglite(db, { migrationsFolder });
     return {
       db: db as unknown as Database,
@@ -65,9 +72,9 @@ async function openPglite(dataDir: string): Promise<Store> {
   }
 }
 
-async function openPostgres(url: string, max = 10): Promise<Store> {
+async function openPostgres(url: string, max = 10, logger: Logger): Promise<Store> {
   const client = postgres(url, { max, onnotice: () => {} });
-  const db = drizzlePostgres({ client, schema });
+  const db = drizzlePostgres({ client, schema, logger });
   try {
     await migratePostgres(db, { migrationsFolder });
   } catch (error) {

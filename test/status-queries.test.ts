@@ -1,0 +1,113 @@
+// Reading a model the way `juju status` does: paginated connections and
+// batch loading, so a page of units costs a handful of queries, not one per row.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore, type Store } from "../src/db/connect.js";
+import { addUnit, deploy } from "../src/model/applications.js";
+import { addModel } from "../src/model/models.js";
+import { integrate } from "../src/model/relations.js";
+import { transact } from "../src/model/tx.js";
+import { createYogaApp } from "../src/server/app.js";
+import { onPostgres, uniqueName } from "./support/store.js";
+
+let store: Store;
+let queries = 0;
+let yoga: ReturnType<typeof createYogaApp>;
+const model = uniqueName();
+
+async function gql(query: string, variables: Record<string, unknown> = {}) {
+  const response = await yoga.fetch("http://lifeline.test/graphql", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  const result = (await response.json()) as { data?: any; errors?: unknown[] };
+  expect(result.errors).toBeUndefined();
+  return result.data;
+}
+
+beforeAll(async () => {
+  store = await openStore({
+    ...(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 } : { dataDir: "memory://" }),
+    onQuery: () => void queries++,
+  });
+  yoga = createYogaApp(store);
+  await transact(store.db, (tx) => addModel(tx, { name: model }));
+  await transact(store.db, (tx) => deploy(tx, { model, charm: "wordpress", numUnits: 30 }));
+  await transact(store.db, (tx) => deploy(tx, { model, charm: "mysql", numUnits: 20 }));
+  await transact(store.db, (tx) => deploy(tx, { model, charm: "logging" }));
+  await transact(store.db, (tx) => integrate(tx, { model, endpoints: ["wordpress", "mysql"] }));
+  await transact(store.db, (tx) => integrate(tx, { model, endpoints: ["logging", "wordpress"] }));
+});
+afterAll(() => store?.close());
+
+const STATUS = `query ($model: String!, $first: Int, $after: String) {
+  model(name: $model) {
+    units(first: $first, after: $after) {
+      edges { cursor node { name life application { name series charm { url } relations { key } } machine { id series units { name } } } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}`;
+
+describe("status queries", () => {
+  it("a page of 50 units with their applications, charms, relations and machines costs a bounded number of queries", async () => {
+    queries = 0;
+    const data = await gql(STATUS, { model, first: 50 });
+    expect(data.model.units.edges).toHaveLength(50);
+    // model, units page, applications, charms, relations, machines, units per machine: one batch each.
+    expect(queries, `${queries} queries`).toBeLessThanOrEqual(8);
+  });
+
+  it("pages through units with cursors, in creation order, without gaps or repeats", async () => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const data: any = await gql(STATUS, { model, first: 7, after });
+      seen.push(...data.model.units.edges.map((e: any) => e.node.name));
+      if (!data.model.units.pageInfo.hasNextPage) break;
+      after = data.model.units.pageInfo.endCursor;
+    }
+    const expected = [...Array.from({ length: 30 }, (_, i) => `wordpress/${i}`), ...Array.from({ length: 20 }, (_, i) => `mysql/${i}`)];
+    expect(seen).toEqual(expected);
+  });
+
+  it("pages backwards with last/before", async () => {
+    const data = await gql(`query ($model: String!) { model(name: $model) { units(last: 3) { edges { node { name } } pageInfo { hasPreviousPage } } } }`, {
+      model,
+    });
+    expect(data.model.units.edges.map((e: any) => e.node.name)).toEqual(["mysql/17", "mysql/18", "mysql/19"]);
+    expect(data.model.units.pageInfo.hasPreviousPage).toBe(true);
+  });
+
+  it("filters units by application", async () => {
+    const data = await gql(`query ($model: String!) { model(name: $model) { units(application: "mysql", first: 100) { edges { node { name } } } } }`, {
+      model,
+    });
+    expect(data.model.units.edges).toHaveLength(20);
+  });
+
+  it("answers the questions juju status does: machines, applications with endpoints and counts, relations", async () => {
+    const data = await gql(
+      `query ($model: String!) { model(name: $model) {
+        machines(first: 2) { edges { node { id life series jobs status { current } units { name } } } }
+        applications { edges { node { name life subordinate unitCount relationCount endpoints { name role interface scope } } } }
+        relations { edges { node { id key scope life unitCount endpoints { applicationName role } } } }
+      } }`,
+      { model },
+    );
+    expect(data.model.machines.edges.map((e: any) => e.node)).toEqual([
+      { id: "0", life: "ALIVE", series: "jammy", jobs: ["MANAGE_MODEL", "HOST_UNITS"], status: { current: "pending" }, units: [] },
+      { id: "1", life: "ALIVE", series: "jammy", jobs: ["HOST_UNITS"], status: { current: "pending" }, units: [{ name: "wordpress/0" }] },
+    ]);
+    expect(data.model.applications.edges.map((e: any) => [e.node.name, e.node.unitCount, e.node.relationCount])).toEqual([
+      ["wordpress", 30, 2],
+      ["mysql", 20, 2],
+      ["logging", 0, 1],
+    ]);
+    expect(data.model.relations.edges.map((e: any) => e.node.key)).toEqual([
+      "mysql:cluster",
+      "wordpress:db mysql:db",
+      "logging:info wordpress:juju-info",
+    ]);
+  });
+});

@@ -1,0 +1,103 @@
+// The store: PGlite data directories (persistence, the lock file), migrations,
+// and the change log every write appends to.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { asc, eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { openStore } from "../src/db/connect.js";
+import { DataDirLockedError } from "../src/db/lock.js";
+import { changes, models } from "../src/db/schema.js";
+import { deploy } from "../src/model/applications.js";
+import { addModel, bootstrap, getModel } from "../src/model/models.js";
+import { integrate } from "../src/model/relations.js";
+import { transact } from "../src/model/tx.js";
+import { useApi } from "./support/api.js";
+import { uniqueName } from "./support/store.js";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "lifeline-store-"));
+  dirs.push(dir);
+  return join(dir, "pgdata");
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe("PGlite data directory", () => {
+  it("keeps the model across a restart", async () => {
+    const dataDir = tempDir();
+    const first = await openStore({ dataDir });
+    await transact(first.db, bootstrap);
+    await transact(first.db, (tx) => deploy(tx, { model: "default", charm: "wordpress" }));
+    await first.close();
+
+    const second = await openStore({ dataDir });
+    try {
+      const [row] = await second.db.select({ revision: models.revision }).from(models).where(eq(models.name, "default"));
+      expect(row!.revision).toBeGreaterThan(0);
+      const app = await transact(second.db, async (tx) => (await getModel(tx, "default")).name);
+      expect(app).toBe("default");
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("a second process on the same directory gets a clear error instead of a corrupt database", async () => {
+    const dataDir = tempDir();
+    const first = await openStore({ dataDir });
+    try {
+      const second = openStore({ dataDir });
+      await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
+      await expect(second).rejects.toThrow(/in use by another Lifeline process.*LIFELINE_DATA_DIR/);
+    } finally {
+      await first.close();
+    }
+  });
+
+  it("the lock is released on close, so the directory can be opened again", async () => {
+    const dataDir = tempDir();
+    await (await openStore({ dataDir })).close();
+    await (await openStore({ dataDir })).close();
+  });
+});
+
+describe("change log", () => {
+  const api = useApi();
+
+  it("every write appends its changes in the same transaction, numbered by the model's revision", async () => {
+    const db = api.store.db;
+    const name = uniqueName();
+    const model = await transact(db, (tx) => addModel(tx, { name }));
+    await transact(db, (tx) => deploy(tx, { model: name, charm: "wordpress" }));
+    await transact(db, (tx) => deploy(tx, { model: name, charm: "mysql", numUnits: 0 }));
+    await transact(db, (tx) => integrate(tx, { model: name, endpoints: ["wordpress", "mysql"] }));
+
+    const log = await db.select().from(changes).where(eq(changes.modelId, model.id)).orderBy(asc(changes.revision));
+    expect(log.map((c) => [c.revision, c.kind, c.entity])).toEqual([
+      [1, "model", name],
+      [2, "machine", "0"],
+      [3, "charm", "bundled:wordpress-0"],
+      [4, "application", "wordpress"],
+      [5, "machine", "1"],
+      [6, "unit", "wordpress/0"],
+      [7, "charm", "bundled:mysql-0"],
+      [8, "application", "mysql"],
+      [9, "relation", "0"],
+      [10, "relation", "1"],
+    ]);
+    expect(log.find((c) => c.entity === "wordpress/0")).toMatchObject({ life: "alive", fields: { machineId: "1", application: "wordpress" } });
+    const [row] = await db.select({ revision: models.revision }).from(models).where(eq(models.id, model.id));
+    expect(row!.revision).toBe(10);
+  });
+
+  it("a refused operation leaves neither state nor log rows behind", async () => {
+    const db = api.store.db;
+    const name = uniqueName();
+    const model = await transact(db, (tx) => addModel(tx, { name }));
+    await expect(transact(db, (tx) => deploy(tx, { model: name, charm: "wordpress", numUnits: 2, placement: ["0", "9"] }))).rejects.toThrow(
+      /machine "9" not found/,
+    );
+    const log = await db.select().from(changes).where(eq(changes.modelId, model.id));
+    expect(log.map((c) => c.kind)).toEqual(["model", "machine"]);
+  });
+});
