@@ -1,0 +1,117 @@
+// The server as users meet it: `npm start`'s entry point in a real process,
+// HTTP and WebSocket (graphql-ws) on /graphql, the typed client's documents.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { print } from "graphql";
+import { createClient } from "graphql-ws";
+import { afterAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { DeployDocument, IntegrateDocument, StatusDocument } from "../src/client/graphql.js";
+
+const root = new URL("..", import.meta.url).pathname;
+const dataRoot = mkdtempSync(join(tmpdir(), "lifeline-server-"));
+const children: ChildProcessWithoutNullStreams[] = [];
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  rmSync(dataRoot, { recursive: true, force: true });
+});
+
+/** Starts `src/server/main.ts` as `npm start` does; resolves with its output so far once `until` matches or it exits. */
+function startLifeline(env: Record<string, string>, until: RegExp) {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", DATABASE_URL: "", ...env },
+  });
+  children.push(child);
+  let output = "";
+  const ready = new Promise<{ output: string; code: number | null }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`lifeline did not print ${until} in time:\n${output}`)), 45_000);
+    const check = () => {
+      if (until.test(output)) {
+        clearTimeout(timer);
+        resolve({ output, code: null });
+      }
+    };
+    child.stdout.on("data", (d) => ((output += d), check()));
+    child.stderr.on("data", (d) => ((output += d), check()));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ output, code });
+    });
+  });
+  return { child, ready };
+}
+
+const exited = (child: ChildProcessWithoutNullStreams) =>
+  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on("exit", resolve)));
+
+async function post(url: string, document: unknown, variables: Record<string, unknown>) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: print(document as never), variables }),
+  });
+  return (await response.json()) as { data?: any; errors?: any[] };
+}
+
+describe("lifeline server process", () => {
+  const dataDir = join(dataRoot, "pgdata");
+  let url = "";
+  let first: ChildProcessWithoutNullStreams;
+
+  it("starts on embedded PGlite and prints where GraphiQL is", async () => {
+    const started = startLifeline({ LIFELINE_DATA_DIR: dataDir }, /GraphiQL at (http\S+)/);
+    first = started.child;
+    const { output, code } = await started.ready;
+    expect(code, output).toBeNull();
+    expect(output).toMatch(/store pglite at /);
+    url = /GraphiQL at (http\S+)/.exec(output)![1]!;
+  });
+
+  it("serves mutations and queries over HTTP, with the default model bootstrapped", async () => {
+    expect((await post(url, DeployDocument, { input: { charm: "wordpress" } })).errors).toBeUndefined();
+    expect((await post(url, DeployDocument, { input: { charm: "mysql" } })).errors).toBeUndefined();
+    const related = await post(url, IntegrateDocument, { input: { endpoints: ["wordpress", "mysql"] } });
+    expect(related.data.integrate.key).toBe("wordpress:db mysql:db");
+    const status = await post(url, StatusDocument, {});
+    expect(status.data.model.machines.edges.map((e: any) => e.node.id)).toEqual(["0", "1", "2"]);
+  });
+
+  it("serves the same API over WebSocket (graphql-ws)", async () => {
+    const client = createClient({ url: url.replace(/^http/, "ws"), webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const result = await new Promise<any>((resolve, reject) => {
+        let value: unknown;
+        client.subscribe(
+          { query: print(StatusDocument), variables: {} },
+          { next: (v) => (value = v), error: reject, complete: () => resolve(value) },
+        );
+      });
+      expect(result.errors).toBeUndefined();
+      expect(result.data.model.applications.edges.map((e: any) => e.node.name)).toEqual(["wordpress", "mysql"]);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it("a second process on the same data directory refuses to start, saying why", async () => {
+    const second = startLifeline({ LIFELINE_DATA_DIR: dataDir }, /GraphiQL at/);
+    const { output, code } = await second.ready;
+    expect(code).toBe(1);
+    expect(output).toMatch(/data directory .* is in use by another Lifeline process/);
+  });
+
+  it("stops cleanly on SIGTERM and keeps its state for the next start", async () => {
+    first.kill("SIGTERM");
+    expect(await exited(first)).toBe(0);
+    const again = startLifeline({ LIFELINE_DATA_DIR: dataDir }, /GraphiQL at (http\S+)/);
+    const { output } = await again.ready;
+    const status = await post(/GraphiQL at (http\S+)/.exec(output)![1]!, StatusDocument, {});
+    expect(status.data.model.applications.edges.map((e: any) => e.node.name)).toEqual(["wordpress", "mysql"]);
+    again.child.kill("SIGTERM");
+    expect(await exited(again.child)).toBe(0);
+  });
+});
