@@ -6,6 +6,8 @@ const config: CodegenConfig = {
   schema: "schema/schema.graphql",
   documents: ["schema/operations/**/*.graphql"],
   ignoreNoDocuments: false,
+  // ESM with NodeNext resolution: relative imports need their .js extension.
+  emitLegacyCommonJSImports: false,
   generates: {
     "src/client/": {
       preset: "client",

@@ -5,23 +5,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseCharmMetadata, type CharmEndpoint } from "../src/model/charm.js";
-import { LifelineError } from "../src/model/errors.js";
-
-/** Runs `fn`, expecting a LifelineError; returns it for further assertions. */
-function refusal(fn: () => unknown): LifelineError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LifelineError);
-    return error as LifelineError;
-  }
-  throw new Error("expected a LifelineError, but the call succeeded");
-}
+import type { LifelineError } from "../src/model/errors.js";
+import { expectRefusedWith } from "./support/refusal.js";
 
 /** Asserts `yaml` is refused with INVALID_CHARM_METADATA and a message naming every fragment. */
 function expectRefused(yaml: string, ...named: string[]): LifelineError {
-  const error = refusal(() => parseCharmMetadata(yaml));
-  expect(error.code).toBe("INVALID_CHARM_METADATA");
+  const error = expectRefusedWith("INVALID_CHARM_METADATA", () => parseCharmMetadata(yaml));
   for (const fragment of named) expect(error.message).toContain(fragment);
   return error;
 }

@@ -5,23 +5,12 @@
 // specified at all)".
 import { describe, expect, it } from "vitest";
 import { formatConstraints, mergeConstraints, parseConstraints, type Constraints } from "../src/model/constraints.js";
-import { LifelineError } from "../src/model/errors.js";
-
-/** Runs `fn`, expecting a LifelineError; returns it for further assertions. */
-function refusal(fn: () => unknown): LifelineError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LifelineError);
-    return error as LifelineError;
-  }
-  throw new Error("expected a LifelineError, but the call succeeded");
-}
+import type { LifelineError } from "../src/model/errors.js";
+import { expectRefusedWith } from "./support/refusal.js";
 
 /** Asserts `text` is refused with INVALID_CONSTRAINTS and a message naming every fragment. */
 function expectRefused(text: string, ...named: string[]): LifelineError {
-  const error = refusal(() => parseConstraints(text));
-  expect(error.code).toBe("INVALID_CONSTRAINTS");
+  const error = expectRefusedWith("INVALID_CONSTRAINTS", () => parseConstraints(text));
   for (const fragment of named) expect(error.message).toContain(fragment);
   return error;
 }

@@ -2,24 +2,13 @@
 // existing machine, "lxd:3" a new container on machine 3, "lxd" a new
 // container on a new machine; no directive means a new machine.
 import { describe, expect, it } from "vitest";
-import { LifelineError } from "../src/model/errors.js";
+import type { LifelineError } from "../src/model/errors.js";
+import { expectRefusedWith, refusal } from "./support/refusal.js";
 import { parsePlacement, parsePlacements } from "../src/model/placement.js";
-
-/** Runs `fn`, expecting a LifelineError; returns it for further assertions. */
-function refusal(fn: () => unknown): LifelineError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LifelineError);
-    return error as LifelineError;
-  }
-  throw new Error("expected a LifelineError, but the call succeeded");
-}
 
 /** Asserts `directive` is refused with INVALID_PLACEMENT, naming the directive and every fragment. */
 function expectRefused(directive: string, ...named: string[]): LifelineError {
-  const error = refusal(() => parsePlacement(directive));
-  expect(error.code).toBe("INVALID_PLACEMENT");
+  const error = expectRefusedWith("INVALID_PLACEMENT", () => parsePlacement(directive));
   expect(error.message).toContain(`"${directive}"`);
   expect(error.details).toEqual({ directive });
   for (const fragment of named) expect(error.message).toContain(fragment);
