@@ -8,7 +8,16 @@ import { changes, models } from "../db/schema.js";
 
 export type DbTx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-export type EntityKind = "model" | "machine" | "charm" | "application" | "unit" | "relation";
+/**
+ * What a change is about. Entities carry their id; the two relation-membership
+ * kinds use "<relation id>:<unit name>" as their entity:
+ * - "scope": a unit entered (life "alive") or left (removed: true) a relation's scope;
+ *   fields { relationId, unit, application, role, container } (container: the
+ *   principal unit for container-scoped relations, else null).
+ * - "settings": a unit's relation settings were written (fields { relationId, unit, version })
+ *   or deleted with their relation (removed: true).
+ */
+export type EntityKind = "model" | "machine" | "charm" | "application" | "unit" | "relation" | "scope" | "settings";
 export type Life = "alive" | "dying" | "dead";
 
 export interface Change {

@@ -18,6 +18,12 @@ export const ErrorCodes = {
   AMBIGUOUS_RELATION: "Several endpoint pairs could be related: name the endpoints.",
   INVALID_RELATION: "The named endpoints cannot form a relation.",
   CONTENTION: "The operation kept conflicting with concurrent changes; retry it.",
+  MACHINE_MANAGES_MODEL: "A machine with JobManageModel can never be removed.",
+  HAS_UNITS: "A machine with principal units assigned cannot change life (unless forced).",
+  HAS_CONTAINERS: "A machine with containers cannot change life (remove-machine unless forced).",
+  IN_SCOPE: "A unit cannot become Dead while it is in a relation's scope.",
+  HAS_SUBORDINATES: "A unit cannot become Dead while subordinates of it exist.",
+  NOT_DEAD: "Only a Dead entity can be removed this way.",
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
