@@ -31,6 +31,13 @@ export interface Change {
   fields?: Record<string, unknown>;
 }
 
+/**
+ * The NOTIFY channel the log's tailers LISTEN on (src/changes/wakeup.ts). The payload is
+ * only the model id: a wake-up, never data. Payloads are capped at 8000 bytes and lost
+ * while a listener is disconnected, so readers always catch up from the table.
+ */
+export const CHANGES_CHANNEL = "lifeline_changes";
+
 export async function appendChanges(tx: DbTx, pending: readonly Change[]): Promise<void> {
   const byModel = new Map<string, Change[]>();
   for (const change of pending) {
@@ -59,5 +66,7 @@ export async function appendChanges(tx: DbTx, pending: readonly Change[]): Promi
         fields: change.fields ?? {},
       })),
     );
+    // Delivered at commit, and only if the transaction commits.
+    await tx.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${modelId})`);
   }
 }
