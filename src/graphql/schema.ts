@@ -10,6 +10,9 @@ import "./types/charm.js";
 import "./types/application.js";
 import "./types/unit.js";
 import "./types/relation.js";
+import "./types/blocker.js";
+import "./types/removal.js";
+import "./types/agent-operations.js";
 
 export const schema = builder.toSchema();
 

@@ -23,8 +23,15 @@ export async function addModel(tx: Tx, args: AddModelArgs): Promise<ModelRow> {
   const name = checkModelName(args.name);
   const defaultSeries = checkSeries(args.defaultSeries ?? DEFAULT_SERIES);
   const constraints = parseConstraints(args.constraints ?? "");
-  const [existing] = await tx.db.select({ life: models.life }).from(models).where(eq(models.name, name));
-  if (existing) throw new LifelineError("ALREADY_EXISTS", `model "${name}" already exists`, { life: existing.life });
+  const [existing] = await tx.db.select({ id: models.id, life: models.life }).from(models).where(eq(models.name, name));
+  // A Dead model is a tombstone kept for its watchers; its name is free again.
+  if (existing?.life === "dead") await tx.db.delete(models).where(eq(models.id, existing.id));
+  else if (existing)
+    throw new LifelineError(
+      "ALREADY_EXISTS",
+      existing.life === "alive" ? `model "${name}" already exists` : `model "${name}" already exists and is ${existing.life}: the name is free once it is Dead`,
+      { life: existing.life },
+    );
 
   const [model] = await tx.db.insert(models).values({ name, defaultSeries, constraints }).returning();
   tx.record({ modelId: model!.id, kind: "model", entity: name, life: "alive", fields: { defaultSeries, constraints } });

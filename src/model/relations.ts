@@ -181,3 +181,40 @@ export async function integrate(tx: Tx, args: IntegrateArgs): Promise<RelationRo
   }
   return insertRelation(tx, model, pair, scope);
 }
+
+/**
+ * The relation named by its canonical key or by Juju's `remove-relation`
+ * endpoints ("wordpress mysql", "wordpress:db mysql"); NOT_FOUND or
+ * AMBIGUOUS_RELATION otherwise.
+ */
+export async function findRelation(tx: Tx, model: ModelRow, spec: string): Promise<RelationRow> {
+  const specs = spec.trim().split(/\s+/).map(parseEndpointSpec);
+  if (specs.length < 1 || specs.length > 2)
+    throw new LifelineError("INVALID_ID", `invalid relation "${spec}": give its id, its key, or one or two endpoints`);
+  const endpoints = await tx.db
+    .select()
+    .from(relationEndpoints)
+    .where(and(eq(relationEndpoints.modelId, model.id), inArray(relationEndpoints.application, specs.map((s) => s.application))));
+  const byRelation = new Map<number, (typeof endpoints)[number][]>();
+  for (const e of endpoints) byRelation.set(e.relationId, [...(byRelation.get(e.relationId) ?? []), e]);
+  type Spec = (typeof specs)[number];
+  const matches = (e: (typeof endpoints)[number], s: Spec) => e.application === s.application && (s.relation === null || e.name === s.relation);
+  // Two specs must match two different endpoints of the relation; one spec, any endpoint.
+  const fits = (eps: typeof endpoints) =>
+    specs.length === 1
+      ? eps.some((e) => matches(e, specs[0]!))
+      : eps.some((a) => eps.some((b) => a !== b && matches(a, specs[0]!) && matches(b, specs[1]!)));
+  const ids = [...byRelation].filter(([, eps]) => fits(eps)).map(([id]) => id);
+  const found = ids.length
+    ? await tx.db.select().from(relations).where(and(eq(relations.modelId, model.id), inArray(relations.id, ids))).orderBy(relations.id)
+    : [];
+  if (!found.length) throw new LifelineError("NOT_FOUND", `no relation matches "${spec}" in model "${model.name}"`, { kind: "relation", id: spec });
+  if (found.length > 1) {
+    const exact = found.find((r) => r.key === spec.trim());
+    if (exact) return exact;
+    throw new LifelineError("AMBIGUOUS_RELATION", `"${spec}" matches several relations: ${found.map((r) => `"${r.key}"`).join(", ")}; name the endpoints`, {
+      candidates: found.map((r) => r.key),
+    });
+  }
+  return found[0]!;
+}

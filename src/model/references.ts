@@ -1,0 +1,51 @@
+// Reference counting between entities (seed 001 "References"): units and
+// relations hold their application. When the last holder of a Dying
+// application goes, the application goes with it, in the same transaction.
+import { and, eq, sql } from "drizzle-orm";
+import { applications } from "../db/schema.js";
+import type { ApplicationRow } from "./applications.js";
+import type { ModelRow } from "./models.js";
+import type { Tx } from "./tx.js";
+
+const byName = (model: ModelRow, name: string) => and(eq(applications.modelId, model.id), eq(applications.name, name));
+
+async function lockApplication(tx: Tx, model: ModelRow, name: string): Promise<ApplicationRow | undefined> {
+  const [app] = await tx.db.select().from(applications).where(byName(model, name)).for("update");
+  return app;
+}
+
+/** Deletes an application row: "applications become Dead and are removed from the database in a single atomic operation". */
+export async function removeApplicationRow(tx: Tx, model: ModelRow, app: ApplicationRow): Promise<void> {
+  await tx.db.delete(applications).where(byName(model, app.name));
+  tx.record({ modelId: model.id, kind: "application", entity: app.name, life: "dead", removed: true });
+}
+
+/**
+ * A unit of `name` was removed. Seed 000: "If its application is Alive, or has
+ * at least two units, or is in at least one relation, decrement the
+ * application's unit count; otherwise remove the application."
+ */
+export async function releaseUnitReference(tx: Tx, model: ModelRow, name: string): Promise<void> {
+  const app = await lockApplication(tx, model, name);
+  if (!app) return;
+  if (app.life === "alive" || app.unitCount >= 2 || app.relationCount >= 1) {
+    await tx.db.update(applications).set({ unitCount: sql`${applications.unitCount} - 1` }).where(byName(model, name));
+  } else {
+    await removeApplicationRow(tx, model, app);
+  }
+}
+
+/**
+ * A relation of `name` was removed. Seed 000: "If the counterpart application
+ * is Alive, or has at least one unit, or is in at least two relations,
+ * decrement its relation count; otherwise remove the counterpart application."
+ */
+export async function releaseRelationReference(tx: Tx, model: ModelRow, name: string): Promise<void> {
+  const app = await lockApplication(tx, model, name);
+  if (!app) return;
+  if (app.life === "alive" || app.unitCount >= 1 || app.relationCount >= 2) {
+    await tx.db.update(applications).set({ relationCount: sql`${applications.relationCount} - 1` }).where(byName(model, name));
+  } else {
+    await removeApplicationRow(tx, model, app);
+  }
+}
