@@ -1,0 +1,222 @@
+// Seed 000 "juju remove-relation", seed 001 "Relations", seed 002 (scopes)
+// and seed 003 (container scope and subordinates).
+import { describe, expect, it } from "vitest";
+import { useApi } from "./support/api.js";
+import { deploy, integrate, snapshot } from "./support/fixtures.js";
+import { ENTER_SCOPE, lifecycle, REMOVE_RELATION } from "./support/lifecycle.js";
+
+const api = useApi();
+
+async function wordpressAndMysql(units = 1) {
+  const model = await api.newModel();
+  await deploy(api, model, { charm: "wordpress", numUnits: units });
+  await deploy(api, model, { charm: "mysql", numUnits: units });
+  const relation = await integrate(api, model, "wordpress", "mysql");
+  return { model, relation, l: lifecycle(api, model) };
+}
+
+const settingsOf = (model: string, relation: number, unit: string) =>
+  api
+    .ok(`query ($model: String!, $id: Int!, $unit: String!) { model(name: $model) { relation(id: $id) { settings(unit: $unit) { version values { key value } } } } }`, {
+      model,
+      id: relation,
+      unit,
+    })
+    .then((d) => d.model.relation?.settings);
+
+describe("entering and leaving scope", () => {
+  it("entering writes the unit's private-address (and ingress-address) in the same transaction that records membership", async () => {
+    const { model, relation, l } = await wordpressAndMysql();
+    await l.enter(relation.id, "wordpress/0", "10.1.2.3");
+    expect(await settingsOf(model, relation.id, "wordpress/0")).toEqual({
+      version: 1,
+      values: [
+        { key: "ingress-address", value: "10.1.2.3" },
+        { key: "private-address", value: "10.1.2.3" },
+      ],
+    });
+    expect((await l.status()).relations[relation.key]).toMatchObject({ unitCount: 1, members: [{ unitName: "wordpress/0" }] });
+  });
+
+  it("entering again is a no-op", async () => {
+    const { relation, l } = await wordpressAndMysql();
+    await l.enter(relation.id, "wordpress/0");
+    await l.enter(relation.id, "wordpress/0");
+    expect((await l.status()).relations[relation.key].unitCount).toBe(1);
+  });
+
+  it("only Alive units enter only Alive relations", async () => {
+    const { model, relation, l } = await wordpressAndMysql(2);
+    await l.removeUnit(["wordpress/0"]);
+    await api.refused("NOT_ALIVE", ENTER_SCOPE, { input: { model, relation: relation.id, unit: "wordpress/0", privateAddress: "10.0.0.1" } });
+    await l.enter(relation.id, "mysql/0");
+    await l.removeRelation([String(relation.id)]);
+    await api.refused("NOT_ALIVE", ENTER_SCOPE, { input: { model, relation: relation.id, unit: "wordpress/1", privateAddress: "10.0.0.1" } });
+  });
+
+  it("a unit of an application outside the relation cannot enter it", async () => {
+    const { model, relation } = await wordpressAndMysql();
+    await deploy(api, model, { charm: "memcached" });
+    await api.refused("INVALID_RELATION", ENTER_SCOPE, { input: { model, relation: relation.id, unit: "memcached/0", privateAddress: "10.0.0.1" } });
+  });
+
+  it("a unit's settings outlive its departure from scope", async () => {
+    const { model, relation, l } = await wordpressAndMysql();
+    await l.enter(relation.id, "wordpress/0", "10.9.9.9");
+    await l.leave(relation.id, "wordpress/0");
+    expect((await settingsOf(model, relation.id, "wordpress/0")).values).toContainEqual({ key: "private-address", value: "10.9.9.9" });
+  });
+
+  it("leaving a scope the unit is not in is a no-op", async () => {
+    const { relation, l } = await wordpressAndMysql();
+    expect(await l.leave(relation.id, "wordpress/0")).toEqual({ relationRemoved: false });
+  });
+});
+
+describe("remove-relation", () => {
+  it('"When a relation is destroyed with no units in scope, it will immediately become Dead and be removed"; both relation counts drop', async () => {
+    const { relation, l } = await wordpressAndMysql();
+    expect(await l.removeRelation([String(relation.id)])).toEqual([{ id: String(relation.id), outcome: "REMOVED" }]);
+    const status = await l.status();
+    expect(status.relations[relation.key]).toBeUndefined();
+    expect(status.applications.wordpress.relationCount).toBe(0);
+    expect(status.applications.mysql.relationCount).toBe(1);
+  });
+
+  it('"If any unit is in scope, set the relation to Dying"', async () => {
+    const { relation, l } = await wordpressAndMysql();
+    await l.enter(relation.id, "wordpress/0");
+    expect(await l.removeRelation([relation.key])).toEqual([{ id: relation.key, outcome: "DYING" }]);
+    expect((await l.status()).relations[relation.key].life).toBe("DYING");
+  });
+
+  it('"If the relation is not Alive, abort without error"', async () => {
+    const { model, relation, l } = await wordpressAndMysql();
+    await l.enter(relation.id, "wordpress/0");
+    await l.removeRelation(["wordpress mysql"]);
+    const before = await snapshot(api, model);
+    expect(await l.removeRelation(["wordpress mysql"])).toEqual([{ id: "wordpress mysql", outcome: "UNCHANGED" }]);
+    expect(await snapshot(api, model)).toEqual(before);
+  });
+
+  it('"The Dying relation\'s document is finally removed in the same transaction in which the last unit leaves its scope"', async () => {
+    const { relation, l } = await wordpressAndMysql();
+    await l.enter(relation.id, "wordpress/0");
+    await l.enter(relation.id, "mysql/0");
+    await l.removeRelation([String(relation.id)]);
+    expect(await l.leave(relation.id, "wordpress/0")).toEqual({ relationRemoved: false });
+    expect(await l.leave(relation.id, "mysql/0")).toEqual({ relationRemoved: true });
+    const status = await l.status();
+    expect(status.relations[relation.key]).toBeUndefined();
+    expect([status.applications.wordpress.relationCount, status.applications.mysql.relationCount]).toEqual([0, 1]);
+  });
+
+  it("the last unit leaving removes a Dying counterpart application that nothing else holds", async () => {
+    const { relation, l } = await wordpressAndMysql();
+    await l.enter(relation.id, "mysql/0");
+    await l.removeApplication(["wordpress"]);
+    await l.runCleanups();
+    await l.retire("wordpress/0", []);
+    expect((await l.status()).applications.wordpress).toMatchObject({ life: "DYING", unitCount: 0 });
+    await l.leave(relation.id, "mysql/0");
+    expect((await l.status()).applications.wordpress).toBeUndefined();
+  });
+
+  it("relations are named by id, key, or Juju's endpoints; an ambiguous name lists the candidates", async () => {
+    const { model, relation, l } = await wordpressAndMysql();
+    await deploy(api, model, { charm: "memcached" });
+    await integrate(api, model, "wordpress", "memcached");
+    const error = await api.refused("AMBIGUOUS_RELATION", REMOVE_RELATION, { input: { model, relations: ["wordpress"] } });
+    expect(error.extensions?.candidates).toEqual(["wordpress:db mysql:db", "wordpress:cache memcached:cache"]);
+    await api.refused("NOT_FOUND", REMOVE_RELATION, { input: { model, relations: ["wordpress rsyslog"] } });
+    expect(await l.removeRelation(["mysql:db wordpress"])).toEqual([{ id: "mysql:db wordpress", outcome: "REMOVED" }]);
+    expect((await l.status()).relations[relation.key]).toBeUndefined();
+  });
+});
+
+describe("container scope and subordinates", () => {
+  async function loggingOnWordpress(units = 1) {
+    const model = await api.newModel();
+    await deploy(api, model, { charm: "wordpress", numUnits: units });
+    await deploy(api, model, { charm: "logging" });
+    const relation = await integrate(api, model, "logging", "wordpress");
+    return { model, relation, l: lifecycle(api, model) };
+  }
+
+  it("a principal entering a container-scoped relation creates its subordinate unit, sharing its container", async () => {
+    const { model, relation, l } = await loggingOnWordpress(2);
+    expect(await l.enter(relation.id, "wordpress/1")).toEqual({
+      member: { unitName: "wordpress/1", role: "PROVIDER", container: "wordpress/1" },
+      subordinateCreated: { name: "logging/0" },
+    });
+    const data = await api.ok(
+      `query ($model: String!) { model(name: $model) { unit(name: "logging/0") { subordinate series principal { name } machine { id } } } }`,
+      { model },
+    );
+    // "we don't assign the subordinate unit a machine id" (seed 003)
+    expect(data.model.unit).toEqual({ subordinate: true, series: "jammy", principal: { name: "wordpress/1" }, machine: null });
+    expect(await l.enter(relation.id, "logging/0")).toMatchObject({ member: { container: "wordpress/1" } });
+    expect((await l.status()).applications.logging.unitCount).toBe(1);
+  });
+
+  it("one subordinate per principal, however often the principal enters", async () => {
+    const { relation, l } = await loggingOnWordpress();
+    await l.enter(relation.id, "wordpress/0");
+    await l.leave(relation.id, "wordpress/0");
+    expect((await l.enter(relation.id, "wordpress/0")).subordinateCreated).toBeNull();
+  });
+
+  it("a subordinate becomes Dying when the last Alive container-scoped relation between its application and its principal's goes", async () => {
+    const { relation, l } = await loggingOnWordpress();
+    await l.enter(relation.id, "wordpress/0");
+    await l.enter(relation.id, "logging/0");
+    await l.removeRelation([String(relation.id)]);
+    await l.runCleanups();
+    expect((await l.status()).units["logging/0"].life).toBe("DYING");
+  });
+
+  it("destroying a global relation destroys nothing else", async () => {
+    const { model, relation, l } = await loggingOnWordpress();
+    await deploy(api, model, { charm: "rsyslog" });
+    const logs = await integrate(api, model, "logging", "rsyslog");
+    await l.enter(relation.id, "wordpress/0");
+    await l.removeRelation([String(logs.id)]);
+    await l.runCleanups();
+    expect((await l.status()).units["logging/0"].life).toBe("ALIVE");
+  });
+
+  it("a Dying relation's members leave scope; the subordinate dies and its principal's agent removes it", async () => {
+    const { relation, l } = await loggingOnWordpress();
+    await l.enter(relation.id, "wordpress/0");
+    await l.enter(relation.id, "logging/0");
+    await l.removeRelation([String(relation.id)]);
+    await l.runCleanups();
+    await l.leave(relation.id, "logging/0");
+    await l.setUnitDead("logging/0");
+    await l.removeDeadUnit("logging/0");
+    expect(await l.leave(relation.id, "wordpress/0")).toEqual({ relationRemoved: true });
+    const status = await l.status();
+    expect(status.units["logging/0"]).toBeUndefined();
+    expect(status.applications.logging).toMatchObject({ life: "ALIVE", unitCount: 0, relationCount: 0 });
+  });
+
+  it("a subordinate cannot enter the scope of a container relation through a principal of another application", async () => {
+    const { model, relation, l } = await loggingOnWordpress();
+    await deploy(api, model, { charm: "mysql" });
+    const other = await integrate(api, model, "logging", "mysql");
+    await l.enter(relation.id, "wordpress/0");
+    await api.refused("INVALID_RELATION", ENTER_SCOPE, { input: { model, relation: other.id, unit: "logging/0", privateAddress: "10.0.0.1" } });
+  });
+});
+
+describe("relation keys while Dying", () => {
+  it("a relation identical to a Dying one cannot be created until it is removed", async () => {
+    const { model, relation, l } = await wordpressAndMysql();
+    await l.enter(relation.id, "wordpress/0");
+    await l.removeRelation([String(relation.id)]);
+    const integrateAgain = `mutation ($input: IntegrateInput!) { integrate(input: $input) { key } }`;
+    await api.refused("ALREADY_EXISTS", integrateAgain, { input: { model, endpoints: ["wordpress", "mysql"] } });
+    await l.leave(relation.id, "wordpress/0");
+    expect((await api.ok(integrateAgain, { input: { model, endpoints: ["wordpress", "mysql"] } })).integrate.key).toBe(relation.key);
+  });
+});
