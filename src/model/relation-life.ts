@@ -70,7 +70,7 @@ export async function destroyRelation(tx: Tx, model: ModelRow, relation: Relatio
  * count says. Its members are taken out of scope (their settings stay until
  * the settings cleanup), so no reference to it survives.
  */
-export async function forceRemoveRelation(tx: Tx, model: ModelRow, relation: RelationRow): Promise<Outcome> {
+export async function forceRemoveRelation(tx: Tx, model: ModelRow, relation: RelationRow, except?: string): Promise<Outcome> {
   const members = await tx.db
     .delete(relationScopes)
     .where(and(eq(relationScopes.modelId, model.id), eq(relationScopes.relationId, relation.id)))
@@ -83,7 +83,7 @@ export async function forceRemoveRelation(tx: Tx, model: ModelRow, relation: Rel
       removed: true,
       fields: { relationId: relation.id, unit: m.unit, application: m.application, role: m.role, container: m.container },
     });
-  await removeRelation(tx, model, relation);
+  await removeRelation(tx, model, relation, except);
   return "removed";
 }
 
