@@ -1,7 +1,7 @@
 // `juju remove-application` (seed 000).
 import { and, eq, sql } from "drizzle-orm";
 import { applications } from "../db/schema.js";
-import type { ApplicationRow } from "./applications.js";
+import { getApplication, type ApplicationRow } from "./applications.js";
 import { CleanupKinds, queueCleanup } from "./cleanups.js";
 import type { ModelRow } from "./models.js";
 import { removeApplicationRow } from "./references.js";
@@ -17,7 +17,9 @@ import type { DestroyOptions } from "./unit-life.js";
  * its relations are removed now whatever their scopes hold, and its units'
  * forced removal is queued.
  */
-export async function destroyApplication(tx: Tx, model: ModelRow, app: ApplicationRow, options: DestroyOptions = {}): Promise<Outcome> {
+export async function destroyApplication(tx: Tx, model: ModelRow, target: ApplicationRow, options: DestroyOptions = {}): Promise<Outcome> {
+  // Read afresh: earlier work in this transaction (another application's destruction) may have changed its counts.
+  const app = await getApplication(tx, model, target.name);
   if (app.life !== "alive") {
     if (options.force) {
       // Its relations drop their hold as they go; the last one may remove the application.

@@ -2,7 +2,7 @@
 // follow a transaction is queued inside it and run later, in bounded batches,
 // by `runCleanups` (the cleaner agent's operation). A closed list of kinds,
 // each with one handler; handlers are idempotent, so two cleaners may race.
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import type { Database } from "../db/connect.js";
 import { cleanups, models } from "../db/schema.js";
 import type { ModelRow } from "./models.js";
@@ -65,28 +65,33 @@ export async function runCleanups(
 ): Promise<CleanupReport> {
   const maxBatches = options.maxBatches ?? 10_000;
   const scope = options.modelId ? eq(cleanups.modelId, options.modelId) : undefined;
-  const due = await db
-    .select()
-    .from(cleanups)
-    .where(and(scope, lte(cleanups.dueAt, sql`now()`)))
-    .orderBy(asc(cleanups.id))
-    .limit(1000);
   const report: CleanupReport = { batches: 0, finished: 0, remaining: 0 };
-  for (const queued of due) {
-    for (let progress: CleanupProgress = "more"; progress === "more" && report.batches < maxBatches; ) {
-      report.batches++;
-      progress = await transact(db, async (tx) => {
-        // Re-read inside the transaction: another cleaner may have finished it, and args carry progress.
-        const [cleanup] = await tx.db.select().from(cleanups).where(eq(cleanups.id, queued.id));
-        const [model] = cleanup ? await tx.db.select().from(models).where(eq(models.id, cleanup.modelId)) : [];
-        if (!cleanup || !model) return "done";
-        const handler = handlers[cleanup.kind as CleanupKind];
-        if (!handler) throw new Error(`cleanup ${cleanup.id}: unknown kind "${cleanup.kind}"`);
-        const result = await handler(tx, model, cleanup);
-        if (result === "done") await tx.db.delete(cleanups).where(eq(cleanups.id, cleanup.id));
-        return result;
-      });
-      if (progress === "done") report.finished++;
+  // Cleanups queued by this run's own work (a model's destruction queues its applications') run in it too.
+  for (let after = 0; report.batches < maxBatches; ) {
+    const due = await db
+      .select()
+      .from(cleanups)
+      .where(and(scope, gt(cleanups.id, after), lte(cleanups.dueAt, sql`now()`)))
+      .orderBy(asc(cleanups.id))
+      .limit(100);
+    if (!due.length) break;
+    after = due.at(-1)!.id;
+    for (const queued of due) {
+      for (let progress: CleanupProgress = "more"; progress === "more" && report.batches < maxBatches; ) {
+        report.batches++;
+        progress = await transact(db, async (tx) => {
+          // Re-read inside the transaction: another cleaner may have finished it, and args carry progress.
+          const [cleanup] = await tx.db.select().from(cleanups).where(eq(cleanups.id, queued.id));
+          const [model] = cleanup ? await tx.db.select().from(models).where(eq(models.id, cleanup.modelId)) : [];
+          if (!cleanup || !model) return "done";
+          const handler = handlers[cleanup.kind as CleanupKind];
+          if (!handler) throw new Error(`cleanup ${cleanup.id}: unknown kind "${cleanup.kind}"`);
+          const result = await handler(tx, model, cleanup);
+          if (result === "done") await tx.db.delete(cleanups).where(eq(cleanups.id, cleanup.id));
+          return result;
+        });
+        if (progress === "done") report.finished++;
+      }
     }
   }
   const [left] = await db.select({ n: sql<number>`count(*)::int` }).from(cleanups).where(scope);
