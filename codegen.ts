@@ -13,7 +13,7 @@ const config: CodegenConfig = {
       preset: "client",
       presetConfig: { fragmentMasking: false },
       config: {
-        scalars: { DateTime: "string" },
+        scalars: { DateTime: "string", JSONObject: "Record<string, unknown>" },
         enumsAsTypes: true,
         useTypeImports: true,
         strictScalars: true,

@@ -9,6 +9,7 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date };
+    JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
   };
 }>({
   plugins: [RelayPlugin, DataloaderPlugin],
@@ -25,3 +26,6 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({ description: "Reads a model the way `juju status` does." });
 builder.mutationType({ description: "Operations named after Juju's commands; each is one transaction." });
+builder.subscriptionType({
+  description: "Change streams: a snapshot at a revision, then every change after it, in order; resumable with `since`.",
+});

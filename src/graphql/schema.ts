@@ -10,6 +10,7 @@ import "./types/charm.js";
 import "./types/application.js";
 import "./types/unit.js";
 import "./types/relation.js";
+import "./types/changes.js";
 import "./types/blocker.js";
 import "./types/removal.js";
 import "./types/agent-operations.js";

@@ -7,19 +7,24 @@ import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { useServer } from "graphql-ws/use/ws";
 import { createYoga } from "graphql-yoga";
 import { WebSocketServer } from "ws";
+import { ChangeFeed, defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
+import { startCompactor, type RetentionOptions } from "../changes/retention.js";
 import type { Store } from "../db/connect.js";
 import type { Context } from "../graphql/context.js";
 import { maskError } from "../graphql/errors.js";
 import { schema } from "../graphql/schema.js";
+import { useSharedSubscriptionExecution } from "./shared-execution.js";
 
 export const GRAPHQL_PATH = "/graphql";
 
-export function createYogaApp(store: Store) {
+/** The API; subscriptions need the process's change feed (without one they refuse). */
+export function createYogaApp(store: Store, feed?: ChangeFeed) {
   return createYoga<{}, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     // A fresh object per request: Pothos keeps the request's dataloaders on it.
-    context: () => ({ db: store.db }),
+    context: () => ({ db: store.db, feed }),
+    plugins: [useSharedSubscriptionExecution()],
     maskedErrors: { maskError },
     // GraphiQL's assets come from the installed package, never a CDN: it works air-gapped.
     renderGraphiQL,
@@ -42,11 +47,22 @@ query Status {
 export interface RunningServer {
   url: string;
   server: Server;
+  feed: ChangeFeed;
   close(): Promise<void>;
 }
 
-export async function startServer(store: Store, host: string, port: number): Promise<RunningServer> {
-  const yoga = createYogaApp(store);
+export interface ServerOptions {
+  feed?: Partial<FeedOptions>;
+  /** Compacts the change log on a timer; off unless given. */
+  retention?: RetentionOptions & { intervalMs: number };
+}
+
+/** Serves the API; the change feed starts before the port opens and stops after it closes. */
+export async function startServer(store: Store, host: string, port: number, options: ServerOptions = {}): Promise<RunningServer> {
+  const feed = new ChangeFeed(store, { ...defaultFeedOptions, ...options.feed });
+  await feed.start();
+  const compactor = options.retention ? startCompactor(store.db, options.retention, options.retention.intervalMs) : null;
+  const yoga = createYogaApp(store, feed);
   const server = createServer(yoga);
   const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
   const ws = useServer(
@@ -75,21 +91,31 @@ export async function startServer(store: Store, host: string, port: number): Pro
     },
     wss,
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => resolve());
+    });
+  } catch (error) {
+    await compactor?.stop();
+    await feed.stop();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}${GRAPHQL_PATH}`,
     server,
+    feed,
     async close() {
+      // Sockets go first: clients see the connection end (and resume elsewhere) rather than a completed stream.
       await ws.dispose();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await compactor?.stop();
+      await feed.stop();
     },
   };
 }

@@ -1,11 +1,23 @@
 // Configuration from the environment; every setting has a default that works
 // on a fresh clone.
+import { defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
+import { defaultRetention, type RetentionOptions } from "../changes/retention.js";
 import type { StoreOptions } from "../db/connect.js";
 
 export interface Config {
   store: StoreOptions;
   host: string;
   port: number;
+  feed: FeedOptions;
+  retention: RetentionOptions & { intervalMs: number };
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${text}"`);
+  return value;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -15,5 +27,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     store: env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.LIFELINE_DATA_DIR ?? ".lifeline/pgdata" },
     host: env.HOST ?? "127.0.0.1",
     port,
+    feed: {
+      ...defaultFeedOptions,
+      pollIntervalMs: positive(env, "LIFELINE_CHANGES_POLL_MS", defaultFeedOptions.pollIntervalMs),
+      bookmarkIntervalMs: positive(env, "LIFELINE_BOOKMARK_INTERVAL_MS", defaultFeedOptions.bookmarkIntervalMs),
+      maxSnapshot: positive(env, "LIFELINE_SNAPSHOT_LIMIT", defaultFeedOptions.maxSnapshot),
+    },
+    retention: {
+      ...defaultRetention,
+      keepRevisions: positive(env, "LIFELINE_CHANGE_RETENTION", defaultRetention.keepRevisions),
+      minAgeMs: positive(env, "LIFELINE_CHANGE_RETENTION_MIN_AGE_S", defaultRetention.minAgeMs / 1000) * 1000,
+      intervalMs: positive(env, "LIFELINE_COMPACT_INTERVAL_S", 60) * 1000,
+    },
   };
 }

@@ -11,7 +11,7 @@ async function main() {
   const config = configFromEnv();
   const store = await openStore(config.store);
   await transact(store.db, bootstrap);
-  const running = await startServer(store, config.host, config.port);
+  const running = await startServer(store, config.host, config.port, { feed: config.feed, retention: config.retention });
   console.log(`lifeline: store ${store.driver} at ${store.location}`);
   console.log(`lifeline: GraphQL API and GraphiQL at ${running.url}`);
 

@@ -1,0 +1,201 @@
+// What a stream covers. Each stream is served from the same log; a Coverage decides
+// which rows belong to it and reads the current state of what it covers for the
+// snapshot. `covers` sees every CHANGE of the model, in revision order, exactly once,
+// so a coverage may learn as it goes (a unit created on the machine it watches joins
+// the set it covers). Rows carry their identifying fields (see EntityKind in log.ts),
+// which is what lets a resumed stream recognise rows about entities long gone.
+import { and, eq, inArray } from "drizzle-orm";
+import { relationEndpoints, relations, relationScopes, units } from "../db/schema.js";
+import { LifelineError, notFound } from "../model/errors.js";
+import type { ChangeEvent } from "./events.js";
+import type { DbTx, EntityKind, Life } from "./log.js";
+import { relationStates, scopeState, stateReaders, unitState } from "./state.js";
+
+export interface Coverage {
+  /** Whether a CHANGE belongs in the stream. Called once per change of the model, in order. */
+  covers(event: ChangeEvent): boolean;
+  /**
+   * The current state of what the stream covers, read inside the snapshot's
+   * read-only transaction, at most `limit` entities. It also primes whatever the
+   * coverage tracks, so a resumed stream (which discards these) starts informed.
+   */
+  snapshot(q: DbTx, modelId: string, limit: number): Promise<ChangeEvent[]>;
+  /** Whether `covers` depends on what `snapshot` learned, so a resume must read it too. */
+  readonly primedBySnapshot: boolean;
+}
+
+const field = (e: ChangeEvent, name: string) => e.fields[name];
+
+function tooBig(limit: number): never {
+  throw new LifelineError(
+    "INVALID_ARGUMENT",
+    `the snapshot would hold more than ${limit} entities: narrow the stream (kinds, entities), or read the model in pages and subscribe with "since"`,
+    { limit },
+  );
+}
+
+function bounded(events: ChangeEvent[], limit: number): ChangeEvent[] {
+  if (events.length > limit) tooBig(limit);
+  return events;
+}
+
+/** `changes`: a model's rows, optionally of some kinds, some entity ids, some lives. */
+export function modelChanges(filter: { kinds?: readonly EntityKind[] | null; entities?: readonly string[] | null; life?: readonly Life[] | null }): Coverage {
+  const kinds = filter.kinds?.length ? new Set(filter.kinds) : null;
+  const entities = filter.entities ? new Set(filter.entities) : null;
+  const lives = filter.life ? new Set(filter.life) : null;
+  // A removal always passes the life filter: a client must learn that what it holds is gone.
+  const lifeMatches = (e: ChangeEvent) => !lives || e.removed || (e.life !== null && lives.has(e.life));
+  return {
+    primedBySnapshot: false,
+    covers: (e) => (!kinds || kinds.has(e.kind!)) && (!entities || entities.has(e.entity!)) && lifeMatches(e),
+    async snapshot(q, modelId, limit) {
+      const out: ChangeEvent[] = [];
+      for (const kind of kinds ?? (Object.keys(stateReaders) as EntityKind[])) {
+        const states = await stateReaders[kind](q, modelId, entities ? { ids: [...entities] } : {}, limit - out.length + 1);
+        out.push(...states.filter(lifeMatches));
+        if (out.length > limit) tooBig(limit);
+      }
+      return out;
+    },
+  };
+}
+
+/** A unit's own changes and its application's (what a unit agent watches first). */
+export function unitLife(unit: string): Coverage {
+  const application = unit.slice(0, unit.indexOf("/"));
+  return {
+    primedBySnapshot: true, // only to refuse a unit that does not exist
+    covers: (e) => (e.kind === "unit" && e.entity === unit) || (e.kind === "application" && e.entity === application),
+    async snapshot(q, modelId) {
+      const [app, self] = [await stateReaders.application(q, modelId, { ids: [application] }, 1), await stateReaders.unit(q, modelId, { ids: [unit] }, 1)];
+      if (self.length === 0) throw notFound("unit", unit);
+      return [...app, ...self];
+    },
+  };
+}
+
+/** The units assigned to a machine: its principals, and their subordinates (what a machine agent deploys). */
+export function machineUnits(machine: string): Coverage {
+  const assigned = new Set<string>();
+  return {
+    primedBySnapshot: true,
+    covers(e) {
+      if (e.kind !== "unit") return false;
+      const ours =
+        assigned.has(e.entity!) || field(e, "machineId") === machine || (typeof field(e, "principal") === "string" && assigned.has(field(e, "principal") as string));
+      if (!ours) return false;
+      if (e.removed) assigned.delete(e.entity!);
+      else assigned.add(e.entity!);
+      return true;
+    },
+    async snapshot(q, modelId, limit) {
+      const principals = await q
+        .select()
+        .from(units)
+        .where(and(eq(units.modelId, modelId), eq(units.machineId, machine)))
+        .limit(limit + 1);
+      const subordinates = principals.length
+        ? await q
+            .select()
+            .from(units)
+            .where(and(eq(units.modelId, modelId), inArray(units.principal, principals.map((u) => u.name))))
+            .limit(limit + 1)
+        : [];
+      const all = [...principals, ...subordinates];
+      for (const u of all) assigned.add(u.name);
+      return bounded(all.map(unitState), limit);
+    },
+  };
+}
+
+/** The relations an application takes part in (what the uniter watches to join and depart). */
+export function applicationRelations(application: string): Coverage {
+  const ours = new Set<string>();
+  const named = (e: ChangeEvent) => {
+    const endpoints = field(e, "endpoints");
+    if (Array.isArray(endpoints) && endpoints.some((x) => String(x).startsWith(`${application}:`))) return true;
+    // A relation's key names its endpoints ("wordpress:db mysql:db"), and removal rows carry it.
+    const key = field(e, "key");
+    return typeof key === "string" && key.split(" ").some((x) => x.startsWith(`${application}:`));
+  };
+  return {
+    primedBySnapshot: true,
+    covers(e) {
+      if (e.kind !== "relation" || !(ours.has(e.entity!) || named(e))) return false;
+      if (e.removed) ours.delete(e.entity!);
+      else ours.add(e.entity!);
+      return true;
+    },
+    async snapshot(q, modelId, limit) {
+      const rows = await q
+        .select({ relation: relations })
+        .from(relations)
+        .innerJoin(relationEndpoints, and(eq(relationEndpoints.modelId, relations.modelId), eq(relationEndpoints.relationId, relations.id)))
+        .where(and(eq(relations.modelId, modelId), eq(relationEndpoints.application, application)))
+        .limit(limit + 1);
+      const states = bounded(await relationStates(q, modelId, rows.map((r) => r.relation)), limit);
+      for (const s of states) ours.add(s.entity!);
+      return states;
+    },
+  };
+}
+
+type Role = "provider" | "requirer" | "peer";
+/** Seed 002: providers observe requirers, requirers observe providers, peers observe each other. */
+const observes = (own: Role, other: Role) => (own === "peer" ? other === "peer" : own === "provider" ? other === "requirer" : other === "provider");
+
+/**
+ * A relation as one unit of it sees it (Juju's RelationUnitsWatcher): the relation's
+ * own changes, the counterpart units entering and leaving its scope (only the
+ * counterpart role, and for container-scoped relations only its own container), and
+ * the settings versions of those units while they are in scope.
+ */
+export function relationUnits(relationId: number, unit: string): Coverage {
+  let role: Role | null = null;
+  let container: string | null = null; // set for container-scoped relations only
+  const inScope = new Set<string>();
+  const visible = (e: ChangeEvent) =>
+    field(e, "unit") !== unit && observes(role!, field(e, "role") as Role) && (container === null || field(e, "container") === container);
+  return {
+    primedBySnapshot: true,
+    covers(e) {
+      if (e.kind === "relation") return e.entity === String(relationId);
+      if (field(e, "relationId") !== relationId) return false;
+      if (e.kind === "scope") {
+        if (!visible(e)) return false;
+        if (e.removed) inScope.delete(field(e, "unit") as string);
+        else inScope.add(field(e, "unit") as string);
+        return true;
+      }
+      return e.kind === "settings" && inScope.has(field(e, "unit") as string);
+    },
+    async snapshot(q, modelId, limit) {
+      const application = unit.slice(0, unit.indexOf("/"));
+      const [relation] = await q.select().from(relations).where(and(eq(relations.modelId, modelId), eq(relations.id, relationId)));
+      if (!relation) throw notFound("relation", String(relationId));
+      const [own] = await q
+        .select()
+        .from(relationEndpoints)
+        .where(and(eq(relationEndpoints.modelId, modelId), eq(relationEndpoints.relationId, relationId), eq(relationEndpoints.application, application)));
+      if (!own) throw new LifelineError("INVALID_ARGUMENT", `unit "${unit}" is not of an application in relation ${relationId} ("${relation.key}")`);
+      role = own.role;
+      if (relation.scope === "container") {
+        const [self] = await q.select().from(units).where(and(eq(units.modelId, modelId), eq(units.name, unit)));
+        if (!self) throw notFound("unit", unit);
+        container = self.principal ?? self.name;
+      }
+      const members = await q
+        .select()
+        .from(relationScopes)
+        .where(and(eq(relationScopes.modelId, modelId), eq(relationScopes.relationId, relationId)))
+        .limit(limit + 1);
+      const seen = members.map(scopeState).filter(visible);
+      for (const m of seen) inScope.add(field(m, "unit") as string);
+      const settings = inScope.size
+        ? await stateReaders.settings(q, modelId, { ids: [...inScope].map((u) => `${relationId}:${u}`) }, limit + 1)
+        : [];
+      return bounded([...(await relationStates(q, modelId, [relation])), ...seen, ...settings], limit);
+    },
+  };
+}

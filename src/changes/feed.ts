@@ -1,0 +1,215 @@
+// The change feed: one per server process. It tails the log of every model that has
+// at least one open stream and offers each new row to those streams, in order.
+//
+// It reads the table whenever it might have missed something: on a NOTIFY (a wake-up
+// that names the model), on a timer (in case a NOTIFY was lost), and whenever the
+// LISTEN connection (re)connects (notifications sent while it was down are gone). Rows
+// are read in revision order and only contiguously, so every process sees every row
+// of a model exactly once, whichever process committed it.
+import type { Database, Store } from "../db/connect.js";
+import type { Coverage } from "./coverage.js";
+import { bookmark, type ChangeEvent } from "./events.js";
+import { checkResumable, logWindow, readRows } from "./reader.js";
+import { ChangeStream, type StreamLimits } from "./stream.js";
+import { listenForChanges, type Wakeups } from "./wakeup.js";
+
+export interface FeedOptions extends StreamLimits {
+  /** How often every tailed model is read even without a NOTIFY. */
+  pollIntervalMs: number;
+  /** Events each tail keeps for streams rejoining after a catch-up. */
+  recentSize: number;
+  /** The most entities a snapshot may hold. */
+  maxSnapshot: number;
+}
+
+export const defaultFeedOptions: FeedOptions = {
+  pollIntervalMs: 1000,
+  bookmarkIntervalMs: 15_000,
+  recentSize: 4096,
+  maxQueue: 1024,
+  pageSize: 500,
+  maxSnapshot: 10_000,
+};
+
+/** Where a new stream starts: after `since` (a resume), or at a fresh snapshot. */
+export interface OpenStream {
+  modelId: string;
+  coverage: Coverage;
+  since?: number | null;
+}
+
+/** One model's tail: the last revision read, the most recent events, and the streams on it. */
+class ModelTail {
+  head = 0;
+  recent: ChangeEvent[] = [];
+  readonly streams = new Set<ChangeStream>();
+  private reading: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly db: Database,
+    readonly modelId: string,
+    private readonly options: FeedOptions,
+  ) {}
+
+  /** Reads every row after `head`. Concurrent calls coalesce into one more read. */
+  read(): Promise<void> {
+    if (this.reading) {
+      this.again = true;
+      return this.reading;
+    }
+    this.reading = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.readToEnd();
+        } while (this.again);
+      } finally {
+        this.reading = null;
+      }
+    })();
+    return this.reading;
+  }
+
+  private async readToEnd(): Promise<void> {
+    for (;;) {
+      const page = await readRows(this.db, this.modelId, this.head, this.options.pageSize);
+      for (const event of page) {
+        // A gap only opens when compaction passed a tail that stood still; streams
+        // behind it find out themselves when they read the table.
+        this.head = event.revision;
+        this.recent.push(event);
+        for (const stream of this.streams) stream.offer(event);
+      }
+      if (this.recent.length > this.options.recentSize) this.recent = this.recent.slice(-this.options.recentSize);
+      if (page.length < this.options.pageSize) return;
+    }
+  }
+
+  tick(now: number): void {
+    if (this.streams.size === 0) return;
+    const shared = bookmark(this.head); // one object for every idle stream at the head, so it is executed once
+    for (const stream of this.streams) stream.tick(shared, now);
+  }
+}
+
+export class ChangeFeed {
+  private readonly tails = new Map<string, ModelTail>();
+  private readonly starting = new Map<string, Promise<ModelTail>>();
+  private wakeups: Wakeups | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private stopped = false;
+
+  constructor(
+    private readonly store: Store,
+    readonly options: FeedOptions = defaultFeedOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.wakeups = await listenForChanges(
+      this.store,
+      (modelId) => void this.tails.get(modelId)?.read().catch(this.report),
+      () => this.readAll(),
+    );
+    this.timers.push(setInterval(() => this.readAll(), this.options.pollIntervalMs).unref());
+    const tick = Math.max(10, Math.min(1000, this.options.bookmarkIntervalMs / 4));
+    this.timers.push(setInterval(() => this.tickAll(), tick).unref());
+  }
+
+  /** Ends every stream (their clients see the subscription complete) and stops listening. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    for (const tail of this.tails.values()) for (const stream of [...tail.streams]) stream.close();
+    await this.wakeups?.close().catch(() => {});
+  }
+
+  /** Reads a tailed model's new rows now, and resolves once they are offered to its streams. */
+  async read(modelId: string): Promise<void> {
+    await this.tails.get(modelId)?.read();
+  }
+
+  /** Streams open on this process, for diagnostics and tests. */
+  get streamCount(): number {
+    let n = 0;
+    for (const tail of this.tails.values()) n += tail.streams.size;
+    return n;
+  }
+
+  /**
+   * Opens a stream. A resume checks the log still holds everything after `since`; a
+   * fresh stream reads its snapshot and the revision it stands at in one read-only
+   * snapshot transaction, so the snapshot and the changes after it fit exactly.
+   */
+  async open({ modelId, coverage, since }: OpenStream): Promise<ChangeStream> {
+    if (this.stopped) throw new Error("the change feed has stopped");
+    const db = this.store.db;
+    let after: number;
+    let initial: ChangeEvent[] = [];
+    if (since != null) {
+      checkResumable(since, await logWindow(db, modelId));
+      // A resume replays from `since`; the coverage may still need to learn the current state.
+      if (coverage.primedBySnapshot) await this.snapshot(modelId, coverage);
+      after = since;
+    } else {
+      const { revision, states } = await this.snapshot(modelId, coverage);
+      after = revision;
+      // STATE events stand at the snapshot's revision; a bookmark at it ends the snapshot.
+      initial = [...states.map((s) => ({ ...s, revision })), bookmark(revision)];
+    }
+    let tail = await this.tailOf(modelId);
+    // The last stream of a tail may have closed while this one was opening: use a live tail.
+    while (this.tails.get(modelId) !== tail) tail = await this.tailOf(modelId);
+    const stream = new ChangeStream(db, modelId, tail, coverage, this.options, after, initial, (s) => this.detach(tail, s));
+    tail.streams.add(stream);
+    return stream;
+  }
+
+  /** The coverage's state and the revision it stands at, read in one snapshot. */
+  private snapshot(modelId: string, coverage: Coverage) {
+    return this.store.db.transaction(
+      async (q) => {
+        const states = await coverage.snapshot(q, modelId, this.options.maxSnapshot);
+        const { revision } = await logWindow(q as unknown as Database, modelId);
+        return { revision, states };
+      },
+      { isolationLevel: "repeatable read", accessMode: "read only" },
+    );
+  }
+
+  private async tailOf(modelId: string): Promise<ModelTail> {
+    const existing = this.tails.get(modelId);
+    if (existing) return existing;
+    let starting = this.starting.get(modelId);
+    if (!starting) {
+      starting = (async () => {
+        const tail = new ModelTail(this.store.db, modelId, this.options);
+        // A new tail starts at the model's current revision: streams catch up to it from the table.
+        tail.head = (await logWindow(this.store.db, modelId)).revision;
+        this.tails.set(modelId, tail);
+        return tail;
+      })().finally(() => this.starting.delete(modelId));
+      this.starting.set(modelId, starting);
+    }
+    return starting;
+  }
+
+  private detach(tail: ModelTail, stream: ChangeStream): void {
+    tail.streams.delete(stream);
+    if (tail.streams.size === 0 && this.tails.get(tail.modelId) === tail) this.tails.delete(tail.modelId);
+  }
+
+  private readAll(): void {
+    for (const tail of this.tails.values()) tail.read().catch(this.report);
+  }
+
+  private tickAll(): void {
+    const now = Date.now();
+    for (const tail of this.tails.values()) tail.tick(now);
+  }
+
+  private readonly report = (error: unknown) => {
+    // A failed read is retried by the next wake-up or tick; the streams lose nothing.
+    if (!this.stopped) console.error("lifeline: change feed read failed (will retry):", error);
+  };
+}

@@ -1,0 +1,174 @@
+// The current state of entities, as STATE events: what a fresh stream sends before
+// its first CHANGE. The fields use the same names the change rows use, so a client
+// applies a STATE event and a CHANGE event with the same code.
+import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
+import {
+  applications,
+  charms,
+  machines,
+  models,
+  relationEndpoints,
+  relations,
+  relationScopes,
+  relationSettings,
+  units,
+} from "../db/schema.js";
+import { stateEvent, type ChangeEvent } from "./events.js";
+import type { DbTx, EntityKind } from "./log.js";
+
+/** Entities of one kind, restricted by `where`, at most `limit` of them. */
+export type StateReader = (q: DbTx, modelId: string, where: StateFilter, limit: number) => Promise<ChangeEvent[]>;
+
+export interface StateFilter {
+  /** Entity ids as change rows spell them ("wordpress/0", "3", "3:wordpress/0"). */
+  ids?: readonly string[];
+}
+
+const spell = (e: { application: string; name: string }) => `${e.application}:${e.name}`;
+
+/** "3:wordpress/0" → [3, "wordpress/0"], or null when it is not a member id. */
+export function parseMemberId(id: string): [number, string] | null {
+  const at = id.indexOf(":");
+  const relationId = Number(id.slice(0, at));
+  return at > 0 && Number.isInteger(relationId) ? [relationId, id.slice(at + 1)] : null;
+}
+
+function memberCondition(table: typeof relationScopes | typeof relationSettings, ids: readonly string[] | undefined): SQL | undefined {
+  if (!ids) return undefined;
+  const pairs = ids.map(parseMemberId).filter((p): p is [number, string] => p !== null);
+  if (pairs.length === 0) return eq(table.unit, "\u0000 none");
+  // Few ids in practice (one unit's view): an OR of pairs stays on the primary key.
+  return inArray(table.unit, pairs.map(([, unit]) => unit));
+}
+
+export const stateReaders: Record<EntityKind, StateReader> = {
+  async model(q, modelId, where) {
+    const rows = await q.select().from(models).where(eq(models.id, modelId));
+    return rows
+      .filter((m) => !where.ids || where.ids.includes(m.name))
+      .map((m) => stateEvent("model", m.name, m.life, { defaultSeries: m.defaultSeries, constraints: m.constraints }));
+  },
+  async machine(q, modelId, where, limit) {
+    const rows = await q
+      .select()
+      .from(machines)
+      .where(and(eq(machines.modelId, modelId), where.ids ? inArray(machines.id, [...where.ids]) : undefined))
+      .orderBy(asc(machines.seq))
+      .limit(limit);
+    return rows.map((m) =>
+      stateEvent("machine", m.id, m.life, {
+        series: m.series,
+        jobs: m.jobs,
+        constraints: m.constraints,
+        parentId: m.parentId,
+        containerType: m.containerType,
+        instanceId: m.instanceId,
+        status: m.status,
+      }),
+    );
+  },
+  async charm(q, modelId, where, limit) {
+    const rows = await q
+      .select({ url: charms.url, name: charms.name, revision: charms.revision, subordinate: charms.subordinate, series: charms.series })
+      .from(charms)
+      .where(and(eq(charms.modelId, modelId), where.ids ? inArray(charms.url, [...where.ids]) : undefined))
+      .orderBy(asc(charms.seq))
+      .limit(limit);
+    return rows.map((c) => stateEvent("charm", c.url, null, { name: c.name, revision: c.revision, subordinate: c.subordinate, series: c.series }));
+  },
+  async application(q, modelId, where, limit) {
+    const rows = await q
+      .select()
+      .from(applications)
+      .where(and(eq(applications.modelId, modelId), where.ids ? inArray(applications.name, [...where.ids]) : undefined))
+      .orderBy(asc(applications.seq))
+      .limit(limit);
+    return rows.map((a) =>
+      stateEvent("application", a.name, a.life, {
+        charmUrl: a.charmUrl,
+        series: a.series,
+        subordinate: a.subordinate,
+        constraints: a.constraints,
+        unitCount: a.unitCount,
+        relationCount: a.relationCount,
+      }),
+    );
+  },
+  async unit(q, modelId, where, limit) {
+    const rows = await q
+      .select()
+      .from(units)
+      .where(and(eq(units.modelId, modelId), where.ids ? inArray(units.name, [...where.ids]) : undefined))
+      .orderBy(asc(units.seq))
+      .limit(limit);
+    return rows.map(unitState);
+  },
+  async relation(q, modelId, where, limit) {
+    const ids = where.ids?.map(Number).filter(Number.isInteger);
+    const rows = await q
+      .select()
+      .from(relations)
+      .where(and(eq(relations.modelId, modelId), ids ? inArray(relations.id, ids) : undefined))
+      .orderBy(asc(relations.seq))
+      .limit(limit);
+    return relationStates(q, modelId, rows);
+  },
+  async scope(q, modelId, where, limit) {
+    const rows = await q
+      .select()
+      .from(relationScopes)
+      .where(and(eq(relationScopes.modelId, modelId), memberCondition(relationScopes, where.ids)))
+      .orderBy(asc(relationScopes.relationId), asc(relationScopes.unit))
+      .limit(limit);
+    return rows
+      .map(scopeState)
+      .filter((e) => !where.ids || where.ids.includes(e.entity!));
+  },
+  async settings(q, modelId, where, limit) {
+    const rows = await q
+      .select({ relationId: relationSettings.relationId, unit: relationSettings.unit, version: relationSettings.version })
+      .from(relationSettings)
+      .where(and(eq(relationSettings.modelId, modelId), memberCondition(relationSettings, where.ids)))
+      .orderBy(asc(relationSettings.relationId), asc(relationSettings.unit))
+      .limit(limit);
+    return rows
+      .map((s) => stateEvent("settings", `${s.relationId}:${s.unit}`, null, { relationId: s.relationId, unit: s.unit, version: s.version }))
+      .filter((e) => !where.ids || where.ids.includes(e.entity!));
+  },
+};
+
+export const unitState = (u: typeof units.$inferSelect) =>
+  stateEvent("unit", u.name, u.life, {
+    application: u.application,
+    series: u.series,
+    machineId: u.machineId,
+    principal: u.principal,
+    workloadStatus: u.workloadStatus,
+    agentStatus: u.agentStatus,
+  });
+
+export const scopeState = (s: typeof relationScopes.$inferSelect) =>
+  stateEvent("scope", `${s.relationId}:${s.unit}`, "alive", {
+    relationId: s.relationId,
+    unit: s.unit,
+    application: s.application,
+    role: s.role,
+    container: s.container,
+  });
+
+export async function relationStates(q: DbTx, modelId: string, rows: (typeof relations.$inferSelect)[]): Promise<ChangeEvent[]> {
+  if (rows.length === 0) return [];
+  const ends = await q
+    .select()
+    .from(relationEndpoints)
+    .where(and(eq(relationEndpoints.modelId, modelId), inArray(relationEndpoints.relationId, rows.map((r) => r.id))));
+  return rows.map((r) =>
+    stateEvent("relation", String(r.id), r.life, {
+      key: r.key,
+      scope: r.scope,
+      interface: r.interface,
+      endpoints: ends.filter((e) => e.relationId === r.id).map(spell),
+      unitCount: r.unitCount,
+    }),
+  );
+}

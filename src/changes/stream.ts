@@ -1,0 +1,154 @@
+// One subscriber's stream: the events a Coverage selects from one model's log,
+// after a starting revision, in order, each once.
+//
+// The log itself is the buffer. A stream keeps at most `maxQueue` events in memory;
+// when its consumer (a socket) falls behind, or it joins late, or it sees a gap, it
+// stops taking events from the feed ("lagging") and reads the table page by page from
+// the last revision it accounted for, then rejoins the feed through the feed's recent
+// events. So a slow client costs a bounded amount of memory and never loses an event;
+// only a client that falls behind the retention window is told to resync.
+import type { Database } from "../db/connect.js";
+import type { Coverage } from "./coverage.js";
+import { bookmark, type ChangeEvent } from "./events.js";
+import { readChanges } from "./reader.js";
+
+/** What a stream needs from the feed's tail of its model. */
+export interface TailView {
+  /** The last revision the tail has read. */
+  readonly head: number;
+  /** The tail's most recent events, oldest first, ending at `head`. */
+  readonly recent: readonly ChangeEvent[];
+}
+
+export interface StreamLimits {
+  /** Events held in memory for a consumer that is not keeping up. */
+  maxQueue: number;
+  /** Rows read from the table at a time while catching up. */
+  pageSize: number;
+  /** A stream that has emitted nothing for this long sends a bookmark. */
+  bookmarkIntervalMs: number;
+}
+
+/** A failure the stream reports as its last event (the GraphQL layer turns it into an error). */
+export class StreamFailure {
+  constructor(readonly error: Error) {}
+}
+
+export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamFailure> {
+  private queue: (ChangeEvent | StreamFailure)[];
+  /** Every revision up to this one has been taken into account (queued, or not covered). */
+  private through: number;
+  private lagging = true; // a new stream first catches up from the table, then joins the feed
+  private closed = false;
+  private waiting: (() => void) | null = null;
+  private lastEmitAt = Date.now();
+
+  constructor(
+    private readonly db: Database,
+    readonly modelId: string,
+    private readonly tail: TailView,
+    private readonly coverage: Coverage,
+    private readonly limits: StreamLimits,
+    after: number,
+    initial: ChangeEvent[],
+    private readonly detach: (stream: ChangeStream) => void,
+  ) {
+    this.through = after;
+    this.queue = initial;
+  }
+
+  /** Events held in memory, waiting for the consumer. */
+  get buffered(): number {
+    return this.queue.length;
+  }
+
+  /** The feed offers each new change of the model, in order. Never blocks, never buffers past the limit. */
+  offer(event: ChangeEvent): void {
+    if (this.closed || this.lagging || event.revision <= this.through) return;
+    if (event.revision !== this.through + 1 || this.queue.length >= this.limits.maxQueue) {
+      // A gap, or a consumer that is not keeping up: fall back to reading the table.
+      this.lagging = true;
+      return this.wake();
+    }
+    if (this.take(event)) this.wake();
+  }
+
+  /** The feed's bookmark tick: an idle stream whose consumer is waiting says where it is. */
+  tick(shared: ChangeEvent, now: number): void {
+    if (this.closed || this.lagging || this.queue.length > 0 || !this.waiting) return;
+    if (now - this.lastEmitAt < this.limits.bookmarkIntervalMs) return;
+    this.queue.push(shared.revision === this.through ? shared : bookmark(this.through));
+    this.wake();
+  }
+
+  /** Ends the stream; a pending `next` resolves as done. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.length = 0;
+    this.detach(this);
+    this.wake();
+  }
+
+  async next(): Promise<IteratorResult<ChangeEvent | StreamFailure>> {
+    for (;;) {
+      const event = this.queue.shift();
+      if (event) {
+        this.lastEmitAt = Date.now();
+        if (event instanceof StreamFailure) this.close();
+        return { value: event, done: false };
+      }
+      if (this.closed) return { value: undefined, done: true };
+      if (this.lagging) {
+        try {
+          await this.catchUp();
+        } catch (error) {
+          this.queue = [new StreamFailure(error as Error)];
+        }
+        continue;
+      }
+      await new Promise<void>((resolve) => (this.waiting = resolve));
+    }
+  }
+
+  async return(): Promise<IteratorResult<ChangeEvent | StreamFailure>> {
+    this.close();
+    return { value: undefined, done: true };
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  /** One page from the table; then, if that reached the end, rejoin the feed. */
+  private async catchUp(): Promise<void> {
+    const page = await readChanges(this.db, this.modelId, this.through, this.limits.pageSize);
+    if (this.closed) return;
+    for (const event of page) this.take(event);
+    if (page.length === this.limits.pageSize) return;
+    // The table is read to its end as of this read. The tail may be behind that (its
+    // later offers are then new to us) or ahead (its recent events fill the difference).
+    const recent = this.tail.recent;
+    if (this.tail.head <= this.through) this.lagging = false;
+    else if (recent.length > 0 && recent[0]!.revision <= this.through + 1) {
+      for (const event of recent) this.take(event);
+      this.lagging = false;
+    }
+    // Otherwise the tail's memory does not reach back to us: read another page.
+  }
+
+  /** Accounts for the next change in order; queues it if the stream covers it. */
+  private take(event: ChangeEvent): boolean {
+    if (event.revision <= this.through) return false;
+    this.through = event.revision;
+    if (!this.coverage.covers(event)) return false;
+    this.queue.push(event);
+    return true;
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting?.();
+  }
+}

@@ -1,0 +1,161 @@
+// Change streams as GraphQL subscriptions (graphql-ws and SSE). Every stream is
+// served by the process's ChangeFeed from the one change log; the fields here only
+// parse arguments, pick a Coverage, and shape events. Event fields are plain data
+// with no loaders, which is what lets the server execute each event once per
+// distinct operation and share the result (src/server/shared-execution.ts).
+import { GraphQLError, Kind } from "graphql";
+import {
+  applicationRelations,
+  machineUnits,
+  modelChanges,
+  relationUnits,
+  unitLife,
+  type Coverage,
+} from "../../changes/coverage.js";
+import type { ChangeEvent } from "../../changes/events.js";
+import { StreamFailure } from "../../changes/stream.js";
+import { LifelineError, notFound } from "../../model/errors.js";
+import { checkApplicationName, checkMachineId, checkModelName, parseUnitName } from "../../model/names.js";
+import { loadModelsByName } from "../../model/read.js";
+import { builder } from "../builder.js";
+import type { Context } from "../context.js";
+import { LifeEnum } from "./enums.js";
+
+builder.scalarType("JSONObject", {
+  description: "A JSON object.",
+  serialize: (value) => value as Record<string, unknown>,
+  parseValue: (value) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new GraphQLError("JSONObject must be an object");
+    return value as Record<string, unknown>;
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.OBJECT) throw new GraphQLError("JSONObject must be an object");
+    throw new GraphQLError("JSONObject literals are not supported; pass a variable");
+  },
+});
+
+export const EntityKindEnum = builder.enumType("EntityKind", {
+  description: "What a change is about.",
+  values: {
+    MODEL: { value: "model" as const },
+    MACHINE: { value: "machine" as const },
+    CHARM: { value: "charm" as const },
+    APPLICATION: { value: "application" as const },
+    UNIT: { value: "unit" as const },
+    RELATION: { value: "relation" as const },
+    SCOPE: { value: "scope" as const, description: 'A unit entering or leaving a relation\'s scope; entity "<relation id>:<unit>".' },
+    SETTINGS: { value: "settings" as const, description: 'A unit\'s relation settings version; entity "<relation id>:<unit>".' },
+  },
+});
+
+const ChangeTypeEnum = builder.enumType("ChangeType", {
+  values: {
+    STATE: { value: "state" as const, description: "An entity as it stands at the snapshot's revision (sent first, before any CHANGE)." },
+    CHANGE: { value: "change" as const, description: "One change-log row: what changed, at its revision." },
+    BOOKMARK: {
+      value: "bookmark" as const,
+      description: "No entity: everything up to `revision` has been sent. Ends a snapshot, and is repeated while a stream is idle.",
+    },
+  },
+});
+
+const ChangeRef = builder.objectRef<ChangeEvent>("Change").implement({
+  description:
+    "One event of a change stream. Resume a stream by passing the `revision` of the last event you processed as `since`: " +
+    "you get exactly the changes after it.",
+  fields: (t) => ({
+    type: t.expose("type", { type: ChangeTypeEnum }),
+    revision: t.string({ description: "The model's revision this event brings you to (a decimal integer).", resolve: (e) => String(e.revision) }),
+    kind: t.expose("kind", { type: EntityKindEnum, nullable: true, description: "Null for bookmarks." }),
+    entity: t.exposeString("entity", { nullable: true, description: 'The entity\'s id in the model ("wordpress/0", "1/lxd/0", "3"); null for bookmarks.' }),
+    life: t.expose("life", { type: LifeEnum, nullable: true }),
+    removed: t.exposeBoolean("removed", { description: "The entity is gone from the model." }),
+    fields: t.expose("fields", {
+      type: "JSONObject",
+      description: "For CHANGE, the fields that changed with their new values (and the entity's identifying fields); for STATE, the entity's fields.",
+    }),
+    committedAt: t.expose("committedAt", { type: "DateTime", nullable: true, description: "When a CHANGE committed." }),
+  }),
+});
+
+const parseRevision = (since: string | null | undefined): number | null => {
+  if (since == null) return null;
+  if (!/^\d{1,15}$/.test(since)) throw new LifelineError("INVALID_ARGUMENT", `"since" must be a revision (a decimal integer), got "${since}"`);
+  return Number(since);
+};
+
+async function open(ctx: Context, model: string, coverage: Coverage, since: string | null | undefined) {
+  if (!ctx.feed) throw new Error("change streams are not running in this process");
+  const revision = parseRevision(since);
+  const [row] = await loadModelsByName(ctx.db, [checkModelName(model)]);
+  if (!row) throw notFound("model", model);
+  return ctx.feed.open({ modelId: row.id, coverage, since: revision });
+}
+
+/** A stream's failure (e.g. RESYNC_REQUIRED once it fell behind the retention window) arrives as its last result's error. */
+const resolveEvent = (event: ChangeEvent | StreamFailure): ChangeEvent => {
+  if (event instanceof StreamFailure) throw event.error;
+  return event;
+};
+
+const sinceDescription = "Resume after this revision: the changes after it, with no snapshot. Fails with RESYNC_REQUIRED when the log no longer holds them.";
+
+builder.subscriptionFields((t) => ({
+  changes: t.field({
+    type: ChangeRef,
+    description:
+      "A model's changes: first the current state of everything the filters cover (STATE events at revision R, then a BOOKMARK at R), " +
+      "then every change after R, in order. Filters combine with AND; a removal always passes the life filter.",
+    args: {
+      model: t.arg.string({ required: true }),
+      kinds: t.arg({ type: [EntityKindEnum] }),
+      entities: t.arg.stringList({ description: "Entity ids, as events spell them." }),
+      life: t.arg({ type: [LifeEnum] }),
+      since: t.arg.string({ description: sinceDescription }),
+    },
+    subscribe: (_root, args, ctx) => open(ctx, args.model, modelChanges(args), args.since),
+    resolve: resolveEvent,
+  }),
+  unitLife: t.field({
+    type: ChangeRef,
+    description: "A unit's own changes and its application's: what a unit agent watches to know when to stop.",
+    args: { model: t.arg.string({ required: true }), unit: t.arg.string({ required: true }), since: t.arg.string({ description: sinceDescription }) },
+    subscribe: (_root, args, ctx) => {
+      parseUnitName(args.unit);
+      return open(ctx, args.model, unitLife(args.unit), args.since);
+    },
+    resolve: resolveEvent,
+  }),
+  machineUnits: t.field({
+    type: ChangeRef,
+    description: "The units assigned to a machine, principals and their subordinates: what a machine agent deploys and removes.",
+    args: { model: t.arg.string({ required: true }), machine: t.arg.string({ required: true }), since: t.arg.string({ description: sinceDescription }) },
+    subscribe: (_root, args, ctx) => open(ctx, args.model, machineUnits(checkMachineId(args.machine)), args.since),
+    resolve: resolveEvent,
+  }),
+  applicationRelations: t.field({
+    type: ChangeRef,
+    description: "The relations an application takes part in: what a unit agent joins and departs.",
+    args: { model: t.arg.string({ required: true }), application: t.arg.string({ required: true }), since: t.arg.string({ description: sinceDescription }) },
+    subscribe: (_root, args, ctx) => open(ctx, args.model, applicationRelations(checkApplicationName(args.application)), args.since),
+    resolve: resolveEvent,
+  }),
+  relationUnits: t.field({
+    type: ChangeRef,
+    description:
+      "A relation as one of its units sees it (seed 002): the relation's own changes; the counterpart units entering and leaving scope " +
+      "(providers see requirers, requirers see providers, peers see each other; container-scoped relations only within the unit's container); " +
+      "and the settings versions of those units while they are in scope.",
+    args: {
+      model: t.arg.string({ required: true }),
+      relation: t.arg.int({ required: true }),
+      unit: t.arg.string({ required: true }),
+      since: t.arg.string({ description: sinceDescription }),
+    },
+    subscribe: (_root, args, ctx) => {
+      parseUnitName(args.unit);
+      return open(ctx, args.model, relationUnits(args.relation, args.unit), args.since);
+    },
+    resolve: resolveEvent,
+  }),
+}));

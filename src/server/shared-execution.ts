@@ -1,0 +1,69 @@
+// Executes a subscription's selection set once per event for each distinct
+// operation and variables, however many subscribers share them.
+//
+// graphql-js executes the selection set once per subscriber per event; on two cores
+// that caps a server near 20,000 deliveries a second. The change feed hands the same
+// event object to every stream of a model, so the result can be cached on the event
+// itself (a WeakMap, freed with the event) under a key of the operation and its
+// variables. This is sound because change events resolve from their own data only,
+// never from the subscriber's context (no loaders, no per-user fields). An event made
+// for one stream (a snapshot's STATE events, a resumed stream's catch-up) is simply
+// executed for that stream alone.
+import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from "graphql";
+import type { Plugin } from "graphql-yoga";
+
+const documentIds = new WeakMap<DocumentNode, number>();
+let nextDocumentId = 0;
+const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+
+/** yoga's parser cache hands the same DocumentNode to every request with the same text, so identity is a cheap key. */
+function operationKey(args: ExecutionArgs): string {
+  let id = documentIds.get(args.document);
+  if (id === undefined) documentIds.set(args.document, (id = nextDocumentId++));
+  return `${id}\u0000${args.operationName ?? ""}\u0000${JSON.stringify(args.variableValues ?? {})}`;
+}
+
+function executeShared(payload: unknown, key: string, args: ExecutionArgs): Promise<ExecutionResult> {
+  const run = () => execute({ ...args, rootValue: payload }) as Promise<ExecutionResult>;
+  if (typeof payload !== "object" || payload === null) return run();
+  let byOperation = results.get(payload);
+  if (!byOperation) results.set(payload, (byOperation = new Map()));
+  let result = byOperation.get(key);
+  if (!result) byOperation.set(key, (result = Promise.resolve(run())));
+  return result;
+}
+
+/** Maps a source stream; unlike an async generator, `return()` reaches the source at once even while a `next()` waits. */
+function mapStream<T, U>(source: AsyncIterator<T>, map: (value: T) => Promise<U>): AsyncIterableIterator<U> {
+  return {
+    async next() {
+      const step = await source.next();
+      return step.done ? { value: undefined, done: true } : { value: await map(step.value), done: false };
+    },
+    async return() {
+      await source.return?.();
+      return { value: undefined, done: true };
+    },
+    async throw(error: unknown) {
+      await source.return?.();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+  const source = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
+  const key = operationKey(args);
+  return mapStream((source as AsyncIterable<unknown>)[Symbol.asyncIterator](), (payload) => executeShared(payload, key, args));
+}
+
+/** The envelop plugin: both transports (graphql-ws and SSE) subscribe through yoga's pipeline, so both share. */
+export const useSharedSubscriptionExecution = (): Plugin => ({
+  onSubscribe({ setSubscribeFn }) {
+    setSubscribeFn(sharedSubscribe as never);
+  },
+});

@@ -1,0 +1,149 @@
+// Change streams as clients meet them: a real server on a loopback port, graphql-ws
+// over a real socket, SSE over real HTTP. Waiting is always for an event, with a
+// deadline; never a sleep.
+import { createClient, type Client } from "graphql-ws";
+import { afterAll, beforeAll } from "vitest";
+import WebSocket from "ws";
+import type { FeedOptions } from "../../src/changes/feed.js";
+import type { Store } from "../../src/db/connect.js";
+import { startServer, type RunningServer } from "../../src/server/app.js";
+import { openTestStore, uniqueName } from "./store.js";
+
+export interface StreamEvent {
+  type: "STATE" | "CHANGE" | "BOOKMARK";
+  revision: string;
+  kind: string | null;
+  entity: string | null;
+  life: string | null;
+  removed: boolean;
+  fields: Record<string, any>;
+}
+
+export const EVENT_FIELDS = "type revision kind entity life removed fields";
+
+export interface LiveServer {
+  store: Store;
+  running: RunningServer;
+  url: string;
+  post<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data?: T; errors?: any[] }>;
+  ok<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  newModel(): Promise<{ name: string; id: string }>;
+}
+
+/** One server per test file, on the test store, with a fast feed for tests. */
+export function useLiveServer(feed: Partial<FeedOptions> = {}): LiveServer {
+  const live = {} as LiveServer;
+  beforeAll(async () => {
+    live.store = await openTestStore();
+    live.running = await startServer(live.store, "127.0.0.1", 0, { feed: { pollIntervalMs: 250, ...feed } });
+    live.url = live.running.url;
+  });
+  afterAll(async () => {
+    await live.running?.close();
+    await live.store?.close();
+  });
+  live.post = (query, variables) => post(live.url, query, variables);
+  live.ok = async (query, variables) => {
+    const result = await live.post(query, variables);
+    if (result.errors) throw new Error(JSON.stringify(result.errors));
+    return result.data!;
+  };
+  live.newModel = async () => {
+    const name = uniqueName();
+    const data = await live.ok(`mutation ($name: String!) { addModel(input: { name: $name }) { name uuid } }`, { name });
+    return { name, id: data.addModel.uuid };
+  };
+  return live;
+}
+
+export async function post(url: string, query: string, variables: Record<string, unknown> = {}) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as { data?: any; errors?: any[] };
+}
+
+/** A subscription held over its own graphql-ws connection, recording what arrives. */
+export class Subscription {
+  readonly events: StreamEvent[] = [];
+  errors: any[] | null = null;
+  completed = false;
+  private readonly client: Client;
+  private waiters = new Set<() => void>();
+
+  constructor(url: string, query: string, variables: Record<string, unknown>) {
+    this.client = createClient({ url: url.replace(/^http/, "ws"), webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    this.client.subscribe<any>(
+      { query, variables },
+      {
+        next: (result) => {
+          if (result.errors) this.errors = result.errors as any[];
+          else this.events.push(Object.values(result.data!)[0] as StreamEvent);
+          this.notify();
+        },
+        error: (error) => {
+          this.errors = Array.isArray(error) ? error : [error];
+          this.notify();
+        },
+        complete: () => {
+          this.completed = true;
+          this.notify();
+        },
+      },
+    );
+  }
+
+  /** The CHANGE events so far. */
+  get changes(): StreamEvent[] {
+    return this.events.filter((e) => e.type === "CHANGE");
+  }
+
+  /** Resolves once `done()` holds, re-checked on every message; fails at the deadline with what arrived. */
+  until(done: (s: this) => boolean, timeoutMs = 15_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (done(this)) {
+          clearTimeout(timer);
+          this.waiters.delete(check);
+          resolve();
+        }
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        reject(new Error(`deadline passed; received ${JSON.stringify({ events: this.events.slice(-20), errors: this.errors })}`));
+      }, timeoutMs);
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  /** Waits for the first BOOKMARK (the end of the snapshot, or of nothing, on a resume). */
+  synced(): Promise<void> {
+    return this.until((s) => s.events.some((e) => e.type === "BOOKMARK") || s.errors !== null);
+  }
+
+  async close(): Promise<void> {
+    await this.client.dispose();
+  }
+
+  private notify() {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}
+
+const opened: Subscription[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((s) => s.close()));
+});
+
+export function subscribe(url: string, query: string, variables: Record<string, unknown> = {}): Subscription {
+  const subscription = new Subscription(url, query, variables);
+  opened.push(subscription);
+  return subscription;
+}
+
+export const CHANGES = `subscription ($model: String!, $kinds: [EntityKind!], $entities: [String!], $life: [Life!], $since: String) {
+  changes(model: $model, kinds: $kinds, entities: $entities, life: $life, since: $since) { ${EVENT_FIELDS} }
+}`;
