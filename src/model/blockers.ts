@@ -54,14 +54,19 @@ export async function unitBlockers(db: Database, unit: UnitRow): Promise<Blocker
       .select({ id: relations.id, key: relations.key })
       .from(relationScopes)
       .innerJoin(relations, and(eq(relations.modelId, relationScopes.modelId), eq(relations.id, relationScopes.relationId)))
-      .where(and(eq(relationScopes.modelId, unit.modelId), eq(relationScopes.unit, unit.name)));
+      .where(and(eq(relationScopes.modelId, unit.modelId), eq(relationScopes.unit, unit.name)))
+      .orderBy(asc(relations.id));
     if (scopes.length)
       blockers.push({
         kind: "in-scope",
         message: `in the scope of ${list(scopes.map((s) => `relation ${s.id} "${s.key}"`))}: its unit agent must leave them`,
         entities: scopes.map((s) => String(s.id)),
       });
-    const subordinates = await db.select({ name: units.name }).from(units).where(and(eq(units.modelId, unit.modelId), eq(units.principal, unit.name)));
+    const subordinates = await db
+      .select({ name: units.name })
+      .from(units)
+      .where(and(eq(units.modelId, unit.modelId), eq(units.principal, unit.name)))
+      .orderBy(asc(units.seq));
     if (subordinates.length)
       blockers.push({
         kind: "subordinates",
@@ -82,10 +87,18 @@ export async function machineBlockers(db: Database, machine: MachineRow): Promis
   if (machine.life === "dead")
     return [{ kind: "agent", message: "Dead: waiting for the provisioner to release its instance and remove it", entities: [] }];
   const blockers: Blocker[] = [];
-  const assigned = await db.select({ name: units.name }).from(units).where(and(eq(units.modelId, machine.modelId), eq(units.machineId, machine.id)));
+  const assigned = await db
+    .select({ name: units.name })
+    .from(units)
+    .where(and(eq(units.modelId, machine.modelId), eq(units.machineId, machine.id)))
+    .orderBy(asc(units.seq));
   if (assigned.length)
     blockers.push({ kind: "assigned-units", message: `units ${list(assigned.map((u) => u.name))} are assigned to it`, entities: assigned.map((u) => u.name) });
-  const containers = await db.select({ id: machines.id }).from(machines).where(and(eq(machines.modelId, machine.modelId), eq(machines.parentId, machine.id)));
+  const containers = await db
+    .select({ id: machines.id })
+    .from(machines)
+    .where(and(eq(machines.modelId, machine.modelId), eq(machines.parentId, machine.id)))
+    .orderBy(asc(machines.seq));
   if (containers.length)
     blockers.push({ kind: "containers", message: `containers ${list(containers.map((c) => c.id))} must be removed first`, entities: containers.map((c) => c.id) });
   blockers.push(...(await pendingCleanups(db, machine.modelId, machine.id)));
@@ -114,6 +127,7 @@ export async function applicationBlockers(db: Database, app: ApplicationRow): Pr
     .from(relationEndpoints)
     .innerJoin(relations, and(eq(relations.modelId, relationEndpoints.modelId), eq(relations.id, relationEndpoints.relationId)))
     .where(and(eq(relationEndpoints.modelId, app.modelId), eq(relationEndpoints.application, app.name)))
+    .orderBy(asc(relations.id))
     .limit(SHOWN);
   if (held.length)
     blockers.push({
@@ -131,6 +145,7 @@ export async function relationBlockers(db: Database, relation: RelationRow): Pro
     .select({ unit: relationScopes.unit })
     .from(relationScopes)
     .where(and(eq(relationScopes.modelId, relation.modelId), eq(relationScopes.relationId, relation.id)))
+    .orderBy(asc(relationScopes.unit))
     .limit(SHOWN);
   const blockers: Blocker[] = [];
   if (members.length)
