@@ -4,6 +4,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useApi } from "./support/api.js";
 import { ADD_CHARM, ADD_MACHINE, ADD_UNIT, DEPLOY, deploy, INTEGRATE, integrate, markDying, snapshot } from "./support/fixtures.js";
+import {
+  ENTER_SCOPE,
+  REMOVE_APPLICATION,
+  REMOVE_DEAD_MACHINE,
+  REMOVE_DEAD_UNIT,
+  REMOVE_MACHINE,
+  REMOVE_RELATION,
+  REMOVE_UNIT,
+  SET_MACHINE_DEAD,
+  SET_UNIT_DEAD,
+} from "./support/lifecycle.js";
 
 const api = useApi();
 let model: string;
@@ -56,6 +67,22 @@ const cases: Case[] = [
   ["relation to an unknown application", "NOT_FOUND", INTEGRATE, () => ({ model, endpoints: ["wordpress", "nosuch"] })],
   ["malformed endpoint", "INVALID_ID", INTEGRATE, () => ({ model, endpoints: ["wordpress::db", "mysql"] })],
   ["no matching endpoints", "NO_MATCHING_RELATION", INTEGRATE, () => ({ model, endpoints: ["mysql", "haproxy"] })],
+  ["remove an unknown unit", "NOT_FOUND", REMOVE_UNIT, () => ({ model, units: ["wordpress/0", "wordpress/7"] })],
+  ["remove a malformed unit name", "INVALID_ID", REMOVE_UNIT, () => ({ model, units: ["wordpress-0"] })],
+  ["remove no units at all", "INVALID_ARGUMENT", REMOVE_UNIT, () => ({ model, units: [] })],
+  ["negative force wait", "INVALID_ARGUMENT", REMOVE_UNIT, () => ({ model, units: ["wordpress/0"], force: true, maxWait: -5 })],
+  ["remove a machine with units", "HAS_UNITS", REMOVE_MACHINE, () => ({ model, machines: ["1"] })],
+  ["remove the controller machine", "MACHINE_MANAGES_MODEL", REMOVE_MACHINE, () => ({ model, machines: ["0"] })],
+  ["remove a malformed machine id", "INVALID_ID", REMOVE_MACHINE, () => ({ model, machines: ["lxd"] })],
+  ["remove an unknown application", "NOT_FOUND", REMOVE_APPLICATION, () => ({ model, applications: ["nosuch"] })],
+  ["remove an unknown relation", "NOT_FOUND", REMOVE_RELATION, () => ({ model, relations: ["99"] })],
+  ["remove a relation named ambiguously", "AMBIGUOUS_RELATION", REMOVE_RELATION, () => ({ model, relations: ["mysql"] })],
+  ["enter the scope of an unknown relation", "NOT_FOUND", ENTER_SCOPE, () => ({ model, relation: 99, unit: "wordpress/0", privateAddress: "10.0.0.1" })],
+  ["enter a scope with no address", "INVALID_ARGUMENT", ENTER_SCOPE, () => ({ model, relation: 1, unit: "wordpress/0", privateAddress: "" })],
+  ["set an unknown unit Dead", "NOT_FOUND", SET_UNIT_DEAD, () => ({ model, unit: "nosuch/0" })],
+  ["remove a unit that is not Dead", "NOT_DEAD", REMOVE_DEAD_UNIT, () => ({ model, unit: "wordpress/0" })],
+  ["set a machine with units Dead", "HAS_UNITS", SET_MACHINE_DEAD, () => ({ model, machine: "1" })],
+  ["remove a machine that is not Dead", "NOT_DEAD", REMOVE_DEAD_MACHINE, () => ({ model, machine: "3" })],
 ];
 
 describe("bad input is refused with a stable code and changes nothing", () => {
