@@ -8,6 +8,7 @@ import { removeApplicationRow } from "./references.js";
 import { destroyRelation, forceRemoveRelation, relationsOf, type Outcome } from "./relation-life.js";
 import type { Tx } from "./tx.js";
 import type { DestroyOptions } from "./unit-life.js";
+import { advance } from "./life.js";
 
 /**
  * Seed 000, as one transaction: not Alive → no-op; each Alive relation is
@@ -38,7 +39,7 @@ export async function destroyApplication(tx: Tx, model: ModelRow, target: Applic
   if (app.unitCount > 0 || removedRelations < app.relationCount) {
     await tx.db
       .update(applications)
-      .set({ life: "dying", relationCount: sql`${applications.relationCount} - ${removedRelations}` })
+      .set({ life: advance(`application ${app.name}`, app.life, "dying"), relationCount: sql`${applications.relationCount} - ${removedRelations}` })
       .where(and(eq(applications.modelId, model.id), eq(applications.name, app.name)));
     tx.record({ modelId: model.id, kind: "application", entity: app.name, life: "dying" });
     // 100,000 units cannot be updated in one transaction (seed 001): fan out in batches.

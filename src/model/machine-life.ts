@@ -8,6 +8,7 @@ import type { ModelRow } from "./models.js";
 import type { Outcome } from "./relation-life.js";
 import type { Tx } from "./tx.js";
 import { forceRemoveUnit, type DestroyOptions } from "./unit-life.js";
+import { advance } from "./life.js";
 
 const machineWhere = (model: ModelRow, id: string) => and(eq(machines.modelId, model.id), eq(machines.id, id));
 
@@ -40,7 +41,7 @@ async function refuseIfOccupied(tx: Tx, model: ModelRow, machine: MachineRow, ve
 }
 
 async function setLife(tx: Tx, model: ModelRow, machine: MachineRow, life: "dying" | "dead"): Promise<void> {
-  await tx.db.update(machines).set({ life }).where(machineWhere(model, machine.id));
+  await tx.db.update(machines).set({ life: advance(`machine ${machine.id}`, machine.life, life) }).where(machineWhere(model, machine.id));
   tx.record({ modelId: model.id, kind: "machine", entity: machine.id, life });
 }
 

@@ -6,11 +6,12 @@ import { CleanupKinds, queueCleanup } from "./cleanups.js";
 import { getModel, type ModelRow } from "./models.js";
 import type { Outcome } from "./relation-life.js";
 import type { Tx } from "./tx.js";
+import { advance } from "./life.js";
 
 export async function destroyModel(tx: Tx, name: string, options: { force?: boolean } = {}): Promise<Outcome> {
   const model = await getModel(tx, name);
   if (model.life !== "alive") return "unchanged";
-  await tx.db.update(models).set({ life: "dying" }).where(eq(models.id, model.id));
+  await tx.db.update(models).set({ life: advance(`model ${model.name}`, model.life, "dying") }).where(eq(models.id, model.id));
   tx.record({ modelId: model.id, kind: "model", entity: model.name, life: "dying" });
   await queueCleanup(tx, model, CleanupKinds.destroyModel, model.name, { force: !!options.force });
   return "dying";
@@ -35,7 +36,7 @@ export async function finishModel(tx: Tx, model: ModelRow): Promise<boolean> {
   }
   await tx.db.delete(charms).where(eq(charms.modelId, model.id));
   await tx.db.delete(sequences).where(eq(sequences.modelId, model.id));
-  await tx.db.update(models).set({ life: "dead" }).where(eq(models.id, model.id));
+  await tx.db.update(models).set({ life: advance(`model ${model.name}`, model.life, "dead") }).where(eq(models.id, model.id));
   tx.record({ modelId: model.id, kind: "model", entity: model.name, life: "dead" });
   return true;
 }

@@ -9,6 +9,7 @@ import type { ModelRow } from "./models.js";
 import { releaseRelationReference } from "./references.js";
 import type { RelationRow } from "./relations.js";
 import type { Tx } from "./tx.js";
+import { advance } from "./life.js";
 
 export type Outcome = "unchanged" | "dying" | "dead" | "removed";
 
@@ -56,7 +57,7 @@ async function queueSubordinateCascade(tx: Tx, model: ModelRow, relation: Relati
 export async function destroyRelation(tx: Tx, model: ModelRow, relation: RelationRow, byApplication?: string): Promise<Outcome> {
   if (relation.life !== "alive") return "unchanged";
   if (relation.unitCount > 0) {
-    await tx.db.update(relations).set({ life: "dying" }).where(relationWhere(model, relation.id));
+    await tx.db.update(relations).set({ life: advance(`relation ${relation.id}`, relation.life, "dying") }).where(relationWhere(model, relation.id));
     tx.record({ modelId: model.id, kind: "relation", entity: String(relation.id), life: "dying" });
     if (relation.scope === "container") await queueSubordinateCascade(tx, model, relation, await endpointApplications(tx, model, relation.id));
     return "dying";

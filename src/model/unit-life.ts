@@ -9,6 +9,7 @@ import type { Outcome } from "./relation-life.js";
 import { leaveScopeOf, scopesOf } from "./scopes.js";
 import type { Tx } from "./tx.js";
 import { getUnit, type UnitRow } from "./units.js";
+import { advance } from "./life.js";
 
 const unitWhere = (model: ModelRow, name: string) => and(eq(units.modelId, model.id), eq(units.name, name));
 
@@ -77,7 +78,7 @@ export async function setUnitDead(tx: Tx, model: ModelRow, name: string): Promis
     throw new LifelineError("HAS_SUBORDINATES", `unit ${unit.name} still has subordinates ${subordinates.map((s) => s.name).join(", ")}: remove them first`, {
       subordinates: subordinates.map((s) => s.name),
     });
-  const [dead] = await tx.db.update(units).set({ life: "dead" }).where(unitWhere(model, unit.name)).returning();
+  const [dead] = await tx.db.update(units).set({ life: advance(`unit ${unit.name}`, unit.life, "dead") }).where(unitWhere(model, unit.name)).returning();
   tx.record({ modelId: model.id, kind: "unit", entity: unit.name, life: "dead" });
   return dead!;
 }
