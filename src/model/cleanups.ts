@@ -80,9 +80,10 @@ export async function runCleanups(
       for (let progress: CleanupProgress = "more"; progress === "more" && report.batches < maxBatches; ) {
         report.batches++;
         progress = await transact(db, async (tx) => {
-          // Re-read inside the transaction: another cleaner may have finished it, and args carry progress.
+          // The model first, as every writer does (tx.ts); then the queue row afresh: another cleaner
+          // may have finished it, and its args carry progress.
+          const [model] = await tx.db.select().from(models).where(eq(models.id, queued.modelId)).for("update");
           const [cleanup] = await tx.db.select().from(cleanups).where(eq(cleanups.id, queued.id));
-          const [model] = cleanup ? await tx.db.select().from(models).where(eq(models.id, cleanup.modelId)) : [];
           if (!cleanup || !model) return "done";
           const handler = handlers[cleanup.kind as CleanupKind];
           if (!handler) throw new Error(`cleanup ${cleanup.id}: unknown kind "${cleanup.kind}"`);

@@ -50,9 +50,12 @@ export async function bootstrap(tx: Tx): Promise<void> {
   if (!any) await addModel(tx, { name: DEFAULT_MODEL });
 }
 
-/** The model row by name, or NOT_FOUND. */
+/**
+ * The model row by name, or NOT_FOUND; locked for the rest of the
+ * transaction, which serializes writers of one model (see tx.ts).
+ */
 export async function getModel(tx: Tx, name: string): Promise<ModelRow> {
-  const [model] = await tx.db.select().from(models).where(eq(models.name, checkModelName(name)));
+  const [model] = await tx.db.select().from(models).where(eq(models.name, checkModelName(name))).for("update");
   if (!model) throw notFound("model", name);
   return model;
 }

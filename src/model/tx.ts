@@ -1,6 +1,18 @@
-// The one way the model writes: a serializable transaction that checks the
-// seeds' preconditions, writes, and appends its change rows before commit.
-// Serialization failures and deadlocks are retried a bounded number of times.
+// The one way the model writes: a transaction that checks the seeds'
+// preconditions, writes, and appends its change rows before commit.
+//
+// Writes to one model are serialized: every operation's first read is its
+// model's row, FOR UPDATE (getModel), and commit bumps that row's revision.
+// Under READ COMMITTED each later statement then sees everything committed by
+// the writers before it, so preconditions are checked against the latest
+// state with no lost updates, and within a model commit order is revision
+// order. (SERIALIZABLE would add nothing here: the shared revision row makes
+// every pair of concurrent writers conflict, and its snapshot, taken before
+// the lock wait, would abort every waiter.) Reads never block.
+//
+// Deadlocks, serialization failures and a concurrent insert of the same key
+// are retried a bounded number of times; the retry's own precondition check
+// then gives the proper refusal (ALREADY_EXISTS, say).
 import type { Database } from "../db/connect.js";
 import { appendChanges, type Change, type DbTx } from "../changes/log.js";
 import { LifelineError } from "./errors.js";
@@ -13,7 +25,7 @@ export interface Tx {
 
 export const MAX_ATTEMPTS = 8;
 
-const retryable = new Set(["40001", "40P01"]); // serialization_failure, deadlock_detected
+const retryable = new Set(["40001", "40P01", "23505"]); // serialization_failure, deadlock_detected, unique_violation
 
 function sqlState(error: unknown): string | undefined {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
@@ -32,7 +44,7 @@ export async function transact<T>(db: Database, operation: (tx: Tx) => Promise<T
           await appendChanges(dbTx, pending);
           return result;
         },
-        { isolationLevel: "serializable" },
+        { isolationLevel: "read committed" },
       );
     } catch (error) {
       const state = sqlState(error);
