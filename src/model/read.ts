@@ -22,19 +22,26 @@ const splitKey = (key: string) => {
   return { modelId: key.slice(0, at), id: key.slice(at + 1) };
 };
 
+/** Entity keys grouped by model: one query per model keeps each on one index range. */
+function keysByModel(keys: readonly string[]): Map<string, string[]> {
+  const byModel = new Map<string, string[]>();
+  for (const key of keys) {
+    const { modelId, id } = splitKey(key);
+    const ids = byModel.get(modelId);
+    if (ids) ids.push(id);
+    else byModel.set(modelId, [id]);
+  }
+  return byModel;
+}
+
 /** Rows for keys that share a model per query; returned grouped by model to keep each query on one index range. */
 async function byKeys<R>(
   keys: readonly string[],
   fetch: (modelId: string, ids: string[]) => Promise<R[]>,
   keyOf: (row: R) => string,
 ): Promise<(R | null)[]> {
-  const byModel = new Map<string, string[]>();
-  for (const key of keys) {
-    const { modelId, id } = splitKey(key);
-    byModel.set(modelId, [...(byModel.get(modelId) ?? []), id]);
-  }
   const found = new Map<string, R>();
-  for (const [modelId, ids] of byModel) for (const row of await fetch(modelId, ids)) found.set(keyOf(row), row);
+  for (const [modelId, ids] of keysByModel(keys)) for (const row of await fetch(modelId, ids)) found.set(keyOf(row), row);
   return keys.map((key) => found.get(key) ?? null);
 }
 
@@ -144,13 +151,8 @@ async function groupBy<R>(
   fetch: (modelId: string, ids: string[]) => Promise<R[]>,
   keyOf: (row: R) => string,
 ): Promise<R[][]> {
-  const byModel = new Map<string, string[]>();
-  for (const key of keys) {
-    const { modelId, id } = splitKey(key);
-    byModel.set(modelId, [...(byModel.get(modelId) ?? []), id]);
-  }
   const groups = new Map<string, R[]>();
-  for (const [modelId, ids] of byModel)
+  for (const [modelId, ids] of keysByModel(keys))
     for (const row of await fetch(modelId, ids)) {
       const key = keyOf(row);
       groups.set(key, [...(groups.get(key) ?? []), row]);
