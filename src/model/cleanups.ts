@@ -104,12 +104,3 @@ export async function runCleanups(
 export async function saveCleanupProgress(tx: Tx, cleanup: CleanupRow, args: Record<string, unknown>): Promise<void> {
   await tx.db.update(cleanups).set({ args: { ...cleanup.args, ...args } }).where(eq(cleanups.id, cleanup.id));
 }
-
-/** Pending cleanups about one entity, for "why is it still here?". */
-export async function pendingCleanupsFor(db: Database | Tx["db"], modelId: string, kinds: CleanupKind[], target: string) {
-  const rows = await db
-    .select({ kind: cleanups.kind, dueAt: cleanups.dueAt })
-    .from(cleanups)
-    .where(and(eq(cleanups.modelId, modelId), eq(cleanups.target, target)));
-  return rows.filter((r) => (kinds as string[]).includes(r.kind));
-}

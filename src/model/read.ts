@@ -195,9 +195,3 @@ export async function page<T extends Paged>(
     .limit(window.limit) as unknown as Promise<InferSelectModel<T>[]>;
 }
 
-
-export const count = async (db: Database, table: PgTable, where: SQL | undefined) => {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
-  return row?.n ?? 0;
-};
-
