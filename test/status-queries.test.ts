@@ -2,7 +2,7 @@
 // batch loading, so a page of units costs a handful of queries, not one per row.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../src/db/connect.js";
-import { addUnit, deploy } from "../src/model/applications.js";
+import { deploy } from "../src/model/applications.js";
 import { addModel } from "../src/model/models.js";
 import { integrate } from "../src/model/relations.js";
 import { transact } from "../src/model/tx.js";

@@ -1,7 +1,7 @@
 // The read side `juju status` needs: batch look-ups by key (one query per
 // batch, for the API's dataloaders) and keyset pages in creation order, so a
 // model with 100,000 units is read a page at a time.
-import { and, asc, desc, eq, gt, inArray, lt, sql, type InferSelectModel, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, type InferSelectModel, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "../db/connect.js";
 import { applications, charms, machines, models, relationEndpoints, relations, units } from "../db/schema.js";

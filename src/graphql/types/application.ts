@@ -4,7 +4,7 @@ import { deploy, type ApplicationRow } from "../../model/applications.js";
 import { charmMetadata } from "../../model/charms.js";
 import { DEFAULT_MODEL } from "../../model/models.js";
 import { checkApplicationName } from "../../model/names.js";
-import { entityKey, loadApplications, page, relationsOfApplications } from "../../model/read.js";
+import { entityKey, loadApplications, relationsOfApplications } from "../../model/read.js";
 import { transact } from "../../model/tx.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";

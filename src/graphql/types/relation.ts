@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { relations } from "../../db/schema.js";
 import { LifelineError } from "../../model/errors.js";
 import { DEFAULT_MODEL } from "../../model/models.js";
-import { entityKey, loadRelations, page, relationEndpointsFor, type RelationEndpointRow } from "../../model/read.js";
+import { entityKey, loadRelations, relationEndpointsFor, type RelationEndpointRow } from "../../model/read.js";
 import { integrate, type RelationRow } from "../../model/relations.js";
 import { transact } from "../../model/tx.js";
 import { builder } from "../builder.js";
