@@ -102,3 +102,20 @@ describe("a consumer that stops reading", () => {
     expect((await stream.next()).done).toBe(true);
   });
 });
+
+describe("a snapshot", () => {
+  it("larger than the limit is refused with INVALID_ARGUMENT, naming how to narrow it", async () => {
+    const model = await newModel(); // holds the model and machine 0
+    const small = new ChangeFeed(store, { ...defaultFeedOptions, maxSnapshot: 1 });
+    await small.start();
+    try {
+      await expect(small.open({ modelId: model.id, coverage: modelChanges({}) })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+      await expect(small.open({ modelId: model.id, coverage: modelChanges({}) })).rejects.toThrow(/narrow the stream/);
+      const narrowed = await small.open({ modelId: model.id, coverage: modelChanges({ kinds: ["machine"] }) });
+      expect(((await narrowed.next()).value as ChangeEvent).entity).toBe("0");
+      await narrowed.return();
+    } finally {
+      await small.stop();
+    }
+  });
+});

@@ -13,6 +13,7 @@ import type { Store } from "../db/connect.js";
 import type { Context } from "../graphql/context.js";
 import { maskError } from "../graphql/errors.js";
 import { schema } from "../graphql/schema.js";
+import { coalesceWrites } from "./coalesce-writes.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
 
 export const GRAPHQL_PATH = "/graphql";
@@ -65,6 +66,7 @@ export async function startServer(store: Store, host: string, port: number, opti
   const yoga = createYogaApp(store, feed);
   const server = createServer(yoga);
   const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
+  coalesceWrites(wss); // before useServer, so every socket is wrapped before graphql-ws sends on it
   const ws = useServer(
     {
       execute: (args: any) => args.rootValue.execute(args),

@@ -1,0 +1,88 @@
+// Specification of shared execution: a subscription's selection set runs once per event
+// for each distinct operation and variables, however many subscribers share them; an
+// event made for one subscriber is executed for that one alone. A tiny real schema
+// stands in for Lifeline's, so the count of resolver runs can be read.
+import { buildSchema, parse, type DocumentNode, type ExecutionResult } from "graphql";
+import { describe, expect, it } from "vitest";
+import { sharedSubscribe } from "../src/server/shared-execution.js";
+
+/** An event source like a change stream: events are pushed in, `return()` ends a waiting `next()`. */
+class Source implements AsyncIterableIterator<object> {
+  private queue: object[] = [];
+  private wake: (() => void) | null = null;
+  private done = false;
+  push(event: object) {
+    this.queue.push(event);
+    this.wake?.();
+  }
+  async next(): Promise<IteratorResult<object>> {
+    while (this.queue.length === 0 && !this.done) await new Promise<void>((r) => (this.wake = r));
+    return this.done ? { value: undefined, done: true } : { value: this.queue.shift()!, done: false };
+  }
+  async return(): Promise<IteratorResult<object>> {
+    this.done = true;
+    this.wake?.();
+    return { value: undefined, done: true };
+  }
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+}
+
+function world() {
+  const schema = buildSchema(`type Query { ok: Boolean } type Event { label(prefix: String): String } type Subscription { events: Event }`);
+  const sources: Source[] = [];
+  let runs = 0;
+  const open = async (document: DocumentNode, variables: Record<string, unknown> = {}) =>
+    (await sharedSubscribe({
+      schema,
+      document,
+      variableValues: variables,
+      rootValue: { events: () => sources[sources.push(new Source()) - 1] },
+      // `events` resolves to the event itself (as Lifeline's stream fields do); `label` counts its runs.
+      fieldResolver: (source: any, args: { prefix?: string }, _ctx, info) =>
+        info.fieldName === "label" ? (runs++, `${args.prefix ?? ""}x`) : info.parentType.name === "Subscription" ? source : source[info.fieldName],
+      subscribeFieldResolver: (root: any, _args, _ctx, info) => root[info.fieldName](),
+    })) as AsyncIterableIterator<ExecutionResult>;
+  return { sources, open, runs: () => runs };
+}
+
+const LABELS = parse(`subscription ($p: String) { events { label(prefix: $p) } }`);
+
+describe("shared execution", () => {
+  it("runs the selection set once per event for subscribers sharing an operation and variables", async () => {
+    const w = world();
+    const streams = await Promise.all(Array.from({ length: 5 }, () => w.open(LABELS, { p: "a" })));
+    const event = {}; // one object handed to every subscriber, as the change feed does
+    for (const source of w.sources) source.push(event);
+    const results = await Promise.all(streams.map((s) => s.next()));
+    expect(results.map((r) => r.value.data)).toEqual(Array(5).fill({ events: { label: "ax" } }));
+    expect(w.runs()).toBe(1);
+  });
+
+  it("runs it again for different variables", async () => {
+    const w = world();
+    const [a, b] = [await w.open(LABELS, { p: "a" }), await w.open(LABELS, { p: "b" })];
+    const event = {};
+    for (const source of w.sources) source.push(event);
+    expect([(await a.next()).value.data, (await b.next()).value.data]).toEqual([{ events: { label: "ax" } }, { events: { label: "bx" } }]);
+    expect(w.runs()).toBe(2);
+  });
+
+  it("runs an event made for one subscriber (a snapshot, a catch-up) for that one alone", async () => {
+    const w = world();
+    const [a, b] = [await w.open(LABELS), await w.open(LABELS)];
+    w.sources[0]!.push({});
+    w.sources[1]!.push({});
+    await Promise.all([a.next(), b.next()]);
+    expect(w.runs()).toBe(2);
+  });
+
+  it("a subscriber leaving while it waits ends its source at once", async () => {
+    const w = world();
+    const stream = await w.open(LABELS);
+    const waiting = stream.next();
+    await stream.return!();
+    expect((await waiting).done).toBe(true);
+  });
+});
