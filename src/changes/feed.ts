@@ -6,7 +6,9 @@
 // LISTEN connection (re)connects (notifications sent while it was down are gone). Rows
 // are read in revision order and only contiguously, so every process sees every row
 // of a model exactly once, whichever process committed it.
+import { inArray } from "drizzle-orm";
 import type { Database, Store } from "../db/connect.js";
+import { models } from "../db/schema.js";
 import type { Coverage } from "./coverage.js";
 import { bookmark, type ChangeEvent } from "./events.js";
 import { checkResumable, logWindow, readRows } from "./reader.js";
@@ -199,8 +201,24 @@ export class ChangeFeed {
     if (tail.streams.size === 0 && this.tails.get(tail.modelId) === tail) this.tails.delete(tail.modelId);
   }
 
+  /**
+   * The timer's and the reconnect's read: one query for the revisions of every tailed
+   * model, then a read of only those that moved, so an idle feed costs one query a tick
+   * however many models it tails.
+   */
   private readAll(): void {
-    for (const tail of this.tails.values()) tail.read().catch(this.report);
+    if (this.tails.size === 0) return;
+    this.store.db
+      .select({ id: models.id, revision: models.revision })
+      .from(models)
+      .where(inArray(models.id, [...this.tails.keys()]))
+      .then((rows) => {
+        for (const { id, revision } of rows) {
+          const tail = this.tails.get(id);
+          if (tail && revision > tail.head) tail.read().catch(this.report);
+        }
+      })
+      .catch(this.report);
   }
 
   private tickAll(): void {

@@ -1,0 +1,44 @@
+// Specification of the feed's safety net: NOTIFY is only a wake-up. A change whose
+// notification never arrives (lost while the LISTEN connection was down, say) still
+// reaches every stream, on the feed's timer, by reading the table.
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { modelChanges } from "../src/changes/coverage.js";
+import type { ChangeEvent } from "../src/changes/events.js";
+import { ChangeFeed, defaultFeedOptions } from "../src/changes/feed.js";
+import type { Store } from "../src/db/connect.js";
+import { addModel } from "../src/model/models.js";
+import { transact } from "../src/model/tx.js";
+import { openTestStore, uniqueName } from "./support/store.js";
+
+let store: Store;
+let feed: ChangeFeed;
+beforeAll(async () => {
+  store = await openTestStore();
+  feed = new ChangeFeed(store, { ...defaultFeedOptions, pollIntervalMs: 50 });
+  await feed.start();
+});
+afterAll(async () => {
+  await feed?.stop();
+  await store?.close();
+});
+
+describe("a change whose NOTIFY is lost", () => {
+  it("still reaches the stream, on the feed's timer", async () => {
+    const name = uniqueName();
+    const model = await transact(store.db, (tx) => addModel(tx, { name }));
+    const stream = await feed.open({ modelId: model.id, coverage: modelChanges({ kinds: ["machine"] }), since: 1 });
+    // Machine 0 (revision 2) comes from the stream's first read; after it the stream is live on the feed.
+    expect(((await stream.next()).value as ChangeEvent).entity).toBe("0");
+    // Appended the way appendChanges does, minus its pg_notify: as if the notification were lost.
+    await store.db.transaction(async (tx) => {
+      await tx.execute(sql`update models set revision = revision + 1 where id = ${model.id}`);
+      await tx.execute(
+        sql`insert into changes (model_id, revision, kind, entity, life, fields) values (${model.id}, 3, 'machine', '7', 'alive', '{}'::jsonb)`,
+      );
+    });
+    const event = (await stream.next()).value as ChangeEvent;
+    expect([event.revision, event.kind, event.entity]).toEqual([3, "machine", "7"]);
+    await stream.return();
+  });
+});
