@@ -77,6 +77,20 @@ describe("unitLife", () => {
     expect(seen(s).filter((e) => e.includes("mysql/0"))).toEqual([]);
   });
 
+  it("resumed after the unit was removed, replays its removal rather than refusing", async () => {
+    const { m } = await scene();
+    const first = stream("unitLife", "$model: String!, $unit: String!", { model: m, unit: "mysql/1" });
+    await first.synced();
+    const last = first.events.at(-1)!.revision;
+    await first.close();
+    await live.ok(REMOVE_UNIT, { model: m, units: ["mysql/1"] });
+    await live.ok(`mutation ($m: String!) { setUnitDead(input: { model: $m, unit: "mysql/1" }) { name } }`, { m });
+    await live.ok(`mutation ($m: String!) { removeDeadUnit(input: { model: $m, unit: "mysql/1" }) }`, { m });
+    const resumed = stream("unitLife", "$model: String!, $unit: String!, $since: String", { model: m, unit: "mysql/1", since: last });
+    await resumed.until((x) => seen(x).includes("UNIT mysql/1 removed DEAD"));
+    expect(seen(resumed)).toEqual(["UNIT mysql/1 DYING", "UNIT mysql/1 DEAD", "UNIT mysql/1 removed DEAD"]);
+  });
+
   it("refuses a unit that does not exist", async () => {
     const { m } = await scene();
     const s = stream("unitLife", "$model: String!, $unit: String!", { model: m, unit: "mysql/9" });
@@ -166,6 +180,23 @@ describe("relationUnits: a relation as one unit sees it (seed 002)", () => {
       ["mysql/0", 1],
       ["mysql/0", 2],
     ]);
+  });
+
+  it("resumed after the relation was removed, replays the removal rather than refusing", async () => {
+    const { m, db } = await scene();
+    const first = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!", { model: m, relation: db, unit: "wordpress/0" });
+    await first.synced();
+    const last = first.events.at(-1)!.revision;
+    await first.close();
+    await live.ok(`mutation ($m: String!) { removeRelation(input: { model: $m, relations: ["${db}"] }) { outcome } }`, { m });
+    const resumed = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!, $since: String", {
+      model: m,
+      relation: db,
+      unit: "wordpress/0",
+      since: last,
+    });
+    await resumed.until((x) => seen(x).length > 0);
+    expect(seen(resumed)).toEqual([`RELATION ${db} removed DEAD`]);
   });
 
   it("resumes with since: exactly its own changes after that revision", async () => {

@@ -19,8 +19,11 @@ export interface Coverage {
    * read-only transaction, at most `limit` entities. It also primes whatever the
    * coverage tracks, so a resumed stream (which discards these) starts informed.
    */
-  snapshot(q: DbTx, modelId: string, limit: number): Promise<ChangeEvent[]>;
-  /** Whether `covers` depends on what `snapshot` learned, so a resume must read it too. */
+  snapshot(q: DbTx, modelId: string, limit: number, purpose: "snapshot" | "resume"): Promise<ChangeEvent[]>;
+  /**
+   * Whether `covers` depends on what `snapshot` learned, so a resume must read it too.
+   * A resume must not refuse an entity that is gone: the client resumes to learn that.
+   */
   readonly primedBySnapshot: boolean;
 }
 
@@ -65,7 +68,7 @@ export function modelChanges(filter: { kinds?: readonly EntityKind[] | null; ent
 export function unitLife(unit: string): Coverage {
   const application = unit.slice(0, unit.indexOf("/"));
   return {
-    primedBySnapshot: true, // only to refuse a unit that does not exist
+    primedBySnapshot: false, // its snapshot only refuses a unit that does not exist; a resume must not
     covers: (e) => (e.kind === "unit" && e.entity === unit) || (e.kind === "application" && e.entity === application),
     async snapshot(q, modelId) {
       const [app, self] = [await stateReaders.application(q, modelId, { ids: [application] }, 1), await stateReaders.unit(q, modelId, { ids: [unit] }, 1)];
@@ -161,7 +164,7 @@ export function relationUnits(relationId: number, unit: string): Coverage {
     primedBySnapshot: true,
     covers(e) {
       if (e.kind === "relation") return e.entity === String(relationId);
-      if (field(e, "relationId") !== relationId) return false;
+      if (role === null || field(e, "relationId") !== relationId) return false;
       if (e.kind === "scope") {
         if (!visible(e)) return false;
         if (e.removed) inScope.delete(field(e, "unit") as string);
@@ -170,21 +173,29 @@ export function relationUnits(relationId: number, unit: string): Coverage {
       }
       return e.kind === "settings" && inScope.has(field(e, "unit") as string);
     },
-    async snapshot(q, modelId, limit) {
+    async snapshot(q, modelId, limit, purpose) {
       const application = unit.slice(0, unit.indexOf("/"));
       const [relation] = await q.select().from(relations).where(and(eq(relations.modelId, modelId), eq(relations.id, relationId)));
-      if (!relation) throw notFound("relation", String(relationId));
+      // Resuming after the relation (or the unit) is gone: the relation's own rows still
+      // pass (its removal is what the client needs); without a role, no member rows do.
+      if (!relation) {
+        if (purpose === "resume") return [];
+        throw notFound("relation", String(relationId));
+      }
       const [own] = await q
         .select()
         .from(relationEndpoints)
         .where(and(eq(relationEndpoints.modelId, modelId), eq(relationEndpoints.relationId, relationId), eq(relationEndpoints.application, application)));
       if (!own) throw new LifelineError("INVALID_ARGUMENT", `unit "${unit}" is not of an application in relation ${relationId} ("${relation.key}")`);
-      role = own.role;
       if (relation.scope === "container") {
         const [self] = await q.select().from(units).where(and(eq(units.modelId, modelId), eq(units.name, unit)));
-        if (!self) throw notFound("unit", unit);
+        if (!self) {
+          if (purpose === "resume") return [];
+          throw notFound("unit", unit);
+        }
         container = self.principal ?? self.name;
       }
+      role = own.role;
       const members = await q
         .select()
         .from(relationScopes)

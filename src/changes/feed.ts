@@ -151,10 +151,10 @@ export class ChangeFeed {
     if (since != null) {
       checkResumable(since, await logWindow(db, modelId));
       // A resume replays from `since`; the coverage may still need to learn the current state.
-      if (coverage.primedBySnapshot) await this.snapshot(modelId, coverage);
+      if (coverage.primedBySnapshot) await this.snapshot(modelId, coverage, "resume");
       after = since;
     } else {
-      const { revision, states } = await this.snapshot(modelId, coverage);
+      const { revision, states } = await this.snapshot(modelId, coverage, "snapshot");
       after = revision;
       // STATE events stand at the snapshot's revision; a bookmark at it ends the snapshot.
       initial = [...states.map((s) => ({ ...s, revision })), bookmark(revision)];
@@ -168,10 +168,10 @@ export class ChangeFeed {
   }
 
   /** The coverage's state and the revision it stands at, read in one snapshot. */
-  private snapshot(modelId: string, coverage: Coverage) {
+  private snapshot(modelId: string, coverage: Coverage, purpose: "snapshot" | "resume") {
     return this.store.db.transaction(
       async (q) => {
-        const states = await coverage.snapshot(q, modelId, this.options.maxSnapshot);
+        const states = await coverage.snapshot(q, modelId, this.options.maxSnapshot, purpose);
         const { revision } = await logWindow(q as unknown as Database, modelId);
         return { revision, states };
       },
