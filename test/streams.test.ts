@@ -24,6 +24,7 @@ async function logAfter(modelId: string, after = 0) {
   return rows.map((r) => [String(r.revision), r.kind.toUpperCase(), r.entity]);
 }
 
+type StreamEventLike = { revision: string; kind: string | null; entity: string | null };
 const triples = (events: { revision: string; kind: string | null; entity: string | null }[]) => events.map((e) => [e.revision, e.kind, e.entity]);
 
 describe("a fresh changes stream", () => {
@@ -104,6 +105,36 @@ describe("resuming with since", () => {
     await resumed.until((s) => s.changes.length >= expected.length);
     expect(triples(resumed.changes)).toEqual(expected);
     expect(resumed.events.filter((e) => e.type === "STATE")).toEqual([]);
+  });
+
+  it("a client dropping its socket at random points while writes go on ends with exactly the table's changes", async () => {
+    const model = await live.newModel();
+    const fresh = subscribe(live.url, CHANGES, { model: model.name });
+    await fresh.synced();
+    const start = fresh.events.at(-1)!.revision;
+    fresh.drop();
+
+    let seed = 7; // a fixed seed: the same drop points every run
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const head = async () => (await live.ok(`query ($m: String!) { model(name: $m) { revision } }`, { m: model.name })).model.revision as string;
+    let finalHead: string | null = null;
+    const writer = (async () => {
+      for (let i = 0; i < 40; i++) await live.ok(`mutation ($m: String!) { addMachine(input: { model: $m }) { id } }`, { m: model.name });
+      finalHead = await head();
+    })();
+
+    const seen: StreamEventLike[] = [];
+    let since = start;
+    for (let round = 0; since !== finalHead; round++) {
+      expect(round, "rounds").toBeLessThan(100);
+      const s = subscribe(live.url, CHANGES, { model: model.name, since });
+      if (finalHead) await s.until((x) => x.changes.at(-1)?.revision === finalHead);
+      else await Promise.race([s.until((x) => x.changes.length >= 1 + Math.floor(random() * 6)), writer]);
+      seen.push(...s.changes); // what arrived before the drop is what the client processed
+      if (s.changes.length) since = s.changes.at(-1)!.revision;
+      s.drop();
+    }
+    expect(triples(seen)).toEqual(await logAfter(model.id, Number(start)));
   });
 
   it("a revision ahead of the model is refused", async () => {

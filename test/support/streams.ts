@@ -128,6 +128,11 @@ export class Subscription {
     await this.client.dispose();
   }
 
+  /** Drops the socket abruptly, as a network failure would: no complete, no close handshake. */
+  drop(): void {
+    this.client.terminate();
+  }
+
   private notify() {
     for (const waiter of [...this.waiters]) waiter();
   }
