@@ -137,12 +137,15 @@ async function main() {
       const latencies: number[] = [];
       for (const g of listened) {
         const times = committed.get(g.model.id)!;
-        complete = (await g.subs.delivered(Math.max(...times.keys()), 120_000)) && complete;
+        complete = (await g.subs.delivered(next.get(g.model.id)! - 1, 120_000)) && complete;
         for (const [revision, at] of times) for (const arrival of g.subs.arrivals.get(revision) ?? []) latencies.push(Math.max(0, arrival - at));
       }
       const lat = summary(latencies);
-      const lastArrival = Math.max(...listened.flatMap((g) => [...g.subs.arrivals.values()].flat()));
-      const offered = EVENTS / ((Math.max(...[...committed.values()].flatMap((m) => [...m.values()])) - latencyStart) / 1000);
+      let lastArrival = 0;
+      for (const g of listened) for (const list of g.subs.arrivals.values()) for (const at of list) lastArrival = Math.max(lastArrival, at);
+      let lastCommit = 0;
+      for (const times of committed.values()) for (const at of times.values()) lastCommit = Math.max(lastCommit, at);
+      const offered = EVENTS / ((lastCommit - latencyStart) / 1000);
       const deliveredRate = latencies.length / ((lastArrival - latencyStart) / 1000);
 
       // Throughput: mutations through the API, one writer per model as fast as it can, while everyone listens.

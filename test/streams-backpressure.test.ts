@@ -88,17 +88,17 @@ describe("a consumer that stops reading", () => {
 
   it("is told to resync, after what it already holds, once compaction passed it", async () => {
     const model = await newModel();
-    const stream = await feed.open({ modelId: model.id, coverage: modelChanges({}), since: 2 });
-    await write(model.name, 20);
+    const stream = await feed.open({ modelId: model.id, coverage: modelChanges({}), since: 1 });
+    await drain(stream, 1); // live on the feed from revision 2
+    await write(model.name, 30); // more than it may hold plus what the feed remembers
     await feed.read(model.id);
     await compactModel(store.db, model.id, { keepRevisions: 3, minAgeMs: 0, batch: 1000 });
     const got = await drain(stream, 100);
     const failure = got.at(-1);
     expect(failure).toBeInstanceOf(StreamFailure);
     expect(((failure as StreamFailure).error as LifelineError).code).toBe("RESYNC_REQUIRED");
-    // What came before the failure was contiguous from the resume point.
-    const before = got.slice(0, -1).map((e) => (e as ChangeEvent).revision);
-    expect(before).toEqual(before.map((_, i) => 3 + i));
+    // Before the failure: exactly what it held, contiguous from where it was.
+    expect(got.slice(0, -1).map((e) => (e as ChangeEvent).revision)).toEqual([3, 4, 5, 6]);
     expect((await stream.next()).done).toBe(true);
   });
 });

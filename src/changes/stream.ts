@@ -120,21 +120,29 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     return this;
   }
 
-  /** One page from the table; then, if that reached the end, rejoin the feed. */
+  /** Rejoins the feed if it can; otherwise reads one page from the table and tries again. */
   private async catchUp(): Promise<void> {
+    if (this.rejoin()) return; // the common case for a new stream: nothing to read
     const page = await readChanges(this.db, this.modelId, this.through, this.limits.pageSize);
     if (this.closed) return;
     for (const event of page) this.take(event);
-    if (page.length === this.limits.pageSize) return;
-    // The table is read to its end as of this read. The tail may be behind that (its
-    // later offers are then new to us) or ahead (its recent events fill the difference).
+    if (page.length < this.limits.pageSize) this.rejoin();
+    // Otherwise the tail's memory does not reach back to us yet: read another page.
+  }
+
+  /**
+   * Takes events from the feed again, if nothing between us and it is missing: the tail
+   * is not ahead of us (its later offers are then new to us, in order), or its recent
+   * events reach back to our next revision (they fill the difference).
+   */
+  private rejoin(): boolean {
     const recent = this.tail.recent;
-    if (this.tail.head <= this.through) this.lagging = false;
-    else if (recent.length > 0 && recent[0]!.revision <= this.through + 1) {
+    if (this.tail.head > this.through) {
+      if (recent.length === 0 || recent[0]!.revision > this.through + 1) return false;
       for (const event of recent) this.take(event);
-      this.lagging = false;
     }
-    // Otherwise the tail's memory does not reach back to us: read another page.
+    this.lagging = false;
+    return true;
   }
 
   /** Accounts for the next change in order; queues it if the stream covers it. */
