@@ -1,15 +1,16 @@
-// Specification of the feed's safety net: NOTIFY is only a wake-up. A change whose
-// notification never arrives (lost while the LISTEN connection was down, say) still
-// reaches every stream, on the feed's timer, by reading the table.
+// Specification of the feed itself. Its safety net: NOTIFY is only a wake-up, and a
+// change whose notification never arrives (lost while the LISTEN connection was down,
+// say) still reaches every stream, on the feed's timer, by reading the table. Its
+// economy: streams that open together with equal filters read one snapshot.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modelChanges } from "../src/changes/coverage.js";
 import type { ChangeEvent } from "../src/changes/events.js";
 import { ChangeFeed, defaultFeedOptions } from "../src/changes/feed.js";
-import type { Store } from "../src/db/connect.js";
+import { openStore, type Store } from "../src/db/connect.js";
 import { addModel } from "../src/model/models.js";
 import { transact } from "../src/model/tx.js";
-import { openTestStore, uniqueName } from "./support/store.js";
+import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
 
 let store: Store;
 let feed: ChangeFeed;
@@ -40,5 +41,29 @@ describe("a change whose NOTIFY is lost", () => {
     const event = (await stream.next()).value as ChangeEvent;
     expect([event.revision, event.kind, event.entity]).toEqual([3, "machine", "7"]);
     await stream.return();
+  });
+});
+
+describe("streams opening together", () => {
+  it("with equal filters share one snapshot: the same revision, the same state", async () => {
+    const queries: string[] = [];
+    const counted = await openStore({
+      ...(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 } : { dataDir: "memory://" }),
+      onQuery: (query) => queries.push(query),
+    });
+    const shared = new ChangeFeed(counted, defaultFeedOptions);
+    await shared.start();
+    try {
+      const model = await transact(counted.db, (tx) => addModel(tx, { name: uniqueName() }));
+      queries.length = 0;
+      const streams = await Promise.all([0, 1, 2].map(() => shared.open({ modelId: model.id, coverage: modelChanges({ kinds: ["machine"] }) })));
+      const firsts = await Promise.all(streams.map(async (s) => (await s.next()).value as ChangeEvent));
+      expect(firsts.map((e) => [e.type, e.entity, e.revision])).toEqual(Array(3).fill(["state", "0", 2]));
+      expect(queries.filter((q) => /from "machines"/.test(q))).toHaveLength(1);
+      for (const s of streams) await s.return();
+    } finally {
+      await shared.stop();
+      await counted.close();
+    }
   });
 });

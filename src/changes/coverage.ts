@@ -25,6 +25,12 @@ export interface Coverage {
    * A resume must not refuse an entity that is gone: the client resumes to learn that.
    */
   readonly primedBySnapshot: boolean;
+  /**
+   * Set when the coverage learns nothing from its snapshot: streams of one model with
+   * equal keys cover the same entities, so streams that open together (a reconnect
+   * storm after a restart, say) can share one snapshot.
+   */
+  readonly shareKey?: string;
 }
 
 const field = (e: ChangeEvent, name: string) => e.fields[name];
@@ -49,8 +55,10 @@ export function modelChanges(filter: { kinds?: readonly EntityKind[] | null; ent
   const lives = filter.life ? new Set(filter.life) : null;
   // A removal always passes the life filter: a client must learn that what it holds is gone.
   const lifeMatches = (e: ChangeEvent) => !lives || e.removed || (e.life !== null && lives.has(e.life));
+  const sorted = (values: Set<string> | null) => (values ? [...values].sort() : null);
   return {
     primedBySnapshot: false,
+    shareKey: JSON.stringify(["changes", sorted(kinds), sorted(entities), sorted(lives)]),
     covers: (e) => (!kinds || kinds.has(e.kind!)) && (!entities || entities.has(e.entity!)) && lifeMatches(e),
     async snapshot(q, modelId, limit) {
       const out: ChangeEvent[] = [];

@@ -4,8 +4,8 @@
 // It reads the table whenever it might have missed something: on a NOTIFY (a wake-up
 // that names the model), on a timer (in case a NOTIFY was lost), and whenever the
 // LISTEN connection (re)connects (notifications sent while it was down are gone). Rows
-// are read in revision order and only contiguously, so every process sees every row
-// of a model exactly once, whichever process committed it.
+// are read in revision order, and each stream takes them only contiguously, so every
+// stream sees every row it covers exactly once, whichever process committed it.
 import { inArray } from "drizzle-orm";
 import type { Database, Store } from "../db/connect.js";
 import { models } from "../db/schema.js";
@@ -98,6 +98,8 @@ class ModelTail {
 export class ChangeFeed {
   private readonly tails = new Map<string, ModelTail>();
   private readonly starting = new Map<string, Promise<ModelTail>>();
+  /** Snapshots being read, by model and share key, for streams opening together. */
+  private readonly starts = new Map<string, Promise<{ revision: number; events: readonly ChangeEvent[] }>>();
   private wakeups: Wakeups | null = null;
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
@@ -154,10 +156,9 @@ export class ChangeFeed {
       if (coverage.primedBySnapshot) await this.snapshot(modelId, coverage, "resume");
       after = since;
     } else {
-      const { revision, states } = await this.snapshot(modelId, coverage, "snapshot");
-      after = revision;
-      // STATE events stand at the snapshot's revision; a bookmark at it ends the snapshot.
-      initial = [...states.map((s) => ({ ...s, revision })), bookmark(revision)];
+      const start = await this.freshStart(modelId, coverage);
+      after = start.revision;
+      initial = [...start.events]; // the stream consumes its own copy; the events themselves are shared
     }
     let tail = await this.tailOf(modelId);
     // The last stream of a tail may have closed while this one was opening: use a live tail.
@@ -165,6 +166,27 @@ export class ChangeFeed {
     const stream = new ChangeStream(db, modelId, tail, coverage, this.options, after, initial, (s) => this.detach(tail, s));
     tail.streams.add(stream);
     return stream;
+  }
+
+  /**
+   * A fresh stream's start: STATE events at the snapshot's revision, then a bookmark at
+   * it. Streams that open together with equal share keys get the same start (and the
+   * same event objects, so each event is also executed once for them all).
+   */
+  private freshStart(modelId: string, coverage: Coverage): Promise<{ revision: number; events: readonly ChangeEvent[] }> {
+    const key = coverage.shareKey === undefined ? null : `${modelId}\u0000${coverage.shareKey}`;
+    const pending = key === null ? undefined : this.starts.get(key);
+    if (pending) return pending;
+    const start = this.snapshot(modelId, coverage, "snapshot").then(({ revision, states }) => ({
+      revision,
+      events: [...states.map((s) => ({ ...s, revision })), bookmark(revision)],
+    }));
+    if (key !== null) {
+      this.starts.set(key, start);
+      const forget = () => this.starts.delete(key);
+      start.then(forget, forget);
+    }
+    return start;
   }
 
   /** The coverage's state and the revision it stands at, read in one snapshot. */
