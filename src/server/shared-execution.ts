@@ -23,13 +23,15 @@ function operationKey(args: ExecutionArgs): string {
   return `${id}\u0000${args.operationName ?? ""}\u0000${JSON.stringify(args.variableValues ?? {})}`;
 }
 
+const run = (payload: unknown, args: ExecutionArgs) => Promise.resolve(execute({ ...args, rootValue: payload }) as ExecutionResult);
+
+// Called once per delivery, so it allocates nothing on the shared path.
 function executeShared(payload: unknown, key: string, args: ExecutionArgs): Promise<ExecutionResult> {
-  const run = () => execute({ ...args, rootValue: payload }) as Promise<ExecutionResult>;
-  if (typeof payload !== "object" || payload === null) return run();
+  if (typeof payload !== "object" || payload === null) return run(payload, args);
   let byOperation = results.get(payload);
   if (!byOperation) results.set(payload, (byOperation = new Map()));
   let result = byOperation.get(key);
-  if (!result) byOperation.set(key, (result = Promise.resolve(run())));
+  if (!result) byOperation.set(key, (result = run(payload, args)));
   return result;
 }
 
