@@ -38,7 +38,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
   private queue: (ChangeEvent | StreamFailure)[];
   /** Every revision up to this one has been taken into account (queued, or not covered). */
   private through: number;
-  private lagging = true; // a new stream first catches up from the table, then joins the feed
+  private lagging = true; // a new stream first joins the feed, reading the table for whatever lies between
   private closed = false;
   private waiting: (() => void) | null = null;
   private lastEmitAt = Date.now();
