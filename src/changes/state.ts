@@ -1,7 +1,7 @@
 // The current state of entities, as STATE events: what a fresh stream sends before
 // its first CHANGE. The fields use the same names the change rows use, so a client
 // applies a STATE event and a CHANGE event with the same code.
-import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import {
   applications,
   charms,
@@ -36,8 +36,8 @@ export function parseMemberId(id: string): [number, string] | null {
 function memberCondition(table: typeof relationScopes | typeof relationSettings, ids: readonly string[] | undefined): SQL | undefined {
   if (!ids) return undefined;
   const pairs = ids.map(parseMemberId).filter((p): p is [number, string] => p !== null);
-  if (pairs.length === 0) return eq(table.unit, "\u0000 none");
-  // Few ids in practice (one unit's view): an OR of pairs stays on the primary key.
+  if (pairs.length === 0) return sql`false`;
+  // Narrowed by unit here; the exact "<relation id>:<unit>" pairs are matched on the rows.
   return inArray(table.unit, pairs.map(([, unit]) => unit));
 }
 
