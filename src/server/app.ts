@@ -15,6 +15,7 @@ import { maskError } from "../graphql/errors.js";
 import { schema } from "../graphql/schema.js";
 import { coalesceWrites } from "./coalesce-writes.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
+import { keepSharedResult, replaceSharedPayload, spliceSharedFrames } from "./shared-frames.js";
 
 export const GRAPHQL_PATH = "/graphql";
 
@@ -66,10 +67,14 @@ export async function startServer(store: Store, host: string, port: number, opti
   const yoga = createYogaApp(store, feed);
   const server = createServer(yoga);
   const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
-  coalesceWrites(wss); // before useServer, so every socket is wrapped before graphql-ws sends on it
+  // Before useServer, so every socket is wrapped before graphql-ws sends on it.
+  coalesceWrites(wss);
+  spliceSharedFrames(wss);
   const ws = useServer(
     {
       execute: (args: any) => args.rootValue.execute(args),
+      onNext: keepSharedResult,
+      jsonMessageReplacer: replaceSharedPayload,
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx, _id, params) => {
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({

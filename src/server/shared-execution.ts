@@ -25,13 +25,18 @@ function operationKey(args: ExecutionArgs): string {
 
 const run = (payload: unknown, args: ExecutionArgs) => Promise.resolve(execute({ ...args, rootValue: payload }) as ExecutionResult);
 
+/** Results handed to more than one subscriber may be; shared-frames.ts serializes these once. */
+const shared = new WeakSet<object>();
+export const isSharedResult = (result: object) => shared.has(result);
+const remember = (result: ExecutionResult) => (shared.add(result), result);
+
 // Called once per delivery, so it allocates nothing on the shared path.
 function executeShared(payload: unknown, key: string, args: ExecutionArgs): Promise<ExecutionResult> {
   if (typeof payload !== "object" || payload === null) return run(payload, args);
   let byOperation = results.get(payload);
   if (!byOperation) results.set(payload, (byOperation = new Map()));
   let result = byOperation.get(key);
-  if (!result) byOperation.set(key, (result = run(payload, args)));
+  if (!result) byOperation.set(key, (result = run(payload, args).then(remember)));
   return result;
 }
 

@@ -1,0 +1,22 @@
+// Specification of shared frames: subscriptions that share an operation and its
+// variables get one serialization of each event's payload, spliced into each
+// subscription's own frame, over real graphql-ws sockets.
+import { describe, expect, it } from "vitest";
+import { sharedFrameCounts } from "../src/server/shared-frames.js";
+import { CHANGES, subscribe, useLiveServer } from "./support/streams.js";
+
+const live = useLiveServer();
+
+describe("shared frames", () => {
+  it("serialize each event's payload once for every subscription sharing the operation", async () => {
+    const model = await live.newModel();
+    const streams = [0, 1, 2].map(() => subscribe(live.url, CHANGES, { model: model.name, kinds: ["MACHINE"] }));
+    await Promise.all(streams.map((s) => s.synced()));
+    const before = { ...sharedFrameCounts };
+    await live.ok(`mutation ($m: String!) { addMachine(input: { model: $m }) { id } }`, { m: model.name });
+    await Promise.all(streams.map((s) => s.until((x) => x.changes.length === 1)));
+    expect(streams.map((s) => [s.changes[0]!.kind, s.changes[0]!.entity])).toEqual(Array(3).fill(["MACHINE", "1"]));
+    expect(sharedFrameCounts.serialized - before.serialized).toBe(1);
+    expect(sharedFrameCounts.spliced - before.spliced).toBe(3);
+  });
+});
