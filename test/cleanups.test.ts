@@ -28,7 +28,8 @@ const countRows = async (table: typeof relationSettings | typeof units, where: R
   return row!.n;
 };
 
-describe("cleanups", () => {
+// Seeding more than two batches through the real write path takes a while on a loaded machine.
+describe("cleanups", { timeout: 180_000 }, () => {
   it("a removed relation's settings are all deleted, in batches, once cleanups ran", async () => {
     const model = await api.newModel();
     await deploy(api, model, { charm: "wordpress", numUnits: 0 });
