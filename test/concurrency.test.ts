@@ -2,6 +2,7 @@
 // transactions, retried on serialization failure (DESIGN.md "Transactions").
 // On PostgreSQL these run on parallel connections; on PGlite they queue.
 import { describe, expect, it } from "vitest";
+import { rowsOf } from "../src/db/connect.js";
 import { useApi } from "./support/api.js";
 import { ADD_UNIT, DEPLOY, deploy, INTEGRATE } from "./support/fixtures.js";
 
@@ -55,12 +56,13 @@ describe("concurrent creates", () => {
     await deploy(api, model, { charm: "wordpress", numUnits: 0 });
     await Promise.all(Array.from({ length: 8 }, () => api.request(ADD_UNIT, { input: { model, application: "wordpress" } })));
     const { sql } = await import("drizzle-orm");
-    const rows = await api.store.db.execute<{ revision: number; count: number; max: number }>(
+    const rows = await api.store.db.execute(
       sql`select m.revision::int as revision, count(c.*)::int as count, max(c.revision)::int as max
           from models m join changes c on c.model_id = m.id where m.name = ${model} group by m.revision`,
     );
-    const row = (Array.isArray(rows) ? rows[0] : (rows as any).rows[0]) as { revision: number; count: number; max: number };
-    expect(row.count).toBe(row.revision);
-    expect(row.max).toBe(row.revision);
+    const [row] = rowsOf<{ revision: number; count: number; max: number }>(rows);
+    expect(row).toBeDefined();
+    expect(row!.count).toBe(row!.revision);
+    expect(row!.max).toBe(row!.revision);
   });
 });

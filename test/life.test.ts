@@ -3,6 +3,7 @@
 // The domain never moves life backwards; the database refuses it as well.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { rowsOf } from "../src/db/connect.js";
 import { useApi } from "./support/api.js";
 import { deploy, integrate } from "./support/fixtures.js";
 import { lifecycle } from "./support/lifecycle.js";
@@ -69,7 +70,7 @@ describe("life is monotonic", () => {
     await l.runCleanups();
     await l.removeUnit(["wordpress/0", "wordpress/1"], { force: true });
     const result = await raw(sql`select kind, entity, life from changes where model_id = (select id from models where name = ${model}) and life is not null order by revision`);
-    const rows = (Array.isArray(result) ? result : (result as any).rows) as { kind: string; entity: string; life: string }[];
+    const rows = rowsOf<{ kind: string; entity: string; life: string }>(result);
     const order = { alive: 0, dying: 1, dead: 2 } as Record<string, number>;
     const last = new Map<string, number>();
     for (const row of rows) {

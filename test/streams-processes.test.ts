@@ -5,7 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "../src/db/connect.js";
+import { rowsOf, type Store } from "../src/db/connect.js";
 import { changes } from "../src/db/schema.js";
 import { openTestStore, onPostgres, uniqueName } from "./support/store.js";
 import { CHANGES, post, subscribe } from "./support/streams.js";
@@ -112,7 +112,7 @@ describe.skipIf(!onPostgres)("several server processes on one PostgreSQL (skippe
       sql`select pg_terminate_backend(pid) from pg_stat_activity
           where datname = current_database() and application_name like 'lifeline_b%' and query ilike 'listen%'`,
     );
-    expect((Array.isArray(killed) ? killed : (killed as { rows: unknown[] }).rows).length).toBeGreaterThan(0);
+    expect(rowsOf(killed).length).toBeGreaterThan(0);
     // Written while B's LISTEN connection is down or coming back: its notifications may be lost.
     for (let i = 0; i < 3; i++) await ok(a, ADD_MACHINE, { m: model.name });
     const expected = await logAfter(model.id, r);

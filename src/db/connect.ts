@@ -33,6 +33,11 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** Rows of a raw `db.execute()`: postgres.js returns them as the result, PGlite wraps them in `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+}
+
 const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
 
 export async function openStore(options: StoreOptions): Promise<Store> {

@@ -1,13 +1,14 @@
 // One handler per cleanup kind. Each does at most CLEANUP_BATCH rows of work
 // per call and says whether it is done.
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { rowsOf } from "../db/connect.js";
 import { applications, machines, relationSettings, units } from "../db/schema.js";
 import { destroyApplication } from "./application-life.js";
 import { CLEANUP_BATCH, CleanupKinds, queueCleanup, saveCleanupProgress, type CleanupHandler, type CleanupKind } from "./cleanups.js";
 import { destroyMachine, forceMachineDead } from "./machine-life.js";
 import { MachineJob } from "./machines.js";
 import { finishModel } from "./model-life.js";
-import { aliveContainerRelationBetween, rowsOf } from "./relation-life.js";
+import { aliveContainerRelationBetween } from "./relation-life.js";
 import { forceRemoveUnit, setUnitsDying } from "./unit-life.js";
 
 const relationSettingsCleanup: CleanupHandler = async (tx, model, cleanup) => {

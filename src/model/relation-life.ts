@@ -2,6 +2,7 @@
 // every path that ends a relation: the user, application destruction, the
 // last unit leaving a Dying relation's scope, and force.
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { rowsOf } from "../db/connect.js";
 import { relationEndpoints, relations, relationScopes } from "../db/schema.js";
 import { CleanupKinds, queueCleanup } from "./cleanups.js";
 import { LifelineError, notFound } from "./errors.js";
@@ -110,9 +111,4 @@ export async function aliveContainerRelationBetween(tx: Tx, model: ModelRow, a: 
     join relation_endpoints eb on eb.model_id = r.model_id and eb.relation_id = r.id and eb.application = ${b}
     where r.model_id = ${model.id} and r.scope = 'container' and r.life = 'alive' limit 1`);
   return rowsOf(rows).length > 0;
-}
-
-/** postgres.js returns rows as the result; PGlite wraps them in `{ rows }`. */
-export function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }

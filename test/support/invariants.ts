@@ -2,11 +2,11 @@
 // checked after races to prove they ended in one of the serial outcomes.
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
-import type { Store } from "../../src/db/connect.js";
+import { rowsOf, type Store } from "../../src/db/connect.js";
 
 async function rows<T>(store: Store, query: ReturnType<typeof sql>): Promise<T[]> {
   const result = await store.db.execute(query);
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+  return rowsOf<T>(result);
 }
 
 /** For models where nothing was forced (force may leave a Dead machine with no units, which is fine, but not the reverse). */
