@@ -20,6 +20,11 @@ export async function removeApplicationRow(tx: Tx, model: ModelRow, app: Applica
   tx.record({ modelId: model.id, kind: "application", entity: app.name, life: "dead", removed: true });
 }
 
+/** `count` new units of `name` now hold it. */
+export async function addUnitReferences(tx: Tx, model: ModelRow, name: string, count: number): Promise<void> {
+  if (count > 0) await tx.db.update(applications).set({ unitCount: sql`${applications.unitCount} + ${count}` }).where(byName(model, name));
+}
+
 /**
  * A unit of `name` was removed. Seed 000: "If its application is Alive, or has
  * at least two units, or is in at least one relation, decrement the

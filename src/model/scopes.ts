@@ -2,14 +2,14 @@
 // recording its membership in one transaction; leaving the scope of a Dying
 // relation as its last member removes the relation (seed 000).
 import { and, eq, sql } from "drizzle-orm";
-import { applications, relationEndpoints, relations, relationScopes, relationSettings, units } from "../db/schema.js";
+import { relationEndpoints, relations, relationScopes, relationSettings, units } from "../db/schema.js";
 import { getApplication } from "./applications.js";
 import { LifelineError, notAlive } from "./errors.js";
 import { getAliveModel, getModel, type ModelRow } from "./models.js";
 import { getRelation, removeRelation } from "./relation-life.js";
-import { nextSequence } from "./sequences.js";
 import type { Tx } from "./tx.js";
-import { getUnit, type UnitRow } from "./units.js";
+import { getUnit, insertUnit, type UnitRow } from "./units.js";
+import { addUnitReferences } from "./references.js";
 
 export type ScopeRow = typeof relationScopes.$inferSelect;
 
@@ -112,25 +112,17 @@ async function ensureSubordinate(tx: Tx, model: ModelRow, principal: UnitRow, ap
   if (existing) return null;
   const app = await getApplication(tx, model, appName);
   if (!app.subordinate || app.life !== "alive") return null;
-  const number = await nextSequence(tx, model.id, `unit:${app.name}`);
-  const name = `${app.name}/${number}`;
   // Subordinates take no constraints and no machine of their own (seeds 003, 004).
-  const [created] = await tx.db
-    .insert(units)
-    .values({ modelId: model.id, name, application: app.name, number, principal: principal.name, series: app.series, constraints: {} })
-    .returning();
-  await tx.db
-    .update(applications)
-    .set({ unitCount: sql`${applications.unitCount} + 1` })
-    .where(and(eq(applications.modelId, model.id), eq(applications.name, app.name)));
+  const created = await insertUnit(tx, model, app, { principal: principal.name, constraints: {} });
+  await addUnitReferences(tx, model, app.name, 1);
   tx.record({
     modelId: model.id,
     kind: "unit",
-    entity: name,
+    entity: created.name,
     life: "alive",
     fields: { application: app.name, series: app.series, machineId: null, principal: principal.name },
   });
-  return created!;
+  return created;
 }
 
 export interface LeaveScopeArgs {

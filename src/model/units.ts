@@ -1,13 +1,14 @@
 // Principal units: created Alive, with the model's and application's
 // constraints merged at that moment (seed 004), and assigned by placement.
-import { and, eq, sql } from "drizzle-orm";
-import { applications, units } from "../db/schema.js";
+import { and, eq } from "drizzle-orm";
+import { units } from "../db/schema.js";
 import { mergeConstraints } from "./constraints.js";
 import { LifelineError, notAlive, notFound } from "./errors.js";
 import { createMachine, getAliveMachine, MachineJob, type MachineRow } from "./machines.js";
 import type { ModelRow } from "./models.js";
 import { parseUnitName } from "./names.js";
 import { parsePlacements, type Placement } from "./placement.js";
+import { addUnitReferences } from "./references.js";
 import { nextSequence } from "./sequences.js";
 import type { Tx } from "./tx.js";
 import type { ApplicationRow } from "./applications.js";
@@ -54,22 +55,31 @@ async function machineFor(tx: Tx, model: ModelRow, unit: UnitRow, placement: Pla
   }
 }
 
-async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, placement: Placement): Promise<UnitRow> {
+/**
+ * Inserts the application's next unit (numbers are never reused) with its
+ * application's series. Callers count it on the application and record it.
+ */
+export async function insertUnit(
+  tx: Tx,
+  model: ModelRow,
+  app: ApplicationRow,
+  fields: Pick<typeof units.$inferInsert, "constraints" | "principal" | "workloadMessage">,
+): Promise<UnitRow> {
   const number = await nextSequence(tx, model.id, `unit:${app.name}`);
-  const name = `${app.name}/${number}`;
   const [created] = await tx.db
     .insert(units)
-    .values({
-      modelId: model.id,
-      name,
-      application: app.name,
-      number,
-      series: app.series,
-      constraints: mergeConstraints(model.constraints, app.constraints),
-      workloadMessage: "waiting for machine",
-    })
+    .values({ modelId: model.id, name: `${app.name}/${number}`, application: app.name, number, series: app.series, ...fields })
     .returning();
-  const machine = await machineFor(tx, model, created!, placement);
+  return created!;
+}
+
+async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, placement: Placement): Promise<UnitRow> {
+  const created = await insertUnit(tx, model, app, {
+    constraints: mergeConstraints(model.constraints, app.constraints),
+    workloadMessage: "waiting for machine",
+  });
+  const name = created.name;
+  const machine = await machineFor(tx, model, created, placement);
   const [unit] = await tx.db
     .update(units)
     .set({ machineId: machine.id })
@@ -111,11 +121,6 @@ export async function addUnits(
   const placements = checkedPlacements(count, directives);
   const created: UnitRow[] = [];
   for (const placement of placements) created.push(await addPrincipalUnit(tx, model, app, placement));
-  if (created.length) {
-    await tx.db
-      .update(applications)
-      .set({ unitCount: sql`${applications.unitCount} + ${created.length}` })
-      .where(and(eq(applications.modelId, model.id), eq(applications.name, app.name)));
-  }
+  await addUnitReferences(tx, model, app.name, created.length);
   return created;
 }
