@@ -11,9 +11,8 @@ import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import postgres from "postgres";
 import { openStore } from "../src/db/connect.js";
-import { logWindow } from "../src/changes/reader.js";
-import { addModel, setModelConstraints } from "../src/model/models.js";
-import { transact } from "../src/model/tx.js";
+import { logWindow } from "../src/changes/replay.js";
+import { addModel, setConstraints } from "../src/model/index.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { ms, rate, ratio, summary } from "./stats.js";
 import { Subscribers } from "./subscribers.js";
@@ -104,7 +103,7 @@ async function main() {
       // the load is spread the way a controller's is: over models, one writer each, and
       // the subscriptions spread evenly over those models.
       const models = await Promise.all(
-        Array.from({ length: WRITERS }, (_, w) => transact(store.db, (tx) => addModel(tx, { name: `bench-${n}-${w}` }))),
+        Array.from({ length: WRITERS }, (_, w) => addModel(store.db, { name: `bench-${n}-${w}` })),
       );
       const groups = models.map((model, w) => ({
         model,
@@ -125,7 +124,7 @@ async function main() {
       for (let i = 0; i < EVENTS; i++) {
         const g = listened[i % listened.length]!;
         const tick = performance.now();
-        await transact(store.db, (tx) => setModelConstraints(tx, g.model.name, `cores=${i + 1}`));
+        await setConstraints(store.db, { model: g.model.name, constraints: `cores=${i + 1}` });
         const at = performance.now();
         const revision = next.get(g.model.id)!;
         next.set(g.model.id, revision + 1);

@@ -3,12 +3,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { relationSettings, units } from "../src/db/schema.js";
-import { addUnit } from "../src/model/applications.js";
-import { CLEANUP_BATCH } from "../src/model/cleanups.js";
-import { getModel } from "../src/model/models.js";
-import { runDueCleanups } from "../src/model/removal.js";
-import { enterScope } from "../src/model/scopes.js";
-import { transact } from "../src/model/tx.js";
+import { addUnit, CLEANUP_BATCH, enterScope, modelNamed, runCleanups } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { deploy, integrate } from "./support/fixtures.js";
 import { lifecycle } from "./support/lifecycle.js";
@@ -20,7 +15,7 @@ const MANY = CLEANUP_BATCH * 2 + 37;
 
 async function manyUnitsIn(model: string, app: string, count: number) {
   for (let done = 0; done < count; done += 250)
-    await transact(api.store.db, (tx) => addUnit(tx, { model, application: app, count: Math.min(250, count - done), placement: Array(Math.min(250, count - done)).fill("0") }));
+    await addUnit(api.store.db, { model, application: app, count: Math.min(250, count - done), placement: Array(Math.min(250, count - done)).fill("0") });
 }
 
 const countRows = async (table: typeof relationSettings | typeof units, where: ReturnType<typeof and>) => {
@@ -36,11 +31,9 @@ describe("cleanups", { timeout: 180_000 }, () => {
     await deploy(api, model, { charm: "mysql", numUnits: 0 });
     await manyUnitsIn(model, "wordpress", MANY);
     const relation = await integrate(api, model, "wordpress", "mysql");
-    const modelId = (await transact(api.store.db, (tx) => getModel(tx, model))).id;
-    for (let i = 0; i < MANY; i += 100)
-      await transact(api.store.db, async (tx) => {
-        for (let j = i; j < Math.min(i + 100, MANY); j++) await enterScope(tx, { model, relation: relation.id, unit: `wordpress/${j}`, privateAddress: `10.0.${j >> 8}.${j & 255}` });
-      });
+    const modelId = (await modelNamed(api.store.db, model)).id;
+    for (let j = 0; j < MANY; j++)
+      await enterScope(api.store.db, { model, relation: relation.id, unit: `wordpress/${j}`, privateAddress: `10.0.${j >> 8}.${j & 255}` });
     const settingsOfRelation = and(eq(relationSettings.modelId, modelId), eq(relationSettings.relationId, relation.id));
     expect(await countRows(relationSettings, settingsOfRelation)).toBe(MANY);
 
@@ -50,7 +43,7 @@ describe("cleanups", { timeout: 180_000 }, () => {
     expect((await l.status()).relations[relation.key]).toBeUndefined();
     expect(await countRows(relationSettings, settingsOfRelation)).toBe(MANY);
 
-    const report = await runDueCleanups(api.store.db, model);
+    const report = await runCleanups(api.store.db, { model });
     expect(report.batches).toBeGreaterThanOrEqual(Math.ceil(MANY / CLEANUP_BATCH));
     expect(await countRows(relationSettings, settingsOfRelation)).toBe(0);
   });
@@ -59,17 +52,17 @@ describe("cleanups", { timeout: 180_000 }, () => {
     const model = await api.newModel();
     await deploy(api, model, { charm: "wordpress", numUnits: 0 });
     await manyUnitsIn(model, "wordpress", MANY);
-    const modelId = (await transact(api.store.db, (tx) => getModel(tx, model))).id;
+    const modelId = (await modelNamed(api.store.db, model)).id;
     const l = lifecycle(api, model);
     await l.removeApplication(["wordpress"]);
     const alive = and(eq(units.modelId, modelId), eq(units.life, "alive"));
     expect(await countRows(units, alive)).toBe(MANY);
 
     // One batch at a time: each transaction touches at most CLEANUP_BATCH units.
-    const first = await runDueCleanups(api.store.db, model, 1);
+    const first = await runCleanups(api.store.db, { model, maxBatches: 1 });
     expect(first).toMatchObject({ batches: 1, finished: 0, remaining: 1 });
     expect(await countRows(units, alive)).toBe(MANY - CLEANUP_BATCH);
-    const rest = await runDueCleanups(api.store.db, model);
+    const rest = await runCleanups(api.store.db, { model });
     expect(rest).toMatchObject({ finished: 1, remaining: 0 });
     expect(await countRows(units, alive)).toBe(0);
   });
@@ -88,9 +81,9 @@ describe("cleanups", { timeout: 180_000 }, () => {
     await manyUnitsIn(model, "wordpress", CLEANUP_BATCH + 10);
     const l = lifecycle(api, model);
     await l.removeApplication(["wordpress"]);
-    await Promise.all([runDueCleanups(api.store.db, model), runDueCleanups(api.store.db, model)]);
+    await Promise.all([runCleanups(api.store.db, { model }), runCleanups(api.store.db, { model })]);
     expect(await l.runCleanups()).toMatchObject({ remaining: 0 });
-    const modelId = (await transact(api.store.db, (tx) => getModel(tx, model))).id;
+    const modelId = (await modelNamed(api.store.db, model)).id;
     expect(await countRows(units, and(eq(units.modelId, modelId), eq(units.life, "alive")))).toBe(0);
   });
 });

@@ -5,7 +5,7 @@
 // specified at all)".
 import { describe, expect, it } from "vitest";
 import { formatConstraints, mergeConstraints, parseConstraints, type Constraints } from "../src/model/constraints.js";
-import type { LifelineError } from "../src/model/errors.js";
+import type { LifelineError } from "../src/core/errors.js";
 import { expectRefusedWith } from "./support/refusal.js";
 
 /** Asserts `text` is refused with INVALID_CONSTRAINTS and a message naming every fragment. */

@@ -9,9 +9,8 @@ import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../src/db/connect.js";
-import { LifelineError } from "../src/model/errors.js";
-import { addModel, bootstrap, DEFAULT_MODEL, getModel } from "../src/model/models.js";
-import { transact } from "../src/model/tx.js";
+import { LifelineError } from "../src/core/errors.js";
+import { addModel, bootstrap, DEFAULT_MODEL, modelNamed } from "../src/model/index.js";
 import { startServer, type RunningServer } from "../src/server/app.js";
 import { openTestStore } from "./support/store.js";
 
@@ -46,17 +45,15 @@ describe("GraphiQL", () => {
   beforeAll(async () => {
     if (!haveChromium) return;
     store = await openTestStore();
-    await transact(store.db, bootstrap);
+    await bootstrap(store.db);
     // bootstrap is a no-op when any model exists, which on a shared PostgreSQL
     // database (DATABASE_URL) other test files may already have created.
-    await transact(store.db, async (tx) => {
-      try {
-        await getModel(tx, DEFAULT_MODEL);
-      } catch (error) {
-        if (!(error instanceof LifelineError && error.code === "NOT_FOUND")) throw error;
-        await addModel(tx, { name: DEFAULT_MODEL });
-      }
-    });
+    try {
+      await modelNamed(store.db, DEFAULT_MODEL);
+    } catch (error) {
+      if (!(error instanceof LifelineError && error.code === "NOT_FOUND")) throw error;
+      await addModel(store.db, { name: DEFAULT_MODEL });
+    }
     server = await startServer(store, "127.0.0.1", 0);
     browser = await chromium.launch({
       executablePath: chromiumPath,

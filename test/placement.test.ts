@@ -2,7 +2,7 @@
 // existing machine, "lxd:3" a new container on machine 3, "lxd" a new
 // container on a new machine; no directive means a new machine.
 import { describe, expect, it } from "vitest";
-import type { LifelineError } from "../src/model/errors.js";
+import type { LifelineError } from "../src/core/errors.js";
 import { expectRefusedWith, refusal } from "./support/refusal.js";
 import { parsePlacement, parsePlacements } from "../src/model/placement.js";
 

@@ -2,10 +2,7 @@
 // batch loading, so a page of units costs a handful of queries, not one per row.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../src/db/connect.js";
-import { deploy } from "../src/model/applications.js";
-import { addModel } from "../src/model/models.js";
-import { integrate } from "../src/model/relations.js";
-import { transact } from "../src/model/tx.js";
+import { addModel, deploy, integrate } from "../src/model/index.js";
 import { createYogaApp } from "../src/server/app.js";
 import { onPostgres, uniqueName } from "./support/store.js";
 
@@ -31,12 +28,12 @@ beforeAll(async () => {
     onQuery: () => void queries++,
   });
   yoga = createYogaApp(store);
-  await transact(store.db, (tx) => addModel(tx, { name: model }));
-  await transact(store.db, (tx) => deploy(tx, { model, charm: "wordpress", numUnits: 30 }));
-  await transact(store.db, (tx) => deploy(tx, { model, charm: "mysql", numUnits: 20 }));
-  await transact(store.db, (tx) => deploy(tx, { model, charm: "logging" }));
-  await transact(store.db, (tx) => integrate(tx, { model, endpoints: ["wordpress", "mysql"] }));
-  await transact(store.db, (tx) => integrate(tx, { model, endpoints: ["logging", "wordpress"] }));
+  await addModel(store.db, { name: model });
+  await deploy(store.db, { model, charm: "wordpress", numUnits: 30 });
+  await deploy(store.db, { model, charm: "mysql", numUnits: 20 });
+  await deploy(store.db, { model, charm: "logging" });
+  await integrate(store.db, { model, endpoints: ["wordpress", "mysql"] });
+  await integrate(store.db, { model, endpoints: ["logging", "wordpress"] });
 });
 afterAll(() => store?.close());
 

@@ -8,10 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/db/connect.js";
 import { DataDirLockedError } from "../src/db/lock.js";
 import { changes, models } from "../src/db/schema.js";
-import { deploy } from "../src/model/applications.js";
-import { addModel, bootstrap, getModel } from "../src/model/models.js";
-import { integrate } from "../src/model/relations.js";
-import { transact } from "../src/model/tx.js";
+import { addModel, bootstrap, deploy, integrate, modelNamed } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { uniqueName } from "./support/store.js";
 
@@ -27,15 +24,15 @@ describe("PGlite data directory", () => {
   it("keeps the model across a restart", async () => {
     const dataDir = tempDir();
     const first = await openStore({ dataDir });
-    await transact(first.db, bootstrap);
-    await transact(first.db, (tx) => deploy(tx, { model: "default", charm: "wordpress" }));
+    await bootstrap(first.db);
+    await deploy(first.db, { model: "default", charm: "wordpress" });
     await first.close();
 
     const second = await openStore({ dataDir });
     try {
       const [row] = await second.db.select({ revision: models.revision }).from(models).where(eq(models.name, "default"));
       expect(row!.revision).toBeGreaterThan(0);
-      const app = await transact(second.db, async (tx) => (await getModel(tx, "default")).name);
+      const app = (await modelNamed(second.db, "default")).name;
       expect(app).toBe("default");
     } finally {
       await second.close();
@@ -67,10 +64,10 @@ describe("change log", () => {
   it("every write appends its changes in the same transaction, numbered by the model's revision", async () => {
     const db = api.store.db;
     const name = uniqueName();
-    const model = await transact(db, (tx) => addModel(tx, { name }));
-    await transact(db, (tx) => deploy(tx, { model: name, charm: "wordpress" }));
-    await transact(db, (tx) => deploy(tx, { model: name, charm: "mysql", numUnits: 0 }));
-    await transact(db, (tx) => integrate(tx, { model: name, endpoints: ["wordpress", "mysql"] }));
+    const model = await addModel(db, { name });
+    await deploy(db, { model: name, charm: "wordpress" });
+    await deploy(db, { model: name, charm: "mysql", numUnits: 0 });
+    await integrate(db, { model: name, endpoints: ["wordpress", "mysql"] });
 
     const log = await db.select().from(changes).where(eq(changes.modelId, model.id)).orderBy(asc(changes.revision));
     expect(log.map((c) => [c.revision, c.kind, c.entity])).toEqual([
@@ -93,8 +90,8 @@ describe("change log", () => {
   it("a refused operation leaves neither state nor log rows behind", async () => {
     const db = api.store.db;
     const name = uniqueName();
-    const model = await transact(db, (tx) => addModel(tx, { name }));
-    await expect(transact(db, (tx) => deploy(tx, { model: name, charm: "wordpress", numUnits: 2, placement: ["0", "9"] }))).rejects.toThrow(
+    const model = await addModel(db, { name });
+    await expect(deploy(db, { model: name, charm: "wordpress", numUnits: 2, placement: ["0", "9"] })).rejects.toThrow(
       /machine "9" not found/,
     );
     const log = await db.select().from(changes).where(eq(changes.modelId, model.id));

@@ -4,16 +4,15 @@
 // only a consumer that fell behind the retention window is told to resync.
 import { and, asc, eq, gt } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { modelChanges } from "../src/changes/coverage.js";
-import type { ChangeEvent } from "../src/changes/events.js";
+import { modelChanges } from "../src/changes/watchers.js";
+import type { ChangeEvent } from "../src/changes/stream-event.js";
 import { ChangeFeed, defaultFeedOptions } from "../src/changes/feed.js";
 import { compactModel } from "../src/changes/retention.js";
 import { StreamFailure, type ChangeStream } from "../src/changes/stream.js";
 import type { Store } from "../src/db/connect.js";
 import { changes } from "../src/db/schema.js";
-import { LifelineError } from "../src/model/errors.js";
-import { addModel, setModelConstraints } from "../src/model/models.js";
-import { transact } from "../src/model/tx.js";
+import { LifelineError } from "../src/core/errors.js";
+import { addModel, setConstraints } from "../src/model/index.js";
 import { openTestStore, uniqueName } from "./support/store.js";
 
 const MAX_QUEUE = 4;
@@ -31,13 +30,13 @@ afterAll(async () => {
 
 async function newModel() {
   const name = uniqueName();
-  const model = await transact(store.db, (tx) => addModel(tx, { name }));
+  const model = await addModel(store.db, { name });
   return { name, id: model.id };
 }
 
 /** `n` committed changes to the model, one transaction each. */
 async function write(model: string, n: number) {
-  for (let i = 0; i < n; i++) await transact(store.db, (tx) => setModelConstraints(tx, model, `cores=${i + 1}`));
+  for (let i = 0; i < n; i++) await setConstraints(store.db, { model, constraints: `cores=${i + 1}` });
 }
 
 async function drain(stream: ChangeStream, count: number): Promise<(ChangeEvent | StreamFailure)[]> {
@@ -63,7 +62,7 @@ async function revisionsAfter(modelId: string, after: number) {
 describe("a consumer that stops reading", () => {
   it("holds at most maxQueue events in memory while changes keep committing", async () => {
     const model = await newModel();
-    const stream = await feed.open({ modelId: model.id, coverage: modelChanges({}), since: 1 });
+    const stream = await feed.open({ modelId: model.id, watcher: modelChanges({}), since: 1 });
     await drain(stream, 1); // joined the feed: the one change after revision 1 (machine 0)
     await write(model.name, 20);
     await feed.read(model.id);
@@ -73,7 +72,7 @@ describe("a consumer that stops reading", () => {
 
   it("gets every change, in order, once it reads again: the table is its buffer", async () => {
     const model = await newModel();
-    const stream = await feed.open({ modelId: model.id, coverage: modelChanges({}), since: 2 });
+    const stream = await feed.open({ modelId: model.id, watcher: modelChanges({}), since: 2 });
     await write(model.name, 30);
     await feed.read(model.id);
     const expected = await revisionsAfter(model.id, 2);
@@ -88,7 +87,7 @@ describe("a consumer that stops reading", () => {
 
   it("is told to resync, after what it already holds, once compaction passed it", async () => {
     const model = await newModel();
-    const stream = await feed.open({ modelId: model.id, coverage: modelChanges({}), since: 1 });
+    const stream = await feed.open({ modelId: model.id, watcher: modelChanges({}), since: 1 });
     await drain(stream, 1); // live on the feed from revision 2
     await write(model.name, 30); // more than it may hold plus what the feed remembers
     await feed.read(model.id);
@@ -109,9 +108,9 @@ describe("a snapshot", () => {
     const small = new ChangeFeed(store, { ...defaultFeedOptions, maxSnapshot: 1 });
     await small.start();
     try {
-      await expect(small.open({ modelId: model.id, coverage: modelChanges({}) })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
-      await expect(small.open({ modelId: model.id, coverage: modelChanges({}) })).rejects.toThrow(/narrow the stream/);
-      const narrowed = await small.open({ modelId: model.id, coverage: modelChanges({ kinds: ["machine"] }) });
+      await expect(small.open({ modelId: model.id, watcher: modelChanges({}) })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+      await expect(small.open({ modelId: model.id, watcher: modelChanges({}) })).rejects.toThrow(/narrow the stream/);
+      const narrowed = await small.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) });
       expect(((await narrowed.next()).value as ChangeEvent).entity).toBe("0");
       await narrowed.return();
     } finally {

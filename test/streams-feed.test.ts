@@ -4,12 +4,11 @@
 // economy: streams that open together with equal filters read one snapshot.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { modelChanges } from "../src/changes/coverage.js";
-import type { ChangeEvent } from "../src/changes/events.js";
+import { modelChanges } from "../src/changes/watchers.js";
+import type { ChangeEvent } from "../src/changes/stream-event.js";
 import { ChangeFeed, defaultFeedOptions } from "../src/changes/feed.js";
 import { openStore, type Store } from "../src/db/connect.js";
-import { addModel } from "../src/model/models.js";
-import { transact } from "../src/model/tx.js";
+import { addModel } from "../src/model/index.js";
 import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
 
 let store: Store;
@@ -27,8 +26,8 @@ afterAll(async () => {
 describe("a change whose NOTIFY is lost", () => {
   it("still reaches the stream, on the feed's timer", async () => {
     const name = uniqueName();
-    const model = await transact(store.db, (tx) => addModel(tx, { name }));
-    const stream = await feed.open({ modelId: model.id, coverage: modelChanges({ kinds: ["machine"] }), since: 1 });
+    const model = await addModel(store.db, { name });
+    const stream = await feed.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }), since: 1 });
     // Machine 0 (revision 2) comes from the stream's first read; after it the stream is live on the feed.
     expect(((await stream.next()).value as ChangeEvent).entity).toBe("0");
     // Appended the way appendChanges does, minus its pg_notify: as if the notification were lost.
@@ -54,9 +53,9 @@ describe("streams opening together", () => {
     const shared = new ChangeFeed(counted, defaultFeedOptions);
     await shared.start();
     try {
-      const model = await transact(counted.db, (tx) => addModel(tx, { name: uniqueName() }));
+      const model = await addModel(counted.db, { name: uniqueName() });
       queries.length = 0;
-      const streams = await Promise.all([0, 1, 2].map(() => shared.open({ modelId: model.id, coverage: modelChanges({ kinds: ["machine"] }) })));
+      const streams = await Promise.all([0, 1, 2].map(() => shared.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) })));
       const firsts = await Promise.all(streams.map(async (s) => (await s.next()).value as ChangeEvent));
       expect(firsts.map((e) => [e.type, e.entity, e.revision])).toEqual(Array(3).fill(["state", "0", 2]));
       expect(queries.filter((q) => /from "machines"/.test(q))).toHaveLength(1);

@@ -4,7 +4,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { relationSettings } from "../src/db/schema.js";
-import { transact } from "../src/model/tx.js";
+import { settingsWritten } from "../src/changes/change.js";
+import { transact } from "../src/model/index.js";
 import { EVENT_FIELDS, subscribe, useLiveServer, type Subscription } from "./support/streams.js";
 
 const live = useLiveServer({ bookmarkIntervalMs: 200 });
@@ -170,7 +171,7 @@ describe("relationUnits: a relation as one unit sees it (seed 002)", () => {
           .set({ version: sql`${relationSettings.version} + 1` })
           .where(and(eq(relationSettings.modelId, model.id), eq(relationSettings.relationId, db), eq(relationSettings.unit, unit)))
           .returning();
-        tx.record({ modelId: model.id, kind: "settings", entity: `${db}:${unit}`, fields: { relationId: db, unit, version: row?.version ?? 1 } });
+        tx.record(model.id, settingsWritten(db, unit, row?.version ?? 1));
       });
     await relationSet("mysql/0");
     await relationSet("mysql/1"); // not in scope

@@ -4,12 +4,11 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compactAll, compactModel } from "../src/changes/retention.js";
-import { checkResumable, logWindow, readChanges } from "../src/changes/reader.js";
+import { checkResumable, logWindow, readChanges } from "../src/changes/replay.js";
 import type { Store } from "../src/db/connect.js";
 import { changes, models } from "../src/db/schema.js";
-import { LifelineError } from "../src/model/errors.js";
-import { addModel, setModelConstraints } from "../src/model/models.js";
-import { transact } from "../src/model/tx.js";
+import { LifelineError } from "../src/core/errors.js";
+import { addModel, setConstraints } from "../src/model/index.js";
 import { configFromEnv } from "../src/server/config.js";
 import { openTestStore, uniqueName } from "./support/store.js";
 
@@ -24,8 +23,8 @@ afterAll(async () => {
 /** A model whose log holds `n` revisions. */
 async function modelWithRevisions(n: number) {
   const name = uniqueName();
-  const model = await transact(store.db, (tx) => addModel(tx, { name })); // revisions 1 and 2
-  for (let i = 2; i < n; i++) await transact(store.db, (tx) => setModelConstraints(tx, name, `cores=${i}`));
+  const model = await addModel(store.db, { name }); // revisions 1 and 2
+  for (let i = 2; i < n; i++) await setConstraints(store.db, { model: name, constraints: `cores=${i}` });
   return model.id;
 }
 

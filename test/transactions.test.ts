@@ -1,9 +1,9 @@
 // DESIGN.md "Transactions": serialization failures and deadlocks are retried a
 // bounded number of times, then the caller gets a clear contention error.
 import { describe, expect, it } from "vitest";
-import { LifelineError } from "../src/model/errors.js";
-import { advance } from "../src/model/life.js";
-import { MAX_ATTEMPTS, transact } from "../src/model/tx.js";
+import { LifelineError } from "../src/core/errors.js";
+import { advance } from "../src/core/life.js";
+import { MAX_ATTEMPTS, transact } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 
 const api = useApi();

@@ -9,9 +9,9 @@
 import { inArray } from "drizzle-orm";
 import type { Database, Store } from "../db/connect.js";
 import { models } from "../db/schema.js";
-import type { Coverage } from "./coverage.js";
-import { bookmark, type ChangeEvent } from "./events.js";
-import { checkResumable, logWindow, readRows } from "./reader.js";
+import type { Watcher } from "./watchers.js";
+import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
+import { checkResumable, logWindow, readRows } from "./replay.js";
 import { ChangeStream, type StreamLimits } from "./stream.js";
 import { listenForChanges, type Wakeups } from "./wakeup.js";
 
@@ -36,14 +36,14 @@ export const defaultFeedOptions: FeedOptions = {
 /** Where a new stream starts: after `since` (a resume), or at a fresh snapshot. */
 export interface OpenStream {
   modelId: string;
-  coverage: Coverage;
+  watcher: Watcher;
   since?: number | null;
 }
 
 /** One model's tail: the last revision read, the most recent events, and the streams on it. */
 class ModelTail {
   head = 0;
-  recent: ChangeEvent[] = [];
+  recent: EntityEvent[] = [];
   readonly streams = new Set<ChangeStream>();
   private reading: Promise<void> | null = null;
   private again = false;
@@ -145,25 +145,25 @@ export class ChangeFeed {
    * fresh stream reads its snapshot and the revision it stands at in one read-only
    * snapshot transaction, so the snapshot and the changes after it fit exactly.
    */
-  async open({ modelId, coverage, since }: OpenStream): Promise<ChangeStream> {
+  async open({ modelId, watcher, since }: OpenStream): Promise<ChangeStream> {
     if (this.stopped) throw new Error("the change feed has stopped");
     const db = this.store.db;
     let after: number;
     let initial: ChangeEvent[] = [];
     if (since != null) {
       checkResumable(since, await logWindow(db, modelId));
-      // A resume replays from `since`; the coverage may still need to learn the current state.
-      if (coverage.primedBySnapshot) await this.snapshot(modelId, coverage, "resume");
+      // A resume replays from `since`; the watcher may still need to learn the current state.
+      if (watcher.primedBySnapshot) await this.snapshot(modelId, watcher, "resume");
       after = since;
     } else {
-      const start = await this.freshStart(modelId, coverage);
+      const start = await this.freshStart(modelId, watcher);
       after = start.revision;
       initial = [...start.events]; // the stream consumes its own copy; the events themselves are shared
     }
     let tail = await this.tailOf(modelId);
     // The last stream of a tail may have closed while this one was opening: use a live tail.
     while (this.tails.get(modelId) !== tail) tail = await this.tailOf(modelId);
-    const stream = new ChangeStream(db, modelId, tail, coverage, this.options, after, initial, (s) => this.detach(tail, s));
+    const stream = new ChangeStream(db, modelId, tail, watcher, this.options, after, initial, (s) => this.detach(tail, s));
     tail.streams.add(stream);
     return stream;
   }
@@ -173,11 +173,11 @@ export class ChangeFeed {
    * it. Streams that open together with equal share keys get the same start (and the
    * same event objects, so each event is also executed once for them all).
    */
-  private freshStart(modelId: string, coverage: Coverage): Promise<{ revision: number; events: readonly ChangeEvent[] }> {
-    const key = coverage.shareKey === undefined ? null : `${modelId}\u0000${coverage.shareKey}`;
+  private freshStart(modelId: string, watcher: Watcher): Promise<{ revision: number; events: readonly ChangeEvent[] }> {
+    const key = watcher.shareKey === undefined ? null : `${modelId}\u0000${watcher.shareKey}`;
     const pending = key === null ? undefined : this.starts.get(key);
     if (pending) return pending;
-    const start = this.snapshot(modelId, coverage, "snapshot").then(({ revision, states }) => ({
+    const start = this.snapshot(modelId, watcher, "snapshot").then(({ revision, states }) => ({
       revision,
       events: [...states.map((s) => ({ ...s, revision })), bookmark(revision)],
     }));
@@ -189,11 +189,11 @@ export class ChangeFeed {
     return start;
   }
 
-  /** The coverage's state and the revision it stands at, read in one snapshot. */
-  private snapshot(modelId: string, coverage: Coverage, purpose: "snapshot" | "resume") {
+  /** The watcher's state and the revision it stands at, read in one snapshot. */
+  private snapshot(modelId: string, watcher: Watcher, purpose: "snapshot" | "resume") {
     return this.store.db.transaction(
       async (q) => {
-        const states = await coverage.snapshot(q, modelId, this.options.maxSnapshot, purpose);
+        const states = await watcher.snapshot(q, modelId, this.options.maxSnapshot, purpose);
         const { revision } = await logWindow(q as unknown as Database, modelId);
         return { revision, states };
       },

@@ -1,4 +1,4 @@
-// One subscriber's stream: the events a Coverage selects from one model's log,
+// One subscriber's stream: the events a Watcher selects from one model's log,
 // after a starting revision, in order, each once.
 //
 // The log itself is the buffer. A stream keeps at most `maxQueue` events in memory;
@@ -8,16 +8,16 @@
 // events. So a slow client costs a bounded amount of memory and never loses an event;
 // only a client that falls behind the retention window is told to resync.
 import type { Database } from "../db/connect.js";
-import type { Coverage } from "./coverage.js";
-import { bookmark, type ChangeEvent } from "./events.js";
-import { readChanges } from "./reader.js";
+import type { Watcher } from "./watchers.js";
+import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
+import { readChanges } from "./replay.js";
 
 /** What a stream needs from the feed's tail of its model. */
 export interface TailView {
   /** The last revision the tail has read. */
   readonly head: number;
   /** The tail's most recent events, oldest first, ending at `head`. */
-  readonly recent: readonly ChangeEvent[];
+  readonly recent: readonly EntityEvent[];
 }
 
 export interface StreamLimits {
@@ -47,7 +47,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     private readonly db: Database,
     readonly modelId: string,
     private readonly tail: TailView,
-    private readonly coverage: Coverage,
+    private readonly watcher: Watcher,
     private readonly limits: StreamLimits,
     after: number,
     initial: ChangeEvent[],
@@ -63,7 +63,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
   }
 
   /** The feed offers each new change of the model, in order. Never blocks, never buffers past the limit. */
-  offer(event: ChangeEvent): void {
+  offer(event: EntityEvent): void {
     if (this.closed || this.lagging || event.revision <= this.through) return;
     if (event.revision !== this.through + 1 || this.queue.length >= this.limits.maxQueue) {
       // A gap, or a consumer that is not keeping up: fall back to reading the table.
@@ -146,10 +146,10 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
   }
 
   /** Accounts for the next change in order; queues it if the stream covers it. */
-  private take(event: ChangeEvent): boolean {
+  private take(event: EntityEvent): boolean {
     if (event.revision <= this.through) return false;
     this.through = event.revision;
-    if (!this.coverage.covers(event)) return false;
+    if (!this.watcher.covers(event)) return false;
     this.queue.push(event);
     return true;
   }

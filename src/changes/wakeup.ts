@@ -5,7 +5,7 @@
 import type postgres from "postgres";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Store } from "../db/connect.js";
-import { CHANGES_CHANNEL } from "./log.js";
+import { CHANGES_CHANNEL } from "./append.js";
 
 export interface Wakeups {
   close(): Promise<void>;

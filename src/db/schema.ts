@@ -19,11 +19,14 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import { lives } from "../core/life.js";
+import type { ContainerType, MachineJob } from "../core/machine.js";
+import { roles, scopes } from "../core/relation.js";
 
 /** Declared in lifecycle order, so `life < 'dying'` compares as the seeds mean. */
-export const lifeEnum = pgEnum("life", ["alive", "dying", "dead"]);
-export const roleEnum = pgEnum("relation_role", ["provider", "requirer", "peer"]);
-export const scopeEnum = pgEnum("relation_scope", ["global", "container"]);
+export const lifeEnum = pgEnum("life", lives);
+export const roleEnum = pgEnum("relation_role", roles);
+export const scopeEnum = pgEnum("relation_scope", scopes);
 
 /** Constraints as stored: the parsed form of Juju's `mem=2G cores=4` syntax. */
 export type StoredConstraints = {
@@ -70,9 +73,9 @@ export const machines = pgTable(
     id: text("id").notNull(),
     seq: bigserial("seq", { mode: "number" }).notNull(),
     parentId: text("parent_id"),
-    containerType: text("container_type").$type<"lxd" | "kvm">(),
+    containerType: text("container_type").$type<ContainerType>(),
     series: text("series").notNull(),
-    jobs: text("jobs").array().$type<("JobHostUnits" | "JobManageModel")[]>().notNull(),
+    jobs: text("jobs").array().$type<MachineJob[]>().notNull(),
     constraints: jsonb("constraints").$type<StoredConstraints>().notNull().default({}),
     instanceId: text("instance_id"),
     status: text("status").notNull().default("pending"),
@@ -274,8 +277,11 @@ export const cleanups = pgTable(
     /** The entity the work is about: a relation id, application name, unit name or machine id. */
     target: text("target").notNull(),
     args: jsonb("args").$type<Record<string, unknown>>().notNull().default({}),
-    /** Not run before this instant (force's optional wait before its fallback). */
+    /** Not run before this instant (force's optional wait before its fallback, or a failed run's backoff). */
     dueAt: timestamp("due_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Runs that failed; the cleaner backs off and goes on with the rest of the queue. */
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("cleanups_due_idx").on(t.modelId, t.dueAt), index("cleanups_target_idx").on(t.modelId, t.kind, t.target)],

@@ -9,7 +9,7 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date };
-    JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
+    JSONObject: { Input: Record<string, unknown>; Output: object };
   };
 }>({
   plugins: [RelayPlugin, DataloaderPlugin],

@@ -1,5 +1,5 @@
-import type { Database } from "../db/connect.js";
 import type { ChangeFeed } from "../changes/feed.js";
+import type { Database } from "../model/index.js";
 
 /** What every resolver sees: the store. Dataloaders hang off this object per request. */
 export interface Context {

@@ -3,7 +3,7 @@
 // unmasked; anything else is a bug or an outage and is masked as internal.
 import { GraphQLError } from "graphql";
 import { maskError as maskUnexpected } from "graphql-yoga";
-import { LifelineError } from "../model/errors.js";
+import { LifelineError } from "../core/errors.js";
 
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const located = error instanceof GraphQLError ? error : undefined;

@@ -1,6 +1,6 @@
 // Turns the model's batch readers into Pothos loaders: a missing key becomes a
 // NOT_FOUND error for that key only.
-import { notFound } from "../model/errors.js";
+import { notFound } from "../core/errors.js";
 import type { Context } from "./context.js";
 
 export function loaderFor<R>(kind: string, read: (db: Context["db"], keys: readonly string[]) => Promise<(R | null)[]>) {

@@ -1,103 +1,75 @@
-// Charm metadata in Juju's metadata.yaml form, parsed and validated into the
-// normalized shape the store keeps (endpoints as a flat list with roles).
-import { parse as parseYaml, YAMLParseError } from "yaml";
-import { LifelineError } from "./errors.js";
-import { checkCharmName, checkSeries, isRelationName } from "./names.js";
+// Charms in a model: added from metadata YAML (`local:` urls) or taken from the
+// charms bundled with Lifeline on first deploy, the way Juju fetches from a store.
+import { readdirSync, readFileSync } from "node:fs";
+import { and, desc, eq } from "drizzle-orm";
+import { charmAdded } from "../changes/change.js";
+import { LifelineError, notFound } from "../core/errors.js";
+import { Life } from "../core/life.js";
+import { charms } from "../db/schema.js";
+import { type CharmMetadata, parseCharmMetadata } from "./charm-metadata.js";
+import type { CharmRow, ModelRow } from "./rows.js";
+import { nextSequence } from "./sequences.js";
+import { type InModel, modelOperation, type Tx } from "./transaction.js";
 
-export type Role = "provider" | "requirer" | "peer";
-export type Scope = "global" | "container";
+const bundledDir = new URL("../charms/", import.meta.url);
 
-export interface CharmEndpoint {
-  name: string;
-  role: Role;
-  interface: string;
-  scope: Scope;
-  /** The implicit juju-info endpoint every charm provides. */
-  implicit: boolean;
+/** The example charms shipped with Lifeline, by name, as metadata.yaml text. */
+export const bundledCharms: ReadonlyMap<string, string> = new Map(
+  readdirSync(bundledDir)
+    .filter((file) => file.endsWith(".yaml"))
+    .map((file) => [file.slice(0, -".yaml".length), readFileSync(new URL(file, bundledDir), "utf8")]),
+);
+
+export const charmMetadata = (charm: CharmRow) => charm.metadata as CharmMetadata;
+
+async function storeCharm(tx: Tx, model: ModelRow, source: "local" | "bundled", yaml: string): Promise<CharmRow> {
+  const meta = parseCharmMetadata(yaml);
+  const revision = await nextSequence(tx, model.id, `charm:${meta.name}`);
+  const url = `${source}:${meta.name}-${revision}`;
+  const [charm] = await tx.db
+    .insert(charms)
+    .values({
+      modelId: model.id,
+      url,
+      name: meta.name,
+      revision,
+      subordinate: meta.subordinate,
+      series: meta.series,
+      metadata: meta,
+      metadataYaml: yaml,
+    })
+    .returning();
+  tx.record(model.id, charmAdded(charm!));
+  return charm!;
 }
 
-export interface CharmMetadata {
-  name: string;
-  summary: string;
-  description: string;
-  subordinate: boolean;
-  /** Supported series, preferred first; empty means any series. */
-  series: string[];
-  endpoints: CharmEndpoint[];
+export interface AddCharmInput extends InModel {
+  /** The charm's metadata.yaml. */
+  metadata: string;
 }
 
-const sections = { provides: "provider", requires: "requirer", peers: "peer" } as const;
+/** `juju add-charm`-like: stores the metadata as the next revision of its charm name. */
+export const addCharm = modelOperation(Life.Alive, (tx, model, input: AddCharmInput) => storeCharm(tx, model, "local", input.metadata));
 
-/** Every charm provides juju-info, so any principal can host a subordinate that requires it. */
-const jujuInfo: CharmEndpoint = { name: "juju-info", role: "provider", interface: "juju-info", scope: "global", implicit: true };
-
-const invalid = (message: string) => new LifelineError("INVALID_CHARM_METADATA", message);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function optionalString(doc: Record<string, unknown>, key: string): string {
-  const value = doc[key] ?? "";
-  if (typeof value !== "string") throw invalid(`"${key}" must be a string`);
-  return value;
-}
-
-function parseEndpoint(section: keyof typeof sections, name: string, spec: unknown): CharmEndpoint {
-  const where = `${section}.${name}`;
-  if (!isRelationName(name)) throw invalid(`${where}: invalid relation name "${name}"`);
-  if (name.startsWith("juju-")) throw invalid(`${where}: relation names starting with "juju-" are reserved`);
-  const body = typeof spec === "string" ? { interface: spec } : spec;
-  if (!isRecord(body)) throw invalid(`${where}: expected an interface name or a map with "interface"`);
-  const iface = body.interface;
-  if (typeof iface !== "string" || iface === "") throw invalid(`${where}: "interface" is required`);
-  const role = sections[section];
-  if (iface.startsWith("juju-") && role !== "requirer")
-    throw invalid(`${where}: interface "${iface}" is reserved; charms may only require it`);
-  const scope = body.scope ?? "global";
-  if (scope !== "global" && scope !== "container") throw invalid(`${where}: scope must be "global" or "container", got "${String(scope)}"`);
-  return { name, role, interface: iface, scope, implicit: false };
-}
-
-/** Parses metadata.yaml; throws INVALID_CHARM_METADATA with the reason (and YAML position) on bad input. */
-export function parseCharmMetadata(text: string): CharmMetadata {
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (error) {
-    if (error instanceof YAMLParseError) throw invalid(`metadata is not valid YAML: ${error.message}`);
-    throw error;
-  }
-  if (!isRecord(doc)) throw invalid("metadata must be a YAML map with at least a \"name\"");
-  if (typeof doc.name !== "string") throw invalid('"name" is required and must be a string');
-  const name = checkCharmName(doc.name);
-
-  const subordinate = doc.subordinate ?? false;
-  if (typeof subordinate !== "boolean") throw invalid('"subordinate" must be true or false');
-
-  const seriesValue = doc.series ?? [];
-  if (!Array.isArray(seriesValue) || seriesValue.some((s) => typeof s !== "string"))
-    throw invalid('"series" must be a list of series names');
-  const series = seriesValue.map((s: string) => {
-    try {
-      return checkSeries(s);
-    } catch {
-      throw invalid(`"series": invalid series name "${s}"`);
-    }
-  });
-
-  const endpoints: CharmEndpoint[] = [];
-  for (const section of Object.keys(sections) as (keyof typeof sections)[]) {
-    const entries = doc[section] ?? {};
-    if (!isRecord(entries)) throw invalid(`"${section}" must be a map of relation names`);
-    for (const [relation, spec] of Object.entries(entries)) {
-      if (endpoints.some((e) => e.name === relation)) throw invalid(`relation name "${relation}" is used more than once`);
-      endpoints.push(parseEndpoint(section, relation, spec));
-    }
-  }
-  if (subordinate && !endpoints.some((e) => e.role === "requirer" && e.scope === "container"))
-    throw invalid(`subordinate charm "${name}" lacks a "requires" relation with container scope`);
-  endpoints.push({ ...jujuInfo });
-
-  return { name, summary: optionalString(doc, "summary"), description: optionalString(doc, "description"), subordinate, series, endpoints };
+/**
+ * A charm by url ("local:wordpress-2") or by name (the model's latest revision,
+ * else the bundled charm of that name, added to the model now).
+ */
+export async function resolveCharm(tx: Tx, model: ModelRow, ref: string): Promise<CharmRow> {
+  const byUrl = ref.includes(":");
+  const [found] = await tx.db
+    .select()
+    .from(charms)
+    .where(and(eq(charms.modelId, model.id), byUrl ? eq(charms.url, ref) : eq(charms.name, ref)))
+    .orderBy(desc(charms.revision))
+    .limit(1);
+  if (found) return found;
+  const bundled = byUrl ? undefined : bundledCharms.get(ref);
+  if (bundled) return storeCharm(tx, model, "bundled", bundled);
+  if (byUrl) throw notFound("charm", ref, model.name);
+  throw new LifelineError(
+    "NOT_FOUND",
+    `charm "${ref}" not found in model "${model.name}": add it with addCharm, or use a bundled charm (${[...bundledCharms.keys()].sort().join(", ")})`,
+    { kind: "charm", id: ref },
+  );
 }

@@ -3,8 +3,8 @@
 // kept as an explicit "no constraint", so it overrides a fallback when merged,
 // as in Juju.
 import type { StoredConstraints } from "../db/schema.js";
-import { ContainerTypes } from "./names.js";
-import { LifelineError } from "./errors.js";
+import { ContainerTypes } from "../core/machine.js";
+import { LifelineError } from "../core/errors.js";
 
 export type Constraints = StoredConstraints;
 

@@ -1,6 +1,6 @@
 // Juju's identifier grammar, checked at the edge so malformed ids get
 // INVALID_ID / INVALID_NAME instead of a confusing NOT_FOUND.
-import { LifelineError } from "./errors.js";
+import { LifelineError } from "../core/errors.js";
 
 const applicationName = /^[a-z][a-z0-9]*(?:-[a-z0-9]*[a-z][a-z0-9]*)*$/;
 const modelName = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -8,9 +8,6 @@ const unitName = /^([a-z][a-z0-9]*(?:-[a-z0-9]*[a-z][a-z0-9]*)*)\/(0|[1-9][0-9]*
 const machineId = /^(?:0|[1-9][0-9]*)(?:\/(?:lxd|kvm)\/(?:0|[1-9][0-9]*))*$/;
 const seriesName = /^[a-z][a-z0-9.-]*$/;
 const relationName = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$/;
-
-export const ContainerTypes = ["lxd", "kvm"] as const;
-export type ContainerType = (typeof ContainerTypes)[number];
 
 export function checkApplicationName(name: string): string {
   if (!applicationName.test(name))

@@ -1,8 +1,9 @@
 // Juju's placement directives (`--to`): "3" an existing machine, "lxd:3" a new
 // container on machine 3, "lxd" a new container on a new machine. No directive
 // means a new machine.
-import { LifelineError } from "./errors.js";
-import { checkMachineId, ContainerTypes, type ContainerType } from "./names.js";
+import { LifelineError } from "../core/errors.js";
+import { type ContainerType, ContainerTypes } from "../core/machine.js";
+import { checkMachineId } from "./names.js";
 
 export type Placement =
   | { kind: "new-machine" }

@@ -1,19 +1,23 @@
 // The read side `juju status` needs: batch look-ups by key (one query per
 // batch, for the API's dataloaders) and keyset pages in creation order, so a
 // model with 100,000 units is read a page at a time.
-import { and, asc, desc, eq, gt, inArray, lt, type InferSelectModel, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, type InferSelectModel, inArray, isNull, lt, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import { LifelineError, notFound } from "../core/errors.js";
 import type { Database } from "../db/connect.js";
-import { applications, charms, machines, models, relationEndpoints, relations, units } from "../db/schema.js";
-import { LifelineError } from "./errors.js";
-import type { ApplicationRow } from "./applications.js";
-import type { CharmRow } from "./charms.js";
-import type { MachineRow } from "./machines.js";
-import type { ModelRow } from "./models.js";
-import type { RelationRow } from "./relations.js";
-import type { UnitRow } from "./units.js";
-
-export type RelationEndpointRow = typeof relationEndpoints.$inferSelect;
+import {
+  applications,
+  charms,
+  machines,
+  models,
+  relationEndpoints,
+  relationScopes,
+  relationSettings,
+  relations,
+  units,
+} from "../db/schema.js";
+import { checkApplicationName, checkModelName } from "./names.js";
+import type { ApplicationRow, CharmRow, MachineRow, ModelRow, RelationRow, ScopeRow, SettingsRow, UnitRow } from "./rows.js";
 
 /** Keys of model-scoped entities: "<model uuid>:<id>" (uuids hold no colon; ids may hold slashes). */
 export const entityKey = (modelId: string, id: string | number) => `${modelId}:${id}`;
@@ -129,7 +133,7 @@ export const unitsOnMachines = (db: Database, machineKeys: readonly string[]) =>
   );
 
 /** Machine keys → their containers. */
-export const containersOf = (db: Database, machineKeys: readonly string[]) =>
+export const containersOfMachines = (db: Database, machineKeys: readonly string[]) =>
   groupBy(
     machineKeys,
     (modelId, ids) =>
@@ -138,7 +142,7 @@ export const containersOf = (db: Database, machineKeys: readonly string[]) =>
   );
 
 /** Principal unit keys → their subordinate units. */
-export const subordinatesOf = (db: Database, unitKeys: readonly string[]) =>
+export const subordinatesOfUnits = (db: Database, unitKeys: readonly string[]) =>
   groupBy(
     unitKeys,
     (modelId, names) =>
@@ -168,10 +172,10 @@ export interface PageWindow {
   inverted: boolean;
 }
 
-export type Paged = PgTable & { seq: AnyPgColumn };
+type Paged = PgTable & { seq: AnyPgColumn };
 
 /** One page of `table` in creation order (reversed when `inverted`), with `where` applied. */
-export async function page<T extends Paged>(
+async function page<T extends Paged>(
   db: Database,
   table: T,
   where: SQL | undefined,
@@ -195,3 +199,62 @@ export async function page<T extends Paged>(
     .limit(window.limit) as unknown as Promise<InferSelectModel<T>[]>;
 }
 
+
+export const modelsPage = (db: Database, window: PageWindow) => page(db, models, undefined, window);
+
+export const machinesPage = (db: Database, model: ModelRow, filter: { topLevelOnly?: boolean | null }, window: PageWindow) =>
+  page(db, machines, and(eq(machines.modelId, model.id), filter.topLevelOnly ? isNull(machines.parentId) : undefined), window);
+
+export const applicationsPage = (db: Database, model: ModelRow, window: PageWindow) =>
+  page(db, applications, eq(applications.modelId, model.id), window);
+
+/** A model's units, or one application's. */
+export const unitsPage = (db: Database, of: { modelId: string; application?: string | null }, window: PageWindow) =>
+  page(
+    db,
+    units,
+    and(eq(units.modelId, of.modelId), of.application ? eq(units.application, checkApplicationName(of.application)) : undefined),
+    window,
+  );
+
+export const relationsPage = (db: Database, model: ModelRow, window: PageWindow) =>
+  page(db, relations, eq(relations.modelId, model.id), window);
+
+export const charmsPage = (db: Database, model: ModelRow, filter: { name?: string | null }, window: PageWindow) =>
+  page(db, charms, and(eq(charms.modelId, model.id), filter.name ? eq(charms.name, filter.name) : undefined), window);
+
+/** A model by name, or NOT_FOUND. */
+export async function modelNamed(db: Database, name: string): Promise<ModelRow> {
+  const [model] = await loadModelsByName(db, [checkModelName(name)]);
+  if (!model) throw notFound("model", name);
+  return model;
+}
+
+/** A relation by its canonical key, or NOT_FOUND. */
+export async function relationWithKey(db: Database, model: ModelRow, key: string): Promise<RelationRow> {
+  const [row] = await db
+    .select()
+    .from(relations)
+    .where(and(eq(relations.modelId, model.id), eq(relations.key, key)));
+  if (!row) throw new LifelineError("NOT_FOUND", `relation "${key}" not found in model "${model.name}"`);
+  return row;
+}
+
+/** The units in a relation's scope, by name. */
+export const scopeMembers = (db: Database, relation: RelationRow): Promise<ScopeRow[]> =>
+  db
+    .select()
+    .from(relationScopes)
+    .where(and(eq(relationScopes.modelId, relation.modelId), eq(relationScopes.relationId, relation.id)))
+    .orderBy(relationScopes.unit);
+
+/** A unit's settings in a relation (relation-get), or null. */
+export async function unitSettings(db: Database, relation: RelationRow, unit: string): Promise<SettingsRow | null> {
+  const [row] = await db
+    .select()
+    .from(relationSettings)
+    .where(
+      and(eq(relationSettings.modelId, relation.modelId), eq(relationSettings.relationId, relation.id), eq(relationSettings.unit, unit)),
+    );
+  return row ?? null;
+}

@@ -1,11 +1,12 @@
 // Reference counting between entities (seed 001 "References"): units and
 // relations hold their application. When the last holder of a Dying
 // application goes, the application goes with it, in the same transaction.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { applicationRemoved } from "../changes/change.js";
+import { Life } from "../core/life.js";
 import { applications } from "../db/schema.js";
-import type { ApplicationRow } from "./applications.js";
-import type { ModelRow } from "./models.js";
-import type { Tx } from "./tx.js";
+import type { ApplicationRow, ModelRow } from "./rows.js";
+import type { Tx } from "./transaction.js";
 
 const byName = (model: ModelRow, name: string) => and(eq(applications.modelId, model.id), eq(applications.name, name));
 
@@ -17,12 +18,24 @@ async function lockApplication(tx: Tx, model: ModelRow, name: string): Promise<A
 /** Deletes an application row: "applications become Dead and are removed from the database in a single atomic operation". */
 export async function removeApplicationRow(tx: Tx, model: ModelRow, app: ApplicationRow): Promise<void> {
   await tx.db.delete(applications).where(byName(model, app.name));
-  tx.record({ modelId: model.id, kind: "application", entity: app.name, life: "dead", removed: true });
+  tx.record(model.id, applicationRemoved(app.name));
 }
 
 /** `count` new units of `name` now hold it. */
 export async function addUnitReferences(tx: Tx, model: ModelRow, name: string, count: number): Promise<void> {
-  if (count > 0) await tx.db.update(applications).set({ unitCount: sql`${applications.unitCount} + ${count}` }).where(byName(model, name));
+  if (count > 0)
+    await tx.db
+      .update(applications)
+      .set({ unitCount: sql`${applications.unitCount} + ${count}` })
+      .where(byName(model, name));
+}
+
+/** The relation just inserted holds each of its applications. */
+export async function addRelationReferences(tx: Tx, model: ModelRow, names: readonly string[]): Promise<void> {
+  await tx.db
+    .update(applications)
+    .set({ relationCount: sql`${applications.relationCount} + 1` })
+    .where(and(eq(applications.modelId, model.id), inArray(applications.name, [...new Set(names)])));
 }
 
 /**
@@ -33,8 +46,11 @@ export async function addUnitReferences(tx: Tx, model: ModelRow, name: string, c
 export async function releaseUnitReference(tx: Tx, model: ModelRow, name: string): Promise<void> {
   const app = await lockApplication(tx, model, name);
   if (!app) return;
-  if (app.life === "alive" || app.unitCount >= 2 || app.relationCount >= 1) {
-    await tx.db.update(applications).set({ unitCount: sql`${applications.unitCount} - 1` }).where(byName(model, name));
+  if (app.life === Life.Alive || app.unitCount >= 2 || app.relationCount >= 1) {
+    await tx.db
+      .update(applications)
+      .set({ unitCount: sql`${applications.unitCount} - 1` })
+      .where(byName(model, name));
   } else {
     await removeApplicationRow(tx, model, app);
   }
@@ -48,8 +64,11 @@ export async function releaseUnitReference(tx: Tx, model: ModelRow, name: string
 export async function releaseRelationReference(tx: Tx, model: ModelRow, name: string): Promise<void> {
   const app = await lockApplication(tx, model, name);
   if (!app) return;
-  if (app.life === "alive" || app.unitCount >= 1 || app.relationCount >= 2) {
-    await tx.db.update(applications).set({ relationCount: sql`${applications.relationCount} - 1` }).where(byName(model, name));
+  if (app.life === Life.Alive || app.unitCount >= 1 || app.relationCount >= 2) {
+    await tx.db
+      .update(applications)
+      .set({ relationCount: sql`${applications.relationCount} - 1` })
+      .where(byName(model, name));
   } else {
     await removeApplicationRow(tx, model, app);
   }

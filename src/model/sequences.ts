@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { sequences } from "../db/schema.js";
-import type { Tx } from "./tx.js";
+import type { Tx } from "./transaction.js";
 
 /** The next number of a per-model counter, starting at 0. Numbers are never reused. */
 export async function nextSequence(tx: Tx, modelId: string, name: string): Promise<number> {

@@ -2,15 +2,14 @@
 // bootstraps the default model on a fresh store, and serves the API.
 import { openStore } from "../db/connect.js";
 import { DataDirLockedError } from "../db/lock.js";
-import { bootstrap } from "../model/models.js";
-import { transact } from "../model/tx.js";
+import { bootstrap } from "../model/index.js";
 import { startServer } from "./app.js";
 import { configFromEnv } from "./config.js";
 
 async function main() {
   const config = configFromEnv();
   const store = await openStore(config.store);
-  await transact(store.db, bootstrap);
+  await bootstrap(store.db);
   const running = await startServer(store, config.host, config.port, { feed: config.feed, retention: config.retention });
   console.log(`lifeline: store ${store.driver} at ${store.location}`);
   console.log(`lifeline: GraphQL API and GraphiQL at ${running.url}`);

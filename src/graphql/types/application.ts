@@ -1,24 +1,21 @@
-import { and, eq } from "drizzle-orm";
-import { applications, units } from "../../db/schema.js";
-import { deploy, type ApplicationRow } from "../../model/applications.js";
-import { charmMetadata } from "../../model/charms.js";
-import { DEFAULT_MODEL } from "../../model/models.js";
-import { checkApplicationName } from "../../model/names.js";
-import { entityKey, loadApplications, relationsOfApplications } from "../../model/read.js";
-import { transact } from "../../model/tx.js";
+import {
+  applicationBlockers,
+  applicationsPage,
+  charmMetadata,
+  checkApplicationName,
+  DEFAULT_MODEL,
+  deploy,
+  entityKey,
+  relationsOfApplications,
+  unitsPage,
+} from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
-import { loaderFor } from "../loaders.js";
-import { CharmEndpointRef, CharmRef } from "./charm.js";
+import { ApplicationRef, CharmRef, ModelRef, RelationRef, UnitRef } from "../refs.js";
+import { BlockerRef, blockersDescription } from "./blocker.js";
+import { CharmEndpointRef } from "./charm.js";
 import { ConstraintsRef } from "./common.js";
 import { LifeEnum } from "./enums.js";
-import { ModelRef } from "./model.js";
-import { RelationRef } from "./relation.js";
-import { UnitRef } from "./unit.js";
-
-export const ApplicationRef = builder.loadableObjectRef<ApplicationRow, string>("Application", {
-  load: loaderFor<ApplicationRow>("application", loadApplications),
-});
 
 ApplicationRef.implement({
   description: "An application: a charm deployed under a name, with its units and relations.",
@@ -45,14 +42,14 @@ ApplicationRef.implement({
     }),
     units: t.connection({
       type: UnitRef,
-      resolve: (app, args, ctx) =>
-        pagedConnection(ctx, units, and(eq(units.modelId, app.modelId), eq(units.application, app.name)), args),
+      resolve: (app, args, ctx) => pagedConnection(args, (window) => unitsPage(ctx.db, { modelId: app.modelId, application: app.name }, window)),
     }),
     relations: t.loadableList({
       type: RelationRef,
       load: (keys: string[], ctx) => relationsOfApplications(ctx.db, keys),
       resolve: (app) => entityKey(app.modelId, app.name),
     }),
+    blockers: t.field({ type: [BlockerRef], description: blockersDescription, resolve: (a, _args, ctx) => applicationBlockers(ctx.db, a) }),
   }),
 });
 
@@ -65,15 +62,17 @@ builder.objectFields(ModelRef, (t) => ({
   }),
   applications: t.connection({
     type: ApplicationRef,
-    resolve: (model, args, ctx) =>
-      pagedConnection(ctx, applications, eq(applications.modelId, model.id), args),
+    resolve: (model, args, ctx) => pagedConnection(args, (window) => applicationsPage(ctx.db, model, window)),
   }),
 }));
 
 const DeployInput = builder.inputType("DeployInput", {
   fields: (t) => ({
     model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
-    charm: t.string({ required: true, description: 'A charm name ("wordpress": the latest revision, or the bundled charm) or url ("local:wordpress-0").' }),
+    charm: t.string({
+      required: true,
+      description: 'A charm name ("wordpress": the latest revision, or the bundled charm) or url ("local:wordpress-0").',
+    }),
     application: t.string({ description: "Defaults to the charm's name." }),
     numUnits: t.int({ description: "Defaults to 1, or 0 for a subordinate (which must have none)." }),
     series: t.string({ description: "Defaults to the charm's first series, else the model's default series." }),
@@ -87,7 +86,6 @@ builder.mutationField("deploy", (t) =>
     type: ApplicationRef,
     description: "`juju deploy`: the application, its peer relations and its units (each on a new machine unless placed).",
     args: { input: t.arg({ type: DeployInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      transact(ctx.db, (tx) => deploy(tx, input)).then((d) => d.application),
+    resolve: (_root, { input }, ctx) => deploy(ctx.db, input),
   }),
 );

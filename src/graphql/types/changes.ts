@@ -1,22 +1,15 @@
 // Change streams as GraphQL subscriptions (graphql-ws and SSE). Every stream is
 // served by the process's ChangeFeed from the one change log; the fields here only
-// parse arguments, pick a Coverage, and shape events. Event fields are plain data
+// parse arguments, pick a Watcher, and shape events. Event fields are plain data
 // with no loaders, which is what lets the server execute each event once per
 // distinct operation and share the result (src/server/shared-execution.ts).
 import { GraphQLError, Kind } from "graphql";
-import {
-  applicationRelations,
-  machineUnits,
-  modelChanges,
-  relationUnits,
-  unitLife,
-  type Coverage,
-} from "../../changes/coverage.js";
-import type { ChangeEvent } from "../../changes/events.js";
+import type { EntityKind } from "../../changes/change.js";
 import { StreamFailure } from "../../changes/stream.js";
-import { LifelineError, notFound } from "../../model/errors.js";
-import { checkApplicationName, checkMachineId, checkModelName, parseUnitName } from "../../model/names.js";
-import { loadModelsByName } from "../../model/read.js";
+import type { ChangeEvent } from "../../changes/stream-event.js";
+import { applicationRelations, machineUnits, modelChanges, relationUnits, unitLife, type Watcher } from "../../changes/watchers.js";
+import { LifelineError } from "../../core/errors.js";
+import { checkApplicationName, checkMachineId, modelNamed, parseUnitName } from "../../model/index.js";
 import { builder } from "../builder.js";
 import type { Context } from "../context.js";
 import { LifeEnum } from "./enums.js";
@@ -45,7 +38,7 @@ export const EntityKindEnum = builder.enumType("EntityKind", {
     RELATION: { value: "relation" as const },
     SCOPE: { value: "scope" as const, description: 'A unit entering or leaving a relation\'s scope; entity "<relation id>:<unit>".' },
     SETTINGS: { value: "settings" as const, description: 'A unit\'s relation settings version; entity "<relation id>:<unit>".' },
-  },
+  } satisfies Record<string, { value: EntityKind; description?: string }>,
 });
 
 const ChangeTypeEnum = builder.enumType("ChangeType", {
@@ -84,12 +77,11 @@ const parseRevision = (since: string | null | undefined): number | null => {
   return Number(since);
 };
 
-async function open(ctx: Context, model: string, coverage: Coverage, since: string | null | undefined) {
+async function open(ctx: Context, model: string, watcher: Watcher, since: string | null | undefined) {
   if (!ctx.feed) throw new Error("change streams are not running in this process");
   const revision = parseRevision(since);
-  const [row] = await loadModelsByName(ctx.db, [checkModelName(model)]);
-  if (!row) throw notFound("model", model);
-  return ctx.feed.open({ modelId: row.id, coverage, since: revision });
+  const row = await modelNamed(ctx.db, model);
+  return ctx.feed.open({ modelId: row.id, watcher, since: revision });
 }
 
 /** A stream's failure (e.g. RESYNC_REQUIRED once it fell behind the retention window) arrives as its last result's error. */

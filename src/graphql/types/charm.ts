@@ -1,15 +1,8 @@
-import { and, eq } from "drizzle-orm";
-import { charms } from "../../db/schema.js";
-import type { CharmEndpoint } from "../../model/charm.js";
-import { addCharm, charmMetadata, type CharmRow } from "../../model/charms.js";
-import { getAliveModel, DEFAULT_MODEL } from "../../model/models.js";
-import { entityKey, loadCharms } from "../../model/read.js";
-import { transact } from "../../model/tx.js";
+import { addCharm, type CharmEndpoint, charmMetadata, charmsPage, DEFAULT_MODEL, entityKey } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
-import { loaderFor } from "../loaders.js";
+import { CharmRef, ModelRef } from "../refs.js";
 import { RelationRoleEnum, RelationScopeEnum } from "./enums.js";
-import { ModelRef } from "./model.js";
 
 export const CharmEndpointRef = builder.objectRef<CharmEndpoint>("CharmEndpoint").implement({
   description: "A relation endpoint a charm declares under provides, requires or peers.",
@@ -20,10 +13,6 @@ export const CharmEndpointRef = builder.objectRef<CharmEndpoint>("CharmEndpoint"
     scope: t.expose("scope", { type: RelationScopeEnum }),
     implicit: t.exposeBoolean("implicit", { description: "True for juju-info, which every charm provides." }),
   }),
-});
-
-export const CharmRef = builder.loadableObjectRef<CharmRow, string>("Charm", {
-  load: loaderFor<CharmRow>("charm", loadCharms),
 });
 
 CharmRef.implement({
@@ -50,8 +39,7 @@ builder.objectFields(ModelRef, (t) => ({
   charms: t.connection({
     type: CharmRef,
     args: { name: t.arg.string() },
-    resolve: (model, args, ctx) =>
-      pagedConnection(ctx, charms, and(eq(charms.modelId, model.id), args.name ? eq(charms.name, args.name) : undefined), args),
+    resolve: (model, args, ctx) => pagedConnection(args, (window) => charmsPage(ctx.db, model, args, window)),
   }),
 }));
 
@@ -67,7 +55,6 @@ builder.mutationField("addCharm", (t) =>
     type: CharmRef,
     description: "Adds a charm from its metadata.yaml as the next revision of its name (url local:<name>-<revision>).",
     args: { input: t.arg({ type: AddCharmInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      transact(ctx.db, async (tx) => addCharm(tx, await getAliveModel(tx, input.model), input.metadata)),
+    resolve: (_root, { input }, ctx) => addCharm(ctx.db, input),
   }),
 );

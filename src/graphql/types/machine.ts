@@ -1,21 +1,19 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { machines } from "../../db/schema.js";
-import { addMachine, type MachineRow } from "../../model/machines.js";
-import { getAliveModel, DEFAULT_MODEL } from "../../model/models.js";
-import { checkMachineId } from "../../model/names.js";
-import { containersOf, entityKey, loadMachines, unitsOnMachines } from "../../model/read.js";
-import { transact } from "../../model/tx.js";
+import {
+  addMachine,
+  checkMachineId,
+  containersOfMachines,
+  DEFAULT_MODEL,
+  entityKey,
+  machineBlockers,
+  machinesPage,
+  unitsOnMachines,
+} from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
-import { loaderFor } from "../loaders.js";
+import { MachineRef, ModelRef, UnitRef } from "../refs.js";
+import { BlockerRef, blockersDescription } from "./blocker.js";
 import { ConstraintsRef, StatusRef } from "./common.js";
 import { ContainerTypeEnum, LifeEnum, MachineJobEnum } from "./enums.js";
-import { ModelRef } from "./model.js";
-import { UnitRef } from "./unit.js";
-
-export const MachineRef = builder.loadableObjectRef<MachineRow, string>("Machine", {
-  load: loaderFor<MachineRow>("machine", loadMachines),
-});
 
 MachineRef.implement({
   description: 'A machine or container: "0", "1", "1/lxd/0".',
@@ -38,7 +36,7 @@ MachineRef.implement({
     }),
     containers: t.loadableList({
       type: MachineRef,
-      load: (keys: string[], ctx) => containersOf(ctx.db, keys),
+      load: (keys: string[], ctx) => containersOfMachines(ctx.db, keys),
       resolve: (m) => entityKey(m.modelId, m.id),
     }),
     units: t.loadableList({
@@ -47,6 +45,7 @@ MachineRef.implement({
       load: (keys: string[], ctx) => unitsOnMachines(ctx.db, keys),
       resolve: (m) => entityKey(m.modelId, m.id),
     }),
+    blockers: t.field({ type: [BlockerRef], description: blockersDescription, resolve: (m, _args, ctx) => machineBlockers(ctx.db, m) }),
   }),
 });
 
@@ -60,8 +59,7 @@ builder.objectFields(ModelRef, (t) => ({
   machines: t.connection({
     type: MachineRef,
     args: { topLevelOnly: t.arg.boolean({ defaultValue: false, description: "Leave out containers." }) },
-    resolve: (model, args, ctx) =>
-      pagedConnection(ctx, machines, and(eq(machines.modelId, model.id), args.topLevelOnly ? isNull(machines.parentId) : undefined), args),
+    resolve: (model, args, ctx) => pagedConnection(args, (window) => machinesPage(ctx.db, model, args, window)),
   }),
 }));
 
@@ -81,7 +79,6 @@ builder.mutationField("addMachine", (t) =>
     type: MachineRef,
     description: "`juju add-machine`: a machine (or a container on a machine) with no units.",
     args: { input: t.arg({ type: AddMachineInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      transact(ctx.db, async (tx) => addMachine(tx, await getAliveModel(tx, input.model), input)),
+    resolve: (_root, { input }, ctx) => addMachine(ctx.db, input),
   }),
 );

@@ -1,19 +1,19 @@
-import { models } from "../../db/schema.js";
-import { setApplicationConstraints } from "../../model/applications.js";
-import { notFound } from "../../model/errors.js";
-import { addModel, DEFAULT_MODEL, getAliveModel, setModelConstraints, type ModelRow } from "../../model/models.js";
-import { checkModelName } from "../../model/names.js";
-import { loadModels, loadModelsByName } from "../../model/read.js";
-import { transact } from "../../model/tx.js";
+import {
+  addModel,
+  DEFAULT_MODEL,
+  destroyModel,
+  modelBlockers,
+  modelNamed,
+  modelsPage,
+  setConstraints,
+} from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
-import { loaderFor } from "../loaders.js";
+import { ModelRef } from "../refs.js";
+import { BlockerRef, blockersDescription } from "./blocker.js";
 import { ConstraintsRef } from "./common.js";
 import { LifeEnum } from "./enums.js";
-
-export const ModelRef = builder.loadableObjectRef<ModelRow, string>("Model", {
-  load: loaderFor<ModelRow>("model", loadModels),
-});
+import { OutcomeEnum } from "./removal.js";
 
 ModelRef.implement({
   description: "A model: the machines, applications, units and relations one controller manages together.",
@@ -32,11 +32,9 @@ ModelRef.implement({
       resolve: (model) => String(model.revision),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
+    blockers: t.field({ type: [BlockerRef], description: blockersDescription, resolve: (m, _args, ctx) => modelBlockers(ctx.db, m) }),
   }),
 });
-
-const modelByName = (name: string, ctx: { db: Parameters<typeof loadModelsByName>[0] }) =>
-  loadModelsByName(ctx.db, [checkModelName(name)]).then(([model]) => model ?? Promise.reject(notFound("model", name)));
 
 builder.queryFields((t) => ({
   model: t.field({
@@ -44,13 +42,12 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A model by name; null with a NOT_FOUND error when there is none. A fresh store holds "default".',
     args: { name: t.arg.string({ required: true, defaultValue: DEFAULT_MODEL }) },
-    resolve: (_root, args, ctx) => modelByName(args.name, ctx),
+    resolve: (_root, args, ctx) => modelNamed(ctx.db, args.name),
   }),
   models: t.connection({
     type: ModelRef,
     description: "All models, oldest first.",
-    resolve: (_root, args, ctx) =>
-      pagedConnection(ctx, models, undefined, args),
+    resolve: (_root, args, ctx) => pagedConnection(args, (window) => modelsPage(ctx.db, window)),
   }),
 }));
 
@@ -75,7 +72,7 @@ builder.mutationFields((t) => ({
     type: ModelRef,
     description: "`juju add-model`: a new model holding machine 0 with JobManageModel, as after bootstrap.",
     args: { input: t.arg({ type: AddModelInput, required: true }) },
-    resolve: (_root, { input }, ctx) => transact(ctx.db, (tx) => addModel(tx, input)),
+    resolve: (_root, { input }, ctx) => addModel(ctx.db, input),
   }),
   setConstraints: t.field({
     type: ConstraintsRef,
@@ -83,11 +80,12 @@ builder.mutationFields((t) => ({
       "`juju set-constraints` / `juju set-model-constraints`: replaces the constraints of an application or the model. " +
       "Existing units and machines keep what they captured at creation (seed 004).",
     args: { input: t.arg({ type: SetConstraintsInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      transact(ctx.db, async (tx) => {
-        if (input.application == null) return setModelConstraints(tx, input.model, input.constraints);
-        const model = await getAliveModel(tx, input.model);
-        return setApplicationConstraints(tx, model, input.application, input.constraints);
-      }),
+    resolve: (_root, { input }, ctx) => setConstraints(ctx.db, input),
+  }),
+  destroyModel: t.field({
+    type: OutcomeEnum,
+    description: "`juju destroy-model`: Dying; the cleaner destroys its applications and machines, and the model is Dead once empty.",
+    args: { name: t.arg.string({ required: true }), force: t.arg.boolean({ required: true, defaultValue: false }) },
+    resolve: (_root, args, ctx) => destroyModel(ctx.db, { model: args.name, force: args.force }),
   }),
 }));

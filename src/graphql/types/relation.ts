@@ -1,16 +1,23 @@
-import { and, eq } from "drizzle-orm";
-import { relations } from "../../db/schema.js";
-import { LifelineError } from "../../model/errors.js";
-import { DEFAULT_MODEL } from "../../model/models.js";
-import { entityKey, loadRelations, relationEndpointsFor, type RelationEndpointRow } from "../../model/read.js";
-import { integrate, type RelationRow } from "../../model/relations.js";
-import { transact } from "../../model/tx.js";
+import { LifelineError } from "../../core/errors.js";
+import {
+  DEFAULT_MODEL,
+  entityKey,
+  integrate,
+  type RelationEndpointRow,
+  relationBlockers,
+  relationEndpointsFor,
+  relationsPage,
+  relationWithKey,
+  type ScopeRow,
+  type SettingsRow,
+  scopeMembers,
+  unitSettings,
+} from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
-import { loaderFor } from "../loaders.js";
-import { ApplicationRef } from "./application.js";
+import { ApplicationRef, ModelRef, RelationRef, UnitRef } from "../refs.js";
+import { BlockerRef, blockersDescription } from "./blocker.js";
 import { LifeEnum, RelationRoleEnum, RelationScopeEnum } from "./enums.js";
-import { ModelRef } from "./model.js";
 
 const RelationEndpointRef = builder.objectRef<RelationEndpointRow>("RelationEndpoint").implement({
   fields: (t) => ({
@@ -23,8 +30,36 @@ const RelationEndpointRef = builder.objectRef<RelationEndpointRow>("RelationEndp
   }),
 });
 
-export const RelationRef = builder.loadableObjectRef<RelationRow, string>("Relation", {
-  load: loaderFor<RelationRow>("relation", loadRelations),
+export const ScopeMemberRef = builder.objectRef<ScopeRow>("ScopeMember").implement({
+  description: "A unit in a relation's scope.",
+  fields: (t) => ({
+    unit: t.field({ type: UnitRef, resolve: (m) => entityKey(m.modelId, m.unit) }),
+    unitName: t.exposeString("unit"),
+    role: t.expose("role", { type: RelationRoleEnum }),
+    container: t.exposeString("container", {
+      nullable: true,
+      description: "For container-scoped relations: the principal whose container this scope is.",
+    }),
+  }),
+});
+
+const SettingRef = builder.objectRef<{ key: string; value: string }>("Setting").implement({
+  fields: (t) => ({ key: t.exposeString("key"), value: t.exposeString("value") }),
+});
+
+const RelationSettingsRef = builder.objectRef<SettingsRow>("RelationSettings").implement({
+  description: "A unit's settings in a relation (relation-get). They outlive its departure until the relation is removed.",
+  fields: (t) => ({
+    unit: t.exposeString("unit"),
+    version: t.exposeInt("version"),
+    values: t.field({
+      type: [SettingRef],
+      resolve: (s) =>
+        Object.entries(s.settings)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([key, value]) => ({ key, value })),
+    }),
+  }),
 });
 
 RelationRef.implement({
@@ -41,6 +76,18 @@ RelationRef.implement({
       load: (keys: string[], ctx) => relationEndpointsFor(ctx.db, keys),
       resolve: (r) => entityKey(r.modelId, r.id),
     }),
+    members: t.field({
+      type: [ScopeMemberRef],
+      description: "The units in the relation's scope.",
+      resolve: (r, _args, ctx) => scopeMembers(ctx.db, r),
+    }),
+    settings: t.field({
+      type: RelationSettingsRef,
+      nullable: true,
+      args: { unit: t.arg.string({ required: true }) },
+      resolve: (r, args, ctx) => unitSettings(ctx.db, r, args.unit),
+    }),
+    blockers: t.field({ type: [BlockerRef], description: blockersDescription, resolve: (r, _args, ctx) => relationBlockers(ctx.db, r) }),
   }),
 });
 
@@ -50,22 +97,14 @@ builder.objectFields(ModelRef, (t) => ({
     nullable: true,
     description: "A relation by id or by canonical key; give one.",
     args: { id: t.arg.int(), key: t.arg.string() },
-    resolve: async (model, args, ctx) => {
-      if ((args.id == null) === (args.key == null))
-        throw new LifelineError("INVALID_ARGUMENT", "look a relation up by exactly one of id and key");
-      if (args.id != null) return entityKey(model.id, args.id);
-      const [row] = await ctx.db
-        .select()
-        .from(relations)
-        .where(and(eq(relations.modelId, model.id), eq(relations.key, args.key!)));
-      if (!row) throw new LifelineError("NOT_FOUND", `relation "${args.key}" not found in model "${model.name}"`);
-      return row;
+    resolve: (model, args, ctx) => {
+      if ((args.id == null) === (args.key == null)) throw new LifelineError("INVALID_ARGUMENT", "look a relation up by exactly one of id and key");
+      return args.id != null ? entityKey(model.id, args.id) : relationWithKey(ctx.db, model, args.key!);
     },
   }),
   relations: t.connection({
     type: RelationRef,
-    resolve: (model, args, ctx) =>
-      pagedConnection(ctx, relations, eq(relations.modelId, model.id), args),
+    resolve: (model, args, ctx) => pagedConnection(args, (window) => relationsPage(ctx.db, model, window)),
   }),
 }));
 
@@ -86,11 +125,6 @@ builder.mutationField("integrate", (t) =>
       "`juju integrate`: relates two applications, inferring the endpoints when exactly one pair matches; " +
       "AMBIGUOUS_RELATION lists the candidates when several do.",
     args: { input: t.arg({ type: IntegrateInput, required: true }) },
-    resolve: (_root, { input }, ctx) => {
-      const [a, b, ...rest] = input.endpoints;
-      if (a === undefined || b === undefined || rest.length)
-        throw new LifelineError("INVALID_ARGUMENT", `integrate takes exactly two endpoints, got ${input.endpoints.length}`);
-      return transact(ctx.db, (tx) => integrate(tx, { model: input.model, endpoints: [a, b] }));
-    },
+    resolve: (_root, { input }, ctx) => integrate(ctx.db, input),
   }),
 );

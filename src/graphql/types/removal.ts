@@ -1,10 +1,18 @@
 // The remove operations, named after Juju's commands. Each takes several
 // targets in one transaction; already Dying or Dead targets are no-ops.
-import { DEFAULT_MODEL } from "../../model/models.js";
-import { destroyModelNamed, removeApplications, removeMachines, removeRelations, removeUnits, type RemovalResult, type RemoveArgs } from "../../model/removal.js";
+import {
+  DEFAULT_MODEL,
+  type Operation,
+  type RemovalResult,
+  type RemoveInput,
+  removeApplications,
+  removeMachines,
+  removeRelations,
+  removeUnits,
+} from "../../model/index.js";
 import { builder } from "../builder.js";
 
-const OutcomeEnum = builder.enumType("RemovalOutcome", {
+export const OutcomeEnum = builder.enumType("RemovalOutcome", {
   values: {
     UNCHANGED: { value: "unchanged" as const, description: "It was already Dying or Dead (forced fallbacks may still be queued)." },
     DYING: { value: "dying" as const, description: "Now Dying: agents finish the job; see its `blockers`." },
@@ -35,24 +43,48 @@ function removeInput(name: string, targets: string, what: string) {
   });
 }
 
-type RemoveInput = { model: string; force: boolean; maxWait?: number | null } & Record<string, unknown>;
-const toArgs = (input: RemoveInput, targets: string): RemoveArgs => ({
+type RemoveFields = { model: string; force: boolean; maxWait?: number | null } & Record<string, unknown>;
+const toInput = (input: RemoveFields, targets: string): RemoveInput => ({
   model: input.model,
   targets: input[targets] as string[],
   force: input.force,
   maxWait: input.maxWait ?? null,
 });
 
-const operations = [
-  ["removeMachine", "RemoveMachineInput", "machines", 'Machine ids, e.g. ["1", "2/lxd/0"].', removeMachines,
-    "`juju remove-machine`: Dying, for its agent to finish. Refused for JobManageModel, and for assigned units or containers unless forced."],
-  ["removeUnit", "RemoveUnitInput", "units", 'Unit names, e.g. ["wordpress/0"].', removeUnits,
-    "`juju remove-unit`: Dying (its subordinates follow), for its agent to finish. Refused for subordinates."],
-  ["removeApplication", "RemoveApplicationInput", "applications", "Application names.", removeApplications,
-    "`juju remove-application`: removed at once when nothing holds it; else Dying, its relations destroyed and its units made Dying in batches."],
-  ["removeRelation", "RemoveRelationInput", "relations", 'Relation ids ("3"), keys ("wordpress:db mysql:db") or endpoints ("wordpress mysql").', removeRelations,
-    "`juju remove-relation`: removed at once when no unit is in scope, else Dying until the last leaves. With force, removed now whatever its scope count says."],
-] as const;
+const operations: [string, string, string, string, Operation<RemoveInput, RemovalResult[]>, string][] = [
+  [
+    "removeMachine",
+    "RemoveMachineInput",
+    "machines",
+    'Machine ids, e.g. ["1", "2/lxd/0"].',
+    removeMachines,
+    "`juju remove-machine`: Dying, for its agent to finish. Refused for JobManageModel, and for assigned units or containers unless forced.",
+  ],
+  [
+    "removeUnit",
+    "RemoveUnitInput",
+    "units",
+    'Unit names, e.g. ["wordpress/0"].',
+    removeUnits,
+    "`juju remove-unit`: Dying (its subordinates follow), for its agent to finish. Refused for subordinates.",
+  ],
+  [
+    "removeApplication",
+    "RemoveApplicationInput",
+    "applications",
+    "Application names.",
+    removeApplications,
+    "`juju remove-application`: removed at once when nothing holds it; else Dying, its relations destroyed and its units made Dying in batches.",
+  ],
+  [
+    "removeRelation",
+    "RemoveRelationInput",
+    "relations",
+    'Relation ids ("3"), keys ("wordpress:db mysql:db") or endpoints ("wordpress mysql").',
+    removeRelations,
+    "`juju remove-relation`: removed at once when no unit is in scope, else Dying until the last leaves. With force, removed now whatever its scope count says.",
+  ],
+];
 
 for (const [field, inputName, targets, what, run, description] of operations) {
   const Input = removeInput(inputName, targets, what);
@@ -61,16 +93,7 @@ for (const [field, inputName, targets, what, run, description] of operations) {
       type: [RemovalResultRef],
       description,
       args: { input: t.arg({ type: Input, required: true }) },
-      resolve: (_root, { input }, ctx) => run(ctx.db, toArgs(input as RemoveInput, targets)),
+      resolve: (_root, { input }, ctx) => run(ctx.db, toInput(input as RemoveFields, targets)),
     }),
   );
 }
-
-builder.mutationField("destroyModel", (t) =>
-  t.field({
-    type: OutcomeEnum,
-    description: "`juju destroy-model`: Dying; the cleaner destroys its applications and machines, and the model is Dead once empty.",
-    args: { name: t.arg.string({ required: true }), force: t.arg.boolean({ required: true, defaultValue: false }) },
-    resolve: (_root, args, ctx) => destroyModelNamed(ctx.db, args.name, args.force),
-  }),
-);

@@ -1,23 +1,18 @@
-import { and, eq } from "drizzle-orm";
-import { units } from "../../db/schema.js";
-import { addUnit } from "../../model/applications.js";
-import { DEFAULT_MODEL } from "../../model/models.js";
-import { checkApplicationName, parseUnitName } from "../../model/names.js";
-import { entityKey, loadUnits, subordinatesOf } from "../../model/read.js";
-import { transact } from "../../model/tx.js";
-import type { UnitRow } from "../../model/units.js";
+import {
+  addUnit,
+  DEFAULT_MODEL,
+  entityKey,
+  parseUnitName,
+  subordinatesOfUnits,
+  unitBlockers,
+  unitsPage,
+} from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
-import { loaderFor } from "../loaders.js";
-import { ApplicationRef } from "./application.js";
+import { ApplicationRef, MachineRef, ModelRef, UnitRef } from "../refs.js";
+import { BlockerRef, blockersDescription } from "./blocker.js";
 import { StatusRef } from "./common.js";
 import { LifeEnum } from "./enums.js";
-import { MachineRef } from "./machine.js";
-import { ModelRef } from "./model.js";
-
-export const UnitRef = builder.loadableObjectRef<UnitRow, string>("Unit", {
-  load: loaderFor<UnitRow>("unit", loadUnits),
-});
 
 UnitRef.implement({
   description: 'A unit of an application: "wordpress/0".',
@@ -42,7 +37,7 @@ UnitRef.implement({
     }),
     subordinates: t.loadableList({
       type: UnitRef,
-      load: (keys: string[], ctx) => subordinatesOf(ctx.db, keys),
+      load: (keys: string[], ctx) => subordinatesOfUnits(ctx.db, keys),
       resolve: (u) => entityKey(u.modelId, u.name),
     }),
     workloadStatus: t.field({
@@ -53,6 +48,7 @@ UnitRef.implement({
       type: StatusRef,
       resolve: (u) => ({ current: u.agentStatus, message: "", since: u.statusSince }),
     }),
+    blockers: t.field({ type: [BlockerRef], description: blockersDescription, resolve: (u, _args, ctx) => unitBlockers(ctx.db, u) }),
   }),
 });
 
@@ -71,7 +67,7 @@ builder.objectFields(ModelRef, (t) => ({
     description: "Units in creation order, optionally of one application.",
     args: { application: t.arg.string() },
     resolve: (model, args, ctx) =>
-      pagedConnection(ctx, units, and(eq(units.modelId, model.id), args.application ? eq(units.application, checkApplicationName(args.application)) : undefined), args),
+      pagedConnection(args, (window) => unitsPage(ctx.db, { modelId: model.id, application: args.application }, window)),
   }),
 }));
 
@@ -81,7 +77,8 @@ const AddUnitInput = builder.inputType("AddUnitInput", {
     application: t.string({ required: true }),
     count: t.int({ required: true, defaultValue: 1 }),
     placement: t.stringList({
-      description: 'One directive per unit, in order: "3" (machine 3), "lxd:3" (new container on 3), "lxd" (new container on a new machine). Units beyond the list get new machines.',
+      description:
+        'One directive per unit, in order: "3" (machine 3), "lxd:3" (new container on 3), "lxd" (new container on a new machine). Units beyond the list get new machines.',
     }),
   }),
 });
@@ -91,7 +88,6 @@ builder.mutationField("addUnit", (t) =>
     type: [UnitRef],
     description: "`juju add-unit`: refused for subordinate applications and for applications that are not Alive.",
     args: { input: t.arg({ type: AddUnitInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      transact(ctx.db, (tx) => addUnit(tx, input)),
+    resolve: (_root, { input }, ctx) => addUnit(ctx.db, input),
   }),
 );

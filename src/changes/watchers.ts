@@ -1,39 +1,40 @@
-// What a stream covers. Each stream is served from the same log; a Coverage decides
+// What a stream covers. Each stream is served from the same log; a Watcher decides
 // which rows belong to it and reads the current state of what it covers for the
 // snapshot. `covers` sees every CHANGE of the model, in revision order, exactly once,
-// so a coverage may learn as it goes (a unit created on the machine it watches joins
-// the set it covers). Rows carry their identifying fields (see EntityKind in log.ts),
+// so a watcher may learn as it goes (a unit created on the machine it watches joins
+// the set it covers). Rows carry their identifying fields (see change.ts),
 // which is what lets a resumed stream recognise rows about entities long gone.
 import { and, eq, inArray } from "drizzle-orm";
 import { relationEndpoints, relations, relationScopes, units } from "../db/schema.js";
-import { LifelineError, notFound } from "../model/errors.js";
-import type { ChangeEvent } from "./events.js";
-import type { DbTx, EntityKind, Life } from "./log.js";
-import { relationStates, scopeState, stateReaders, unitState } from "./state.js";
+import { LifelineError, notFound } from "../core/errors.js";
+import type { Life } from "../core/life.js";
+import { counterpartRole, type Role } from "../core/relation.js";
+import type { DbTx } from "./append.js";
+import { type EntityKind, entityKinds, memberId } from "./change.js";
+import { relationStates, scopeState, stateReaders, unitState } from "./snapshot.js";
+import type { EntityEvent } from "./stream-event.js";
 
-export interface Coverage {
+export interface Watcher {
   /** Whether a CHANGE belongs in the stream. Called once per change of the model, in order. */
-  covers(event: ChangeEvent): boolean;
+  covers(event: EntityEvent): boolean;
   /**
    * The current state of what the stream covers, read inside the snapshot's
    * read-only transaction, at most `limit` entities. It also primes whatever the
-   * coverage tracks, so a resumed stream (which discards these) starts informed.
+   * watcher tracks, so a resumed stream (which discards these) starts informed.
    */
-  snapshot(q: DbTx, modelId: string, limit: number, purpose: "snapshot" | "resume"): Promise<ChangeEvent[]>;
+  snapshot(q: DbTx, modelId: string, limit: number, purpose: "snapshot" | "resume"): Promise<EntityEvent[]>;
   /**
    * Whether `covers` depends on what `snapshot` learned, so a resume must read it too.
    * A resume must not refuse an entity that is gone: the client resumes to learn that.
    */
   readonly primedBySnapshot: boolean;
   /**
-   * Set when the coverage learns nothing from its snapshot: streams of one model with
+   * Set when the watcher learns nothing from its snapshot: streams of one model with
    * equal keys cover the same entities, so streams that open together (a reconnect
    * storm after a restart, say) can share one snapshot.
    */
   readonly shareKey?: string;
 }
-
-const field = (e: ChangeEvent, name: string) => e.fields[name];
 
 function tooBig(limit: number): never {
   throw new LifelineError(
@@ -43,26 +44,26 @@ function tooBig(limit: number): never {
   );
 }
 
-function bounded(events: ChangeEvent[], limit: number): ChangeEvent[] {
+function bounded(events: EntityEvent[], limit: number): EntityEvent[] {
   if (events.length > limit) tooBig(limit);
   return events;
 }
 
 /** `changes`: a model's rows, optionally of some kinds, some entity ids, some lives. */
-export function modelChanges(filter: { kinds?: readonly EntityKind[] | null; entities?: readonly string[] | null; life?: readonly Life[] | null }): Coverage {
+export function modelChanges(filter: { kinds?: readonly EntityKind[] | null; entities?: readonly string[] | null; life?: readonly Life[] | null }): Watcher {
   const kinds = filter.kinds?.length ? new Set(filter.kinds) : null;
   const entities = filter.entities ? new Set(filter.entities) : null;
   const lives = filter.life ? new Set(filter.life) : null;
   // A removal always passes the life filter: a client must learn that what it holds is gone.
-  const lifeMatches = (e: ChangeEvent) => !lives || e.removed || (e.life !== null && lives.has(e.life));
+  const lifeMatches = (e: EntityEvent) => !lives || e.removed || (e.life !== null && lives.has(e.life));
   const sorted = (values: Set<string> | null) => (values ? [...values].sort() : null);
   return {
     primedBySnapshot: false,
     shareKey: JSON.stringify(["changes", sorted(kinds), sorted(entities), sorted(lives)]),
-    covers: (e) => (!kinds || kinds.has(e.kind!)) && (!entities || entities.has(e.entity!)) && lifeMatches(e),
+    covers: (e) => (!kinds || kinds.has(e.kind)) && (!entities || entities.has(e.entity)) && lifeMatches(e),
     async snapshot(q, modelId, limit) {
-      const out: ChangeEvent[] = [];
-      for (const kind of kinds ?? (Object.keys(stateReaders) as EntityKind[])) {
+      const out: EntityEvent[] = [];
+      for (const kind of kinds ?? entityKinds) {
         const states = await stateReaders[kind](q, modelId, entities ? { ids: [...entities] } : {}, limit - out.length + 1);
         out.push(...states.filter(lifeMatches));
         if (out.length > limit) tooBig(limit);
@@ -73,7 +74,7 @@ export function modelChanges(filter: { kinds?: readonly EntityKind[] | null; ent
 }
 
 /** A unit's own changes and its application's (what a unit agent watches first). */
-export function unitLife(unit: string): Coverage {
+export function unitLife(unit: string): Watcher {
   const application = unit.slice(0, unit.indexOf("/"));
   return {
     primedBySnapshot: false, // its snapshot only refuses a unit that does not exist; a resume must not
@@ -87,17 +88,17 @@ export function unitLife(unit: string): Coverage {
 }
 
 /** The units assigned to a machine: its principals, and their subordinates (what a machine agent deploys). */
-export function machineUnits(machine: string): Coverage {
+export function machineUnits(machine: string): Watcher {
   const assigned = new Set<string>();
   return {
     primedBySnapshot: true,
     covers(e) {
       if (e.kind !== "unit") return false;
-      const ours =
-        assigned.has(e.entity!) || field(e, "machineId") === machine || (typeof field(e, "principal") === "string" && assigned.has(field(e, "principal") as string));
+      const { machineId, principal } = e.fields;
+      const ours = assigned.has(e.entity) || machineId === machine || (typeof principal === "string" && assigned.has(principal));
       if (!ours) return false;
-      if (e.removed) assigned.delete(e.entity!);
-      else assigned.add(e.entity!);
+      if (e.removed) assigned.delete(e.entity);
+      else assigned.add(e.entity);
       return true;
     },
     async snapshot(q, modelId, limit) {
@@ -121,21 +122,19 @@ export function machineUnits(machine: string): Coverage {
 }
 
 /** The relations an application takes part in (what the uniter watches to join and depart). */
-export function applicationRelations(application: string): Coverage {
+export function applicationRelations(application: string): Watcher {
   const ours = new Set<string>();
-  const named = (e: ChangeEvent) => {
-    const endpoints = field(e, "endpoints");
-    if (Array.isArray(endpoints) && endpoints.some((x) => String(x).startsWith(`${application}:`))) return true;
-    // A relation's key names its endpoints ("wordpress:db mysql:db"), and removal rows carry it.
-    const key = field(e, "key");
-    return typeof key === "string" && key.split(" ").some((x) => x.startsWith(`${application}:`));
-  };
+  const ofApplication = (endpoint: string) => endpoint.startsWith(`${application}:`);
   return {
     primedBySnapshot: true,
     covers(e) {
-      if (e.kind !== "relation" || !(ours.has(e.entity!) || named(e))) return false;
-      if (e.removed) ours.delete(e.entity!);
-      else ours.add(e.entity!);
+      if (e.kind !== "relation") return false;
+      // A relation's key names its endpoints ("wordpress:db mysql:db"), and removal rows carry it.
+      const { endpoints, key } = e.fields;
+      const named = endpoints?.some(ofApplication) || key?.split(" ").some(ofApplication);
+      if (!(ours.has(e.entity) || named)) return false;
+      if (e.removed) ours.delete(e.entity);
+      else ours.add(e.entity);
       return true;
     },
     async snapshot(q, modelId, limit) {
@@ -146,15 +145,11 @@ export function applicationRelations(application: string): Coverage {
         .where(and(eq(relations.modelId, modelId), eq(relationEndpoints.application, application)))
         .limit(limit + 1);
       const states = bounded(await relationStates(q, modelId, rows.map((r) => r.relation)), limit);
-      for (const s of states) ours.add(s.entity!);
+      for (const s of states) ours.add(s.entity);
       return states;
     },
   };
 }
-
-type Role = "provider" | "requirer" | "peer";
-/** Seed 002: providers observe requirers, requirers observe providers, peers observe each other. */
-const observes = (own: Role, other: Role) => (own === "peer" ? other === "peer" : own === "provider" ? other === "requirer" : other === "provider");
 
 /**
  * A relation as one unit of it sees it (Juju's RelationUnitsWatcher): the relation's
@@ -162,24 +157,29 @@ const observes = (own: Role, other: Role) => (own === "peer" ? other === "peer" 
  * counterpart role, and for container-scoped relations only its own container), and
  * the settings versions of those units while they are in scope.
  */
-export function relationUnits(relationId: number, unit: string): Coverage {
+export function relationUnits(relationId: number, unit: string): Watcher {
   let role: Role | null = null;
   let container: string | null = null; // set for container-scoped relations only
   const inScope = new Set<string>();
-  const visible = (e: ChangeEvent) =>
-    field(e, "unit") !== unit && observes(role!, field(e, "role") as Role) && (container === null || field(e, "container") === container);
+  // Seed 002: providers observe requirers, requirers observe providers, peers observe each other.
+  const visible = (member: { unit: string; role: Role; container: string | null }) =>
+    member.unit !== unit && role !== null && member.role === counterpartRole(role) && (container === null || member.container === container);
   return {
     primedBySnapshot: true,
     covers(e) {
-      if (e.kind === "relation") return e.entity === String(relationId);
-      if (role === null || field(e, "relationId") !== relationId) return false;
-      if (e.kind === "scope") {
-        if (!visible(e)) return false;
-        if (e.removed) inScope.delete(field(e, "unit") as string);
-        else inScope.add(field(e, "unit") as string);
-        return true;
+      switch (e.kind) {
+        case "relation":
+          return e.entity === String(relationId);
+        case "scope":
+          if (e.fields.relationId !== relationId || !visible(e.fields)) return false;
+          if (e.removed) inScope.delete(e.fields.unit);
+          else inScope.add(e.fields.unit);
+          return true;
+        case "settings":
+          return role !== null && e.fields.relationId === relationId && inScope.has(e.fields.unit);
+        default:
+          return false;
       }
-      return e.kind === "settings" && inScope.has(field(e, "unit") as string);
     },
     async snapshot(q, modelId, limit, purpose) {
       const application = unit.slice(0, unit.indexOf("/"));
@@ -209,12 +209,12 @@ export function relationUnits(relationId: number, unit: string): Coverage {
         .from(relationScopes)
         .where(and(eq(relationScopes.modelId, modelId), eq(relationScopes.relationId, relationId)))
         .limit(limit + 1);
-      const seen = members.map(scopeState).filter(visible);
-      for (const m of seen) inScope.add(field(m, "unit") as string);
+      const seen = members.filter(visible);
+      for (const m of seen) inScope.add(m.unit);
       const settings = inScope.size
-        ? await stateReaders.settings(q, modelId, { ids: [...inScope].map((u) => `${relationId}:${u}`) }, limit + 1)
+        ? await stateReaders.settings(q, modelId, { ids: [...inScope].map((u) => memberId(relationId, u)) }, limit + 1)
         : [];
-      return bounded([...(await relationStates(q, modelId, [relation])), ...seen, ...settings], limit);
+      return bounded([...(await relationStates(q, modelId, [relation])), ...seen.map(scopeState), ...settings], limit);
     },
   };
 }

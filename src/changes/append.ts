@@ -5,30 +5,14 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/connect.js";
 import { changes, models } from "../db/schema.js";
+import type { Change } from "./change.js";
 
 export type DbTx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-/**
- * What a change is about. Entities carry their id; the two relation-membership
- * kinds use "<relation id>:<unit name>" as their entity:
- * - "scope": a unit entered (life "alive") or left (removed: true) a relation's scope;
- *   fields { relationId, unit, application, role, container } (container: the
- *   principal unit for container-scoped relations, else null).
- * - "settings": a unit's relation settings were written (fields { relationId, unit, version })
- *   or deleted with their relation (removed: true).
- */
-export type EntityKind = "model" | "machine" | "charm" | "application" | "unit" | "relation" | "scope" | "settings";
-export type Life = "alive" | "dying" | "dead";
-
-export interface Change {
+/** A change waiting to be appended, with the model whose log it goes to. */
+export interface PendingChange {
   modelId: string;
-  kind: EntityKind;
-  /** The entity's id in the model: machine id, unit or application name, relation id, charm url. */
-  entity: string;
-  life?: Life | null;
-  removed?: boolean;
-  /** The fields that changed, with their new values (enough to act on without a second read). */
-  fields?: Record<string, unknown>;
+  change: Change;
 }
 
 /**
@@ -38,12 +22,12 @@ export interface Change {
  */
 export const CHANGES_CHANNEL = "lifeline_changes";
 
-export async function appendChanges(tx: DbTx, pending: readonly Change[]): Promise<void> {
+export async function appendChanges(tx: DbTx, pending: readonly PendingChange[]): Promise<void> {
   const byModel = new Map<string, Change[]>();
-  for (const change of pending) {
-    const list = byModel.get(change.modelId) ?? [];
+  for (const { modelId, change } of pending) {
+    const list = byModel.get(modelId) ?? [];
     list.push(change);
-    byModel.set(change.modelId, list);
+    byModel.set(modelId, list);
   }
   // A fixed order keeps two multi-model transactions from deadlocking on the counters.
   for (const modelId of [...byModel.keys()].sort()) {
@@ -61,9 +45,9 @@ export async function appendChanges(tx: DbTx, pending: readonly Change[]): Promi
         revision: first + i,
         kind: change.kind,
         entity: change.entity,
-        life: change.life ?? null,
-        removed: change.removed ?? false,
-        fields: change.fields ?? {},
+        life: change.life,
+        removed: change.removed,
+        fields: { ...change.fields },
       })),
     );
     // Delivered at commit, and only if the transaction commits.

@@ -1,18 +1,26 @@
-// Relations: `juju integrate`, with Juju's endpoint inference, and the peer
-// relations `juju deploy` creates for every peer endpoint of a charm.
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { applications, relationEndpoints, relations } from "../db/schema.js";
-import { getAliveApplication, type ApplicationRow } from "./applications.js";
-import type { CharmEndpoint, CharmMetadata, Scope } from "./charm.js";
-import { charmMetadata } from "./charms.js";
-import { charms } from "../db/schema.js";
-import { LifelineError } from "./errors.js";
-import { getAliveModel, type ModelRow } from "./models.js";
+// A relation from `juju integrate` to removal (seed 000 "juju remove-relation",
+// seed 001 "Relations"): Juju's endpoint inference, the peer relations `juju
+// deploy` creates, and the removal every path that ends a relation shares (the
+// user, application destruction, the last unit leaving a Dying relation's
+// scope, and force).
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { relationAdded, relationLifeSet, relationRemoved, scopeLeft } from "../changes/change.js";
+import { LifelineError } from "../core/errors.js";
+import { advance, Life } from "../core/life.js";
+import { Role, Scope } from "../core/relation.js";
+import { rowsOf } from "../db/connect.js";
+import { charms, relationEndpoints, relationScopes, relations } from "../db/schema.js";
+import { type Blocker, listed, SHOWN } from "./blocker.js";
+import type { CharmEndpoint, CharmMetadata } from "./charm-metadata.js";
+import { charmMetadata } from "./charm.js";
+import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
+import { getAliveApplication } from "./lookup.js";
+import type { Outcome } from "./machine.js";
 import { checkApplicationName, isRelationName } from "./names.js";
+import { addRelationReferences, releaseRelationReference } from "./references.js";
+import type { ApplicationRow, ModelRow, Queryable, RelationRow } from "./rows.js";
 import { nextSequence } from "./sequences.js";
-import type { Tx } from "./tx.js";
-
-export type RelationRow = typeof relations.$inferSelect;
+import { type InModel, modelOperation, type Tx } from "./transaction.js";
 
 /** An endpoint bound to an application: "wordpress:db". */
 export interface Endpoint extends CharmEndpoint {
@@ -26,7 +34,7 @@ const spell = (e: Pick<Endpoint, "application" | "name">) => `${e.application}:$
  * endpoint of a peer relation. No two relations share one (seed 001).
  */
 export function relationKey(endpoints: readonly Endpoint[]): string {
-  const rank = { requirer: 0, provider: 1, peer: 2 } as const;
+  const rank = { [Role.Requirer]: 0, [Role.Provider]: 1, [Role.Peer]: 2 } as const;
   return [...endpoints]
     .sort((a, b) => rank[a.role] - rank[b.role])
     .map(spell)
@@ -38,7 +46,7 @@ function canRelate(a: Endpoint, b: Endpoint): boolean {
   return (
     a.application !== b.application &&
     a.interface === b.interface &&
-    ((a.role === "provider" && b.role === "requirer") || (a.role === "requirer" && b.role === "provider"))
+    ((a.role === Role.Provider && b.role === Role.Requirer) || (a.role === Role.Requirer && b.role === Role.Provider))
   );
 }
 
@@ -85,37 +93,24 @@ async function insertRelation(tx: Tx, model: ModelRow, endpoints: Endpoint[], sc
       scope,
     })),
   );
-  await tx.db
-    .update(applications)
-    .set({ relationCount: sql`${applications.relationCount} + 1` })
-    .where(
-      and(
-        eq(applications.modelId, model.id),
-        inArray(
-          applications.name,
-          endpoints.map((e) => e.application),
-        ),
-      ),
-    );
-  tx.record({
-    modelId: model.id,
-    kind: "relation",
-    entity: String(id),
-    life: "alive",
-    fields: { key, scope, interface: relation!.interface, endpoints: endpoints.map(spell) },
-  });
+  await addRelationReferences(
+    tx,
+    model,
+    endpoints.map((e) => e.application),
+  );
+  tx.record(model.id, relationAdded(relation!, endpoints.map(spell)));
   return relation!;
 }
 
 /** Juju deploys an application together with one relation per peer endpoint. */
 export async function addPeerRelations(tx: Tx, model: ModelRow, app: ApplicationRow, meta: CharmMetadata): Promise<void> {
-  for (const peer of meta.endpoints.filter((e) => e.role === "peer"))
+  for (const peer of meta.endpoints.filter((e) => e.role === Role.Peer))
     await insertRelation(tx, model, [{ ...peer, application: app.name }], peer.scope);
 }
 
-export interface IntegrateArgs {
-  model: string;
-  endpoints: readonly [string, string];
+export interface IntegrateInput extends InModel {
+  /** Two endpoints, each "<application>" or "<application>:<relation>". */
+  endpoints: readonly string[];
 }
 
 /** Every endpoint pair of the two specs that could form a relation. */
@@ -127,8 +122,9 @@ function candidates(left: Endpoint[], right: Endpoint[]): [Endpoint, Endpoint][]
 }
 
 /** `juju integrate a b`: infers the endpoint pair when exactly one matches. */
-export async function integrate(tx: Tx, args: IntegrateArgs): Promise<RelationRow> {
-  const model = await getAliveModel(tx, args.model);
+export const integrate = modelOperation(Life.Alive, async (tx, model, args: IntegrateInput): Promise<RelationRow> => {
+  if (args.endpoints.length !== 2)
+    throw new LifelineError("INVALID_ARGUMENT", `integrate takes exactly two endpoints, got ${args.endpoints.length}`);
   const specs = args.endpoints.map(parseEndpointSpec);
   // Relations are only added to Alive applications (seed 001).
   const apps = await Promise.all(specs.map((s) => getAliveApplication(tx, model, s.application)));
@@ -164,8 +160,8 @@ export async function integrate(tx: Tx, args: IntegrateArgs): Promise<RelationRo
   }
   const pair = pairs[0]!;
   // If either endpoint is container-scoped, the relation is (seed 003).
-  const scope: Scope = pair.some((e) => e.scope === "container") ? "container" : "global";
-  if (scope === "container") {
+  const scope: Scope = pair.some((e) => e.scope === Scope.Container) ? Scope.Container : Scope.Global;
+  if (scope === Scope.Container) {
     if (!apps.some((a) => a.subordinate))
       throw new LifelineError(
         "INVALID_RELATION",
@@ -180,7 +176,7 @@ export async function integrate(tx: Tx, args: IntegrateArgs): Promise<RelationRo
       );
   }
   return insertRelation(tx, model, pair, scope);
-}
+});
 
 /**
  * The relation named by its canonical key or by Juju's `remove-relation`
@@ -217,4 +213,130 @@ export async function findRelation(tx: Tx, model: ModelRow, spec: string): Promi
     });
   }
   return found[0]!;
+}
+
+const relationWhere = (model: ModelRow, id: number) => and(eq(relations.modelId, model.id), eq(relations.id, id));
+
+export async function endpointApplications(tx: Tx, model: ModelRow, relationId: number): Promise<string[]> {
+  const rows = await tx.db
+    .select({ application: relationEndpoints.application })
+    .from(relationEndpoints)
+    .where(and(eq(relationEndpoints.modelId, model.id), eq(relationEndpoints.relationId, relationId)));
+  return rows.map((r) => r.application);
+}
+
+/**
+ * Deletes a relation that has no units in scope, and drops its hold on its
+ * applications, except `except` (an application being destroyed keeps its own
+ * count, seed 000). Its settings are queued for deletion in batches.
+ */
+export async function removeRelation(tx: Tx, model: ModelRow, relation: RelationRow, except?: string): Promise<void> {
+  const apps = await endpointApplications(tx, model, relation.id);
+  await tx.db.delete(relationEndpoints).where(and(eq(relationEndpoints.modelId, model.id), eq(relationEndpoints.relationId, relation.id)));
+  await tx.db.delete(relations).where(relationWhere(model, relation.id));
+  tx.record(model.id, relationRemoved(relation));
+  await queueCleanup(tx, model, CleanupKinds.relationSettings, String(relation.id));
+  if (relation.scope === Scope.Container) await queueSubordinateCascade(tx, model, relation, apps);
+  for (const app of new Set(apps)) if (app !== except) await releaseRelationReference(tx, model, app);
+}
+
+/** Seed 001: a subordinate becomes Dying when the last Alive relation between its application and its principal's goes. */
+async function queueSubordinateCascade(tx: Tx, model: ModelRow, relation: RelationRow, apps: string[]): Promise<void> {
+  if (apps.length === 2) await queueCleanup(tx, model, CleanupKinds.dyingSubordinates, String(relation.id), { applications: apps });
+}
+
+/**
+ * Seed 000 "juju remove-relation": not Alive → no-op; units in scope → Dying
+ * (their agents leave scope; the last one removes it); otherwise removed now.
+ */
+export async function destroyRelation(tx: Tx, model: ModelRow, relation: RelationRow, byApplication?: string): Promise<Outcome> {
+  if (relation.life !== Life.Alive) return "unchanged";
+  if (relation.unitCount > 0) {
+    await tx.db
+      .update(relations)
+      .set({ life: advance(`relation ${relation.id}`, relation.life, Life.Dying) })
+      .where(relationWhere(model, relation.id));
+    tx.record(model.id, relationLifeSet(relation.id, Life.Dying));
+    if (relation.scope === Scope.Container)
+      await queueSubordinateCascade(tx, model, relation, await endpointApplications(tx, model, relation.id));
+    return "dying";
+  }
+  await removeRelation(tx, model, relation, byApplication);
+  return "removed";
+}
+
+/**
+ * `remove-relation --force`: removes the relation now, whatever its scope
+ * count says. Its members are taken out of scope (their settings stay until
+ * the settings cleanup), so no reference to it survives.
+ */
+export async function forceRemoveRelation(tx: Tx, model: ModelRow, relation: RelationRow, except?: string): Promise<Outcome> {
+  const members = await tx.db
+    .delete(relationScopes)
+    .where(and(eq(relationScopes.modelId, model.id), eq(relationScopes.relationId, relation.id)))
+    .returning();
+  for (const member of members) tx.record(model.id, scopeLeft(member));
+  await removeRelation(tx, model, relation, except);
+  return "removed";
+}
+
+/** The relations an application takes part in, oldest first. */
+export async function relationsOf(tx: Tx, model: ModelRow, application: string): Promise<RelationRow[]> {
+  const ids = await tx.db
+    .select({ id: relationEndpoints.relationId })
+    .from(relationEndpoints)
+    .where(and(eq(relationEndpoints.modelId, model.id), eq(relationEndpoints.application, application)));
+  if (!ids.length) return [];
+  return tx.db
+    .select()
+    .from(relations)
+    .where(
+      and(
+        eq(relations.modelId, model.id),
+        inArray(
+          relations.id,
+          ids.map((r) => r.id),
+        ),
+      ),
+    )
+    .orderBy(relations.id);
+}
+
+/** Is an Alive container-scoped relation still joining these two applications? */
+export async function aliveContainerRelationBetween(tx: Tx, model: ModelRow, a: string, b: string): Promise<boolean> {
+  const rows = await tx.db.execute<{ id: number }>(sql`
+    select r.id from relations r
+    join relation_endpoints ea on ea.model_id = r.model_id and ea.relation_id = r.id and ea.application = ${a}
+    join relation_endpoints eb on eb.model_id = r.model_id and eb.relation_id = r.id and eb.application = ${b}
+    where r.model_id = ${model.id} and r.scope = ${Scope.Container} and r.life = ${Life.Alive} limit 1`);
+  return rowsOf(rows).length > 0;
+}
+
+/** "Why is it still here?" for a relation: the units in its scope (the last to leave removes it), and its pending cleanups. */
+export async function relationBlockers(q: Queryable, relation: RelationRow): Promise<Blocker[]> {
+  if (relation.life === Life.Alive) return [];
+  const members = await q
+    .select({ unit: relationScopes.unit })
+    .from(relationScopes)
+    .where(and(eq(relationScopes.modelId, relation.modelId), eq(relationScopes.relationId, relation.id)))
+    .orderBy(asc(relationScopes.unit))
+    .limit(SHOWN);
+  const blockers: Blocker[] = [];
+  if (members.length)
+    blockers.push({
+      kind: "units-in-scope",
+      message: `units ${listed(
+        members.map((m) => m.unit),
+        relation.unitCount,
+      )} are in its scope; it is removed when the last one leaves`,
+      entities: members.map((m) => m.unit),
+    });
+  else if (relation.unitCount > 0)
+    blockers.push({
+      kind: "units-in-scope",
+      message: `its scope count says ${relation.unitCount} unit(s) but none is in scope: remove it with force`,
+      entities: [],
+    });
+  blockers.push(...(await pendingCleanups(q, relation.modelId, "relation", String(relation.id))));
+  return blockers;
 }

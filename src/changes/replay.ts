@@ -4,8 +4,8 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { Database } from "../db/connect.js";
 import { changes, models } from "../db/schema.js";
-import { LifelineError } from "../model/errors.js";
-import { changeEvent, type ChangeEvent } from "./events.js";
+import { LifelineError } from "../core/errors.js";
+import { changeEvent, type EntityEvent } from "./stream-event.js";
 
 /** The revisions a model's log can replay: those after `compactedThrough`, up to `revision`. */
 export interface LogWindow {
@@ -44,7 +44,7 @@ export function checkResumable(since: number, window: LogWindow): void {
  * revisions commit in order (src/changes/log.ts), so a gap can only mean compaction
  * removed the rows: that is reported as RESYNC_REQUIRED rather than skipped.
  */
-export async function readChanges(db: Database, modelId: string, after: number, limit: number): Promise<ChangeEvent[]> {
+export async function readChanges(db: Database, modelId: string, after: number, limit: number): Promise<EntityEvent[]> {
   const rows = await readRows(db, modelId, after, limit);
   const first = rows[0];
   if (first ? first.revision !== after + 1 : false) {
@@ -61,7 +61,7 @@ export async function readChanges(db: Database, modelId: string, after: number, 
 }
 
 /** Up to `limit` changes after revision `after`, in revision order, as they are. */
-export async function readRows(db: Database, modelId: string, after: number, limit: number): Promise<ChangeEvent[]> {
+export async function readRows(db: Database, modelId: string, after: number, limit: number): Promise<EntityEvent[]> {
   const rows = await db
     .select()
     .from(changes)

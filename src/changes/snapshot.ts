@@ -1,23 +1,24 @@
 // The current state of entities, as STATE events: what a fresh stream sends before
-// its first CHANGE. The fields use the same names the change rows use, so a client
-// applies a STATE event and a CHANGE event with the same code.
-import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+// its first CHANGE. The fields are typed by the same kinds the change rows use
+// (change.ts), so a client applies a STATE event and a CHANGE event with the same code.
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import {
   applications,
   charms,
   machines,
   models,
   relationEndpoints,
-  relations,
   relationScopes,
   relationSettings,
+  relations,
   units,
 } from "../db/schema.js";
-import { stateEvent, type ChangeEvent } from "./events.js";
-import type { DbTx, EntityKind } from "./log.js";
+import type { DbTx } from "./append.js";
+import { type EntityKind, memberId } from "./change.js";
+import { type EntityEvent, stateEvent } from "./stream-event.js";
 
 /** Entities of one kind, restricted by `where`, at most `limit` of them. */
-export type StateReader = (q: DbTx, modelId: string, where: StateFilter, limit: number) => Promise<ChangeEvent[]>;
+export type StateReader = (q: DbTx, modelId: string, where: StateFilter, limit: number) => Promise<EntityEvent[]>;
 
 export interface StateFilter {
   /** Entity ids as change rows spell them ("wordpress/0", "3", "3:wordpress/0"). */
@@ -38,7 +39,10 @@ function memberCondition(table: typeof relationScopes | typeof relationSettings,
   const pairs = ids.map(parseMemberId).filter((p): p is [number, string] => p !== null);
   if (pairs.length === 0) return sql`false`;
   // Narrowed by unit here; the exact "<relation id>:<unit>" pairs are matched on the rows.
-  return inArray(table.unit, pairs.map(([, unit]) => unit));
+  return inArray(
+    table.unit,
+    pairs.map(([, unit]) => unit),
+  );
 }
 
 export const stateReaders: Record<EntityKind, StateReader> = {
@@ -74,7 +78,9 @@ export const stateReaders: Record<EntityKind, StateReader> = {
       .where(and(eq(charms.modelId, modelId), where.ids ? inArray(charms.url, [...where.ids]) : undefined))
       .orderBy(asc(charms.seq))
       .limit(limit);
-    return rows.map((c) => stateEvent("charm", c.url, null, { name: c.name, revision: c.revision, subordinate: c.subordinate, series: c.series }));
+    return rows.map((c) =>
+      stateEvent("charm", c.url, null, { name: c.name, revision: c.revision, subordinate: c.subordinate, series: c.series }),
+    );
   },
   async application(q, modelId, where, limit) {
     const rows = await q
@@ -120,9 +126,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
       .where(and(eq(relationScopes.modelId, modelId), memberCondition(relationScopes, where.ids)))
       .orderBy(asc(relationScopes.relationId), asc(relationScopes.unit))
       .limit(limit);
-    return rows
-      .map(scopeState)
-      .filter((e) => !where.ids || where.ids.includes(e.entity!));
+    return rows.map(scopeState).filter((e) => !where.ids || where.ids.includes(e.entity));
   },
   async settings(q, modelId, where, limit) {
     const rows = await q
@@ -132,8 +136,8 @@ export const stateReaders: Record<EntityKind, StateReader> = {
       .orderBy(asc(relationSettings.relationId), asc(relationSettings.unit))
       .limit(limit);
     return rows
-      .map((s) => stateEvent("settings", `${s.relationId}:${s.unit}`, null, { relationId: s.relationId, unit: s.unit, version: s.version }))
-      .filter((e) => !where.ids || where.ids.includes(e.entity!));
+      .map((s) => stateEvent("settings", memberId(s.relationId, s.unit), null, { relationId: s.relationId, unit: s.unit, version: s.version }))
+      .filter((e) => !where.ids || where.ids.includes(e.entity));
   },
 };
 
@@ -148,7 +152,7 @@ export const unitState = (u: typeof units.$inferSelect) =>
   });
 
 export const scopeState = (s: typeof relationScopes.$inferSelect) =>
-  stateEvent("scope", `${s.relationId}:${s.unit}`, "alive", {
+  stateEvent("scope", memberId(s.relationId, s.unit), "alive", {
     relationId: s.relationId,
     unit: s.unit,
     application: s.application,
@@ -156,12 +160,20 @@ export const scopeState = (s: typeof relationScopes.$inferSelect) =>
     container: s.container,
   });
 
-export async function relationStates(q: DbTx, modelId: string, rows: (typeof relations.$inferSelect)[]): Promise<ChangeEvent[]> {
+export async function relationStates(q: DbTx, modelId: string, rows: (typeof relations.$inferSelect)[]): Promise<EntityEvent[]> {
   if (rows.length === 0) return [];
   const ends = await q
     .select()
     .from(relationEndpoints)
-    .where(and(eq(relationEndpoints.modelId, modelId), inArray(relationEndpoints.relationId, rows.map((r) => r.id))));
+    .where(
+      and(
+        eq(relationEndpoints.modelId, modelId),
+        inArray(
+          relationEndpoints.relationId,
+          rows.map((r) => r.id),
+        ),
+      ),
+    );
   return rows.map((r) =>
     stateEvent("relation", String(r.id), r.life, {
       key: r.key,

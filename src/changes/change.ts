@@ -1,0 +1,210 @@
+// The change log's contract: one discriminated union of change kinds, and one
+// constructor per change the model makes. Writers (src/model) build rows only
+// through these constructors; readers (watchers, snapshots) narrow on `kind`
+// and read `fields` by type, so a field renamed here fails to compile at every
+// writer and reader.
+//
+// Every row carries its entity's id; rows that are all a late reader may ever
+// see of an entity (a removal, a scope change) also carry its identifying fields,
+// so a resumed stream recognises rows about entities that are long gone.
+import type { Life } from "../core/life.js";
+import type { MachineJob, ContainerType } from "../core/machine.js";
+import type { Role, Scope } from "../core/relation.js";
+import type {
+  applications,
+  charms,
+  machines,
+  models,
+  relationScopes,
+  relations,
+  StoredConstraints,
+  units,
+} from "../db/schema.js";
+
+export interface ModelFields {
+  defaultSeries?: string;
+  constraints?: StoredConstraints;
+}
+
+export interface MachineFields {
+  series?: string;
+  jobs?: MachineJob[];
+  constraints?: StoredConstraints;
+  parentId?: string | null;
+  containerType?: ContainerType | null;
+  instanceId?: string | null;
+  status?: string;
+}
+
+export interface CharmFields {
+  name?: string;
+  revision?: number;
+  subordinate?: boolean;
+  series?: string[];
+}
+
+export interface ApplicationFields {
+  charmUrl?: string;
+  series?: string;
+  subordinate?: boolean;
+  constraints?: StoredConstraints;
+  unitCount?: number;
+  relationCount?: number;
+}
+
+export interface UnitFields {
+  application?: string;
+  series?: string;
+  /** The machine a principal is assigned to (null for subordinates). */
+  machineId?: string | null;
+  /** A subordinate's principal unit (null for principals). */
+  principal?: string | null;
+  workloadStatus?: string;
+  agentStatus?: string;
+}
+
+export interface RelationFields {
+  /** The canonical key, "<requirer> <provider>"; it names both endpoints, so removal rows carry it. */
+  key?: string;
+  scope?: Scope;
+  interface?: string;
+  /** "application:endpoint" for each side. */
+  endpoints?: string[];
+  unitCount?: number;
+}
+
+/** A unit's membership of a relation's scope. Entity "<relation id>:<unit>"; entering and leaving carry every field. */
+export interface ScopeFields {
+  relationId: number;
+  unit: string;
+  application: string;
+  role: Role;
+  /** For container-scoped relations: the principal unit whose container the scope is; else null. */
+  container: string | null;
+}
+
+/** A unit's relation settings. Entity "<relation id>:<unit>"; a write carries the new version. */
+export interface SettingsFields {
+  relationId: number;
+  unit: string;
+  version?: number;
+}
+
+interface Row<K extends string, F> {
+  kind: K;
+  /** The entity's id in the model: machine id, unit or application name, relation id, charm url, "<relation id>:<unit>". */
+  entity: string;
+  life: Life | null;
+  removed: boolean;
+  /** The fields that changed, with their new values (enough to act on without a second read). */
+  fields: F;
+}
+
+export type Change =
+  | Row<"model", ModelFields>
+  | Row<"machine", MachineFields>
+  | Row<"charm", CharmFields>
+  | Row<"application", ApplicationFields>
+  | Row<"unit", UnitFields>
+  | Row<"relation", RelationFields>
+  | Row<"scope", ScopeFields>
+  | Row<"settings", SettingsFields>;
+
+export type EntityKind = Change["kind"];
+export type ChangeOf<K extends EntityKind> = Extract<Change, { kind: K }>;
+export type FieldsOf<K extends EntityKind> = ChangeOf<K>["fields"];
+
+/** Every kind, in the order a snapshot lists them. */
+export const entityKinds = [
+  "model",
+  "machine",
+  "charm",
+  "application",
+  "unit",
+  "relation",
+  "scope",
+  "settings",
+] as const satisfies readonly EntityKind[];
+
+const row = <K extends EntityKind>(
+  kind: K,
+  entity: string,
+  life: Life | null,
+  fields: FieldsOf<K>,
+  removed = false,
+): ChangeOf<K> => ({ kind, entity, life, removed, fields }) as ChangeOf<K>;
+
+/** "<relation id>:<unit>": how scope and settings rows name a unit's membership of a relation. */
+export const memberId = (relationId: number, unit: string) => `${relationId}:${unit}`;
+
+type ModelRow = typeof models.$inferSelect;
+type MachineRow = typeof machines.$inferSelect;
+type CharmRow = typeof charms.$inferSelect;
+type ApplicationRow = typeof applications.$inferSelect;
+type UnitRow = typeof units.$inferSelect;
+type RelationRow = typeof relations.$inferSelect;
+type ScopeRow = typeof relationScopes.$inferSelect;
+
+export const modelAdded = (m: ModelRow) =>
+  row("model", m.name, m.life, { defaultSeries: m.defaultSeries, constraints: m.constraints });
+export const modelConstraintsSet = (m: ModelRow, constraints: StoredConstraints) =>
+  row("model", m.name, m.life, { constraints });
+export const modelLifeSet = (name: string, life: Life) => row("model", name, life, {});
+
+export const machineAdded = (m: MachineRow) =>
+  row("machine", m.id, m.life, {
+    series: m.series,
+    jobs: m.jobs,
+    constraints: m.constraints,
+    parentId: m.parentId,
+    status: m.status,
+  });
+export const machineLifeSet = (id: string, life: Life) => row("machine", id, life, {});
+export const machineRemoved = (m: Pick<MachineRow, "id" | "instanceId">) =>
+  row("machine", m.id, "dead", { instanceId: m.instanceId }, true);
+
+export const charmAdded = (c: CharmRow) => row("charm", c.url, null, { name: c.name, revision: c.revision });
+
+export const applicationAdded = (a: ApplicationRow) =>
+  row("application", a.name, a.life, {
+    charmUrl: a.charmUrl,
+    series: a.series,
+    subordinate: a.subordinate,
+    constraints: a.constraints,
+  });
+export const applicationConstraintsSet = (a: ApplicationRow, constraints: StoredConstraints) =>
+  row("application", a.name, a.life, { constraints });
+export const applicationLifeSet = (name: string, life: Life) => row("application", name, life, {});
+export const applicationRemoved = (name: string) => row("application", name, "dead", {}, true);
+
+export const unitAdded = (u: UnitRow) =>
+  row("unit", u.name, u.life, {
+    application: u.application,
+    series: u.series,
+    machineId: u.machineId,
+    principal: u.principal,
+  });
+export const unitLifeSet = (name: string, life: Life) => row("unit", name, life, {});
+export const unitRemoved = (u: Pick<UnitRow, "name" | "machineId" | "principal">) =>
+  row("unit", u.name, "dead", { machineId: u.machineId, principal: u.principal }, true);
+
+export const relationAdded = (r: RelationRow, endpoints: string[]) =>
+  row("relation", String(r.id), r.life, { key: r.key, scope: r.scope, interface: r.interface, endpoints });
+export const relationLifeSet = (id: number, life: Life) => row("relation", String(id), life, {});
+export const relationRemoved = (r: Pick<RelationRow, "id" | "key">) =>
+  row("relation", String(r.id), "dead", { key: r.key }, true);
+
+const scopeFields = (s: ScopeRow): ScopeFields => ({
+  relationId: s.relationId,
+  unit: s.unit,
+  application: s.application,
+  role: s.role,
+  container: s.container,
+});
+export const scopeEntered = (s: ScopeRow) => row("scope", memberId(s.relationId, s.unit), "alive", scopeFields(s));
+export const scopeLeft = (s: ScopeRow) => row("scope", memberId(s.relationId, s.unit), null, scopeFields(s), true);
+
+export const settingsWritten = (relationId: number, unit: string, version: number) =>
+  row("settings", memberId(relationId, unit), null, { relationId, unit, version });
+export const settingsRemoved = (relationId: number, unit: string) =>
+  row("settings", memberId(relationId, unit), null, { relationId, unit }, true);

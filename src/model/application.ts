@@ -1,0 +1,183 @@
+// An application from `juju deploy` to removal (seed 000 "juju
+// remove-application", seed 001 "Applications"). What holds it and when the
+// last holder removes it is in references.ts; its units in unit.ts.
+import { and, asc, eq, sql } from "drizzle-orm";
+import { applicationAdded, applicationConstraintsSet, applicationLifeSet } from "../changes/change.js";
+import { LifelineError } from "../core/errors.js";
+import { advance, Life } from "../core/life.js";
+import { applications, relationEndpoints, relations, units } from "../db/schema.js";
+import { type Blocker, listed, SHOWN } from "./blocker.js";
+import { charmMetadata, resolveCharm } from "./charm.js";
+import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
+import { type Constraints, hasConstraints, parseConstraints } from "./constraints.js";
+import { getAliveApplication, getApplication } from "./lookup.js";
+import type { DestroyOptions, Outcome } from "./machine.js";
+import { checkApplicationName, checkSeries } from "./names.js";
+import { removeApplicationRow } from "./references.js";
+import { addPeerRelations, destroyRelation, forceRemoveRelation, relationsOf } from "./relation.js";
+import type { ApplicationRow, ModelRow, Queryable } from "./rows.js";
+import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import { addUnits, checkedPlacements } from "./unit.js";
+
+export interface DeployInput extends InModel {
+  charm: string;
+  /** Defaults to the charm's name. */
+  application?: string | null;
+  /** Defaults to 1 for principals and 0 for subordinates. */
+  numUnits?: number | null;
+  series?: string | null;
+  constraints?: string | null;
+  placement?: readonly string[] | null;
+}
+
+/** `juju deploy`: the application, one relation per peer endpoint (as Juju does), and its units. */
+export const deploy = modelOperation(Life.Alive, async (tx, model, input: DeployInput): Promise<ApplicationRow> => {
+  const charm = await resolveCharm(tx, model, input.charm);
+  const meta = charmMetadata(charm);
+  const name = checkApplicationName(input.application ?? meta.name);
+  const constraints = parseConstraints(input.constraints ?? "");
+  const numUnits = input.numUnits ?? (meta.subordinate ? 0 : 1);
+  checkedPlacements(numUnits, input.placement);
+
+  // "Every service, unit, and machine has a series that's set at creation time and subsequently immutable." (seed 004)
+  const series = checkSeries(input.series ?? meta.series[0] ?? model.defaultSeries);
+  if (meta.series.length && !meta.series.includes(series))
+    throw new LifelineError(
+      "UNSUPPORTED_SERIES",
+      `charm "${charm.url}" does not support series "${series}" (supported: ${meta.series.join(", ")})`,
+      { series, supported: meta.series },
+    );
+
+  if (meta.subordinate) {
+    // Seed 003: subordinates get units only through their principals; seed 004: they take no constraints.
+    if (input.numUnits)
+      throw new LifelineError("SUBORDINATE_NOT_ALLOWED", `subordinate application "${name}" must be deployed without units`);
+    if (hasConstraints(constraints))
+      throw new LifelineError("SUBORDINATE_NOT_ALLOWED", `subordinate application "${name}" cannot have constraints`);
+    if (input.placement?.length) throw new LifelineError("SUBORDINATE_NOT_ALLOWED", `subordinate application "${name}" cannot be placed`);
+  }
+
+  // Names are unique in a model, also while an application of that name is Dying (seed 001).
+  const [existing] = await tx.db
+    .select({ life: applications.life })
+    .from(applications)
+    .where(and(eq(applications.modelId, model.id), eq(applications.name, name)));
+  if (existing)
+    throw new LifelineError(
+      "ALREADY_EXISTS",
+      existing.life === Life.Alive
+        ? `application "${name}" already exists in model "${model.name}"`
+        : `application "${name}" already exists in model "${model.name}" and is ${existing.life}: the name is free once it is removed`,
+      { life: existing.life },
+    );
+
+  const [application] = await tx.db
+    .insert(applications)
+    .values({ modelId: model.id, name, charmUrl: charm.url, series, subordinate: meta.subordinate, constraints })
+    .returning();
+  tx.record(model.id, applicationAdded(application!));
+  await addPeerRelations(tx, model, application!, meta);
+  if (numUnits > 0) await addUnits(tx, model, application!, numUnits, input.placement);
+  return getApplication(tx, model, name);
+});
+
+/** Sets the application's constraints; units already created keep theirs (seed 004). */
+export async function setApplicationConstraints(tx: Tx, model: ModelRow, name: string, text: string): Promise<Constraints> {
+  const app = await getAliveApplication(tx, model, name);
+  if (app.subordinate)
+    throw new LifelineError(
+      "SUBORDINATE_NOT_ALLOWED",
+      `subordinate application "${name}" cannot have constraints: its units follow their principals`,
+    );
+  const constraints = parseConstraints(text);
+  await tx.db
+    .update(applications)
+    .set({ constraints })
+    .where(and(eq(applications.modelId, model.id), eq(applications.name, name)));
+  tx.record(model.id, applicationConstraintsSet(app, constraints));
+  return constraints;
+}
+
+/**
+ * Seed 000, as one transaction: not Alive → no-op; each Alive relation is
+ * destroyed without touching this application's count; if units remain or a
+ * relation survives, the application becomes Dying (its units follow through
+ * the cleanup queue, in batches); otherwise it is removed now. With force,
+ * its relations are removed now whatever their scopes hold, and its units'
+ * forced removal is queued.
+ */
+export async function destroyApplication(tx: Tx, model: ModelRow, target: ApplicationRow, options: DestroyOptions = {}): Promise<Outcome> {
+  // Read afresh: earlier work in this transaction (another application's destruction) may have changed its counts.
+  const app = await getApplication(tx, model, target.name);
+  const unitsArgs = { force: !!options.force, forceAt: options.forceAt?.toISOString() };
+  if (app.life !== Life.Alive) {
+    if (options.force) {
+      // Its relations drop their hold as they go; the last one may remove the application.
+      for (const relation of await relationsOf(tx, model, app.name)) await forceRemoveRelation(tx, model, relation);
+      if (app.unitCount > 0) await queueCleanup(tx, model, CleanupKinds.dyingUnits, app.name, unitsArgs);
+    }
+    return "unchanged";
+  }
+  let removedRelations = 0;
+  for (const relation of await relationsOf(tx, model, app.name)) {
+    // With force every relation goes now, members and all; without, Dying ones are left to their units.
+    const outcome = options.force
+      ? await forceRemoveRelation(tx, model, relation, app.name)
+      : await destroyRelation(tx, model, relation, app.name);
+    if (outcome === "removed") removedRelations++;
+  }
+  if (app.unitCount > 0 || removedRelations < app.relationCount) {
+    await tx.db
+      .update(applications)
+      .set({
+        life: advance(`application ${app.name}`, app.life, Life.Dying),
+        relationCount: sql`${applications.relationCount} - ${removedRelations}`,
+      })
+      .where(and(eq(applications.modelId, model.id), eq(applications.name, app.name)));
+    tx.record(model.id, applicationLifeSet(app.name, Life.Dying));
+    // 100,000 units cannot be updated in one transaction (seed 001): fan out in batches.
+    if (app.unitCount > 0) await queueCleanup(tx, model, CleanupKinds.dyingUnits, app.name, unitsArgs);
+    return "dying";
+  }
+  await removeApplicationRow(tx, model, app);
+  return "removed";
+}
+
+/** "Why is it still here?" for an application: the units and relations that still hold it (references.ts), and its pending cleanups. */
+export async function applicationBlockers(q: Queryable, app: ApplicationRow): Promise<Blocker[]> {
+  if (app.life === Life.Alive) return [];
+  const blockers: Blocker[] = [];
+  const remaining = await q
+    .select({ name: units.name })
+    .from(units)
+    .where(and(eq(units.modelId, app.modelId), eq(units.application, app.name)))
+    .orderBy(asc(units.seq))
+    .limit(SHOWN);
+  if (remaining.length)
+    blockers.push({
+      kind: "units",
+      message: `${app.unitCount} unit(s) remain: ${listed(
+        remaining.map((u) => u.name),
+        app.unitCount,
+      )}; each goes when its agent sets it Dead and its deployer removes it`,
+      entities: remaining.map((u) => u.name),
+    });
+  const held = await q
+    .select({ id: relations.id, key: relations.key, unitCount: relations.unitCount })
+    .from(relationEndpoints)
+    .innerJoin(relations, and(eq(relations.modelId, relationEndpoints.modelId), eq(relations.id, relationEndpoints.relationId)))
+    .where(and(eq(relationEndpoints.modelId, app.modelId), eq(relationEndpoints.application, app.name)))
+    .orderBy(asc(relations.id))
+    .limit(SHOWN);
+  if (held.length)
+    blockers.push({
+      kind: "relations",
+      message: `relations ${listed(
+        held.map((r) => `${r.id} "${r.key}" (${r.unitCount} unit(s) in scope)`),
+        app.relationCount,
+      )} remain; each goes when its last unit leaves scope`,
+      entities: held.map((r) => String(r.id)),
+    });
+  blockers.push(...(await pendingCleanups(q, app.modelId, "application", app.name)));
+  return blockers;
+}

@@ -1,0 +1,62 @@
+// Finding an entity by its Juju id inside an operation: the row, or NOT_FOUND
+// (INVALID_ID first when the id is malformed); the `Alive` variants refuse an
+// entity that is Dying or Dead, for operations that add to it.
+import { and, eq } from "drizzle-orm";
+import { notAlive, notFound, LifelineError } from "../core/errors.js";
+import { Life } from "../core/life.js";
+import { applications, machines, relations, units } from "../db/schema.js";
+import { checkApplicationName, checkMachineId, parseUnitName } from "./names.js";
+import type { ApplicationRow, MachineRow, ModelRow, RelationRow, UnitRow } from "./rows.js";
+import type { Tx } from "./transaction.js";
+
+export async function getMachine(tx: Tx, model: ModelRow, id: string): Promise<MachineRow> {
+  checkMachineId(id);
+  const [machine] = await tx.db
+    .select()
+    .from(machines)
+    .where(and(eq(machines.modelId, model.id), eq(machines.id, id)));
+  if (!machine) throw notFound("machine", id, model.name);
+  return machine;
+}
+
+export async function getAliveMachine(tx: Tx, model: ModelRow, id: string): Promise<MachineRow> {
+  const machine = await getMachine(tx, model, id);
+  if (machine.life !== Life.Alive) throw notAlive("machine", id, machine.life);
+  return machine;
+}
+
+export async function getApplication(tx: Tx, model: ModelRow, name: string): Promise<ApplicationRow> {
+  checkApplicationName(name);
+  const [app] = await tx.db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.modelId, model.id), eq(applications.name, name)));
+  if (!app) throw notFound("application", name, model.name);
+  return app;
+}
+
+export async function getAliveApplication(tx: Tx, model: ModelRow, name: string): Promise<ApplicationRow> {
+  const app = await getApplication(tx, model, name);
+  if (app.life !== Life.Alive) throw notAlive("application", name, app.life);
+  return app;
+}
+
+export async function getUnit(tx: Tx, model: ModelRow, name: string): Promise<UnitRow> {
+  parseUnitName(name);
+  const [unit] = await tx.db
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, model.id), eq(units.name, name)));
+  if (!unit) throw notFound("unit", name, model.name);
+  return unit;
+}
+
+export async function getRelation(tx: Tx, model: ModelRow, id: number): Promise<RelationRow> {
+  if (!Number.isInteger(id) || id < 0) throw new LifelineError("INVALID_ID", `invalid relation id ${id}: expected a non-negative integer`);
+  const [relation] = await tx.db
+    .select()
+    .from(relations)
+    .where(and(eq(relations.modelId, model.id), eq(relations.id, id)));
+  if (!relation) throw notFound("relation", String(id), model.name);
+  return relation;
+}

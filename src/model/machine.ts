@@ -1,0 +1,216 @@
+// A machine from creation to removal (seed 000 "juju remove-machine", seed 001
+// "Machines"): top-level ids "0", "1", ...; containers "<parent>/<type>/<n>".
+// The forced fallback (remove-machine --force) is a cleanup (cleanups.ts).
+import { and, asc, eq } from "drizzle-orm";
+import { machineAdded, machineLifeSet, machineRemoved } from "../changes/change.js";
+import { LifelineError } from "../core/errors.js";
+import { advance, Life } from "../core/life.js";
+import { type ContainerType, MachineJob } from "../core/machine.js";
+import { machines, units } from "../db/schema.js";
+import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
+import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
+import { type Constraints, mergeConstraints, parseConstraints } from "./constraints.js";
+import { getAliveMachine, getMachine } from "./lookup.js";
+import { checkSeries } from "./names.js";
+import type { MachineRow, ModelRow, Queryable } from "./rows.js";
+import { nextSequence } from "./sequences.js";
+import { type InModel, modelOperation, type Tx } from "./transaction.js";
+
+/** What a destroy operation did to its target. */
+export type Outcome = "unchanged" | "dying" | "dead" | "removed";
+
+export interface DestroyOptions {
+  force?: boolean;
+  /** With force: when the forced fallback may run; now when omitted. */
+  forceAt?: Date;
+}
+
+export interface NewMachine {
+  series: string;
+  constraints: Constraints;
+  jobs: MachineJob[];
+  /** For a container: its parent machine and container type. */
+  parent?: { id: string; type: ContainerType };
+}
+
+/** Inserts a machine with the next id; no checks (callers hold the rules). */
+export async function createMachine(tx: Tx, model: ModelRow, spec: NewMachine): Promise<MachineRow> {
+  const id = spec.parent
+    ? `${spec.parent.id}/${spec.parent.type}/${await nextSequence(tx, model.id, `machine:${spec.parent.id}/${spec.parent.type}`)}`
+    : String(await nextSequence(tx, model.id, "machine"));
+  const [machine] = await tx.db
+    .insert(machines)
+    .values({
+      modelId: model.id,
+      id,
+      parentId: spec.parent?.id ?? null,
+      containerType: spec.parent?.type ?? null,
+      series: spec.series,
+      jobs: spec.jobs,
+      constraints: spec.constraints,
+    })
+    .returning();
+  tx.record(model.id, machineAdded(machine!));
+  return machine!;
+}
+
+export interface AddMachineInput extends InModel {
+  series?: string | null;
+  constraints?: string | null;
+  jobs?: MachineJob[] | null;
+  /** Put the new machine in a container of this type on `parent`. */
+  containerType?: ContainerType | null;
+  parent?: string | null;
+}
+
+/** `juju add-machine`: a machine added alone takes the model's constraints, overridden key by key by its own. */
+export const addMachine = modelOperation(Life.Alive, async (tx, model, input: AddMachineInput) => {
+  const series = checkSeries(input.series ?? model.defaultSeries);
+  const constraints = mergeConstraints(model.constraints, parseConstraints(input.constraints ?? ""));
+  const jobs = [...new Set(input.jobs?.length ? input.jobs : [MachineJob.HostUnits])];
+  if (!!input.parent !== !!input.containerType)
+    throw new LifelineError("INVALID_ARGUMENT", "a container needs both a parent machine and a container type (e.g. lxd on machine 1)");
+  let parent: NewMachine["parent"];
+  if (input.parent && input.containerType) {
+    await getAliveMachine(tx, model, input.parent);
+    parent = { id: input.parent, type: input.containerType };
+  }
+  return createMachine(tx, model, { series, constraints, jobs, ...(parent ? { parent } : {}) });
+});
+
+const machineWhere = (model: ModelRow, id: string) => and(eq(machines.modelId, model.id), eq(machines.id, id));
+
+/** The machine's containers, oldest first. */
+export async function containersOf(q: Queryable, modelId: string, id: string): Promise<MachineRow[]> {
+  return q
+    .select()
+    .from(machines)
+    .where(and(eq(machines.modelId, modelId), eq(machines.parentId, id)))
+    .orderBy(asc(machines.seq));
+}
+
+/** The principal units assigned to the machine, oldest first. */
+export async function assignedUnits(q: Queryable, modelId: string, id: string): Promise<string[]> {
+  const rows = await q
+    .select({ name: units.name })
+    .from(units)
+    .where(and(eq(units.modelId, modelId), eq(units.machineId, id)))
+    .orderBy(asc(units.seq));
+  return rows.map((r) => r.name);
+}
+
+/**
+ * What keeps a machine from changing life: its assigned principals, and (unless
+ * `withContainers`) its containers. Seed 001: "A dying machine cannot
+ * transition to dead if there are containers", nor while principals are assigned.
+ */
+export async function occupancy(q: Queryable, machine: MachineRow, withContainers = false): Promise<Hold[]> {
+  const holds: Hold[] = [];
+  const assigned = await assignedUnits(q, machine.modelId, machine.id);
+  if (assigned.length)
+    holds.push({
+      kind: "assigned-units",
+      message: `units ${listed(assigned)} are assigned to it`,
+      entities: assigned,
+      code: "HAS_UNITS",
+      reason: `units ${assigned.join(", ")} are assigned to it; remove them first`,
+      details: { units: assigned },
+    });
+  if (withContainers) return holds;
+  const containers = (await containersOf(q, machine.modelId, machine.id)).map((c) => c.id);
+  if (containers.length)
+    holds.push({
+      kind: "containers",
+      message: `containers ${listed(containers)} must be removed first`,
+      entities: containers,
+      code: "HAS_CONTAINERS",
+      reason: `it has containers ${containers.join(", ")}; remove them first or use force`,
+      details: { containers },
+    });
+  return holds;
+}
+
+function refuseIfManager(machine: MachineRow) {
+  if (machine.jobs.includes(MachineJob.ManageModel))
+    throw new LifelineError("MACHINE_MANAGES_MODEL", `machine ${machine.id} holds JobManageModel and can never be removed`);
+}
+
+async function setLife(tx: Tx, model: ModelRow, machine: MachineRow, life: typeof Life.Dying | typeof Life.Dead): Promise<void> {
+  await tx.db
+    .update(machines)
+    .set({ life: advance(`machine ${machine.id}`, machine.life, life) })
+    .where(machineWhere(model, machine.id));
+  tx.record(model.id, machineLifeSet(machine.id, life));
+}
+
+/**
+ * Seed 000 "juju remove-machine": not Alive → no-op; JobManageModel, assigned
+ * units or containers → refused (units and containers allowed with force,
+ * which queues their forced removal); otherwise Dying. destroy-model may make
+ * a machine with containers Dying (seed 001): `withContainers`.
+ */
+export async function destroyMachine(
+  tx: Tx,
+  model: ModelRow,
+  machine: MachineRow,
+  options: DestroyOptions & { withContainers?: boolean } = {},
+): Promise<Outcome> {
+  refuseIfManager(machine);
+  let outcome: Outcome = "unchanged";
+  if (machine.life === Life.Alive) {
+    if (!options.force) {
+      const [hold] = await occupancy(tx.db, machine, options.withContainers);
+      if (hold) throw refusal(hold, `remove machine ${machine.id}`);
+    }
+    await setLife(tx, model, machine, Life.Dying);
+    outcome = "dying";
+  }
+  if (options.force && machine.life !== Life.Dead) await queueCleanup(tx, model, CleanupKinds.forceMachine, machine.id, {}, options.forceAt);
+  return outcome;
+}
+
+/** Force's last step for a machine: Dead for the provisioner, whatever it held (callers have forced that away). */
+export async function setMachineDeadForced(tx: Tx, model: ModelRow, machine: MachineRow): Promise<MachineRow> {
+  if (machine.life !== Life.Dead) await setLife(tx, model, machine, Life.Dead);
+  return { ...machine, life: Life.Dead };
+}
+
+export interface MachineInput extends InModel {
+  machine: string;
+}
+
+/** The machine agent's act (Juju's EnsureDead): refused while the machine is occupied. An Alive machine may be set Dead too. */
+export const setMachineDead = modelOperation("any", async (tx, model, input: MachineInput) => {
+  const machine = await getMachine(tx, model, input.machine);
+  refuseIfManager(machine);
+  if (machine.life === Life.Dead) return machine;
+  const [hold] = await occupancy(tx.db, machine);
+  if (hold) throw refusal(hold, `set machine ${machine.id} Dead`);
+  await setLife(tx, model, machine, Life.Dead);
+  return { ...machine, life: Life.Dead };
+});
+
+/** Deletes a Dead machine's row. */
+export async function removeMachineRow(tx: Tx, model: ModelRow, machine: MachineRow): Promise<void> {
+  if (machine.life !== Life.Dead)
+    throw new LifelineError("NOT_DEAD", `machine ${machine.id} is ${machine.life}: only a Dead machine can be removed`);
+  await tx.db.delete(machines).where(machineWhere(model, machine.id));
+  tx.record(model.id, machineRemoved(machine));
+}
+
+/** The provisioner's act (seed 000): "If the machine is not Dead, abort with an appropriate error. Delete the machine document." */
+export const removeDeadMachine = modelOperation("any", async (tx, model, input: MachineInput) => {
+  await removeMachineRow(tx, model, await getMachine(tx, model, input.machine));
+  return true;
+});
+
+/** "Why is it still here?" for a machine: its occupancy and pending cleanups, else the agent it waits for. */
+export async function machineBlockers(q: Queryable, machine: MachineRow): Promise<Blocker[]> {
+  if (machine.life === Life.Alive) return [];
+  if (machine.life === Life.Dead)
+    return [{ kind: "agent", message: "Dead: waiting for the provisioner to release its instance and remove it", entities: [] }];
+  const blockers: Blocker[] = [...(await occupancy(q, machine)), ...(await pendingCleanups(q, machine.modelId, "machine", machine.id))];
+  if (!blockers.length)
+    blockers.push({ kind: "agent", message: "waiting for its machine agent to set it Dead (or remove it with force)", entities: [machine.id] });
+  return blockers;
+}

@@ -1,0 +1,30 @@
+// The store's rows as the model and its readers see them (types only; Drizzle
+// derives them from the tables in src/db/schema.ts).
+import type {
+  applications,
+  charms,
+  cleanups,
+  machines,
+  models,
+  relationEndpoints,
+  relationScopes,
+  relationSettings,
+  relations,
+  units,
+} from "../db/schema.js";
+import type { DbTx } from "../changes/append.js";
+import type { Database } from "../db/connect.js";
+
+export type ModelRow = typeof models.$inferSelect;
+export type MachineRow = typeof machines.$inferSelect;
+export type CharmRow = typeof charms.$inferSelect;
+export type ApplicationRow = typeof applications.$inferSelect;
+export type UnitRow = typeof units.$inferSelect;
+export type RelationRow = typeof relations.$inferSelect;
+export type RelationEndpointRow = typeof relationEndpoints.$inferSelect;
+export type ScopeRow = typeof relationScopes.$inferSelect;
+export type SettingsRow = typeof relationSettings.$inferSelect;
+export type CleanupRow = typeof cleanups.$inferSelect;
+
+/** What a check can read through: the store outside a transaction, or one transaction's connection. */
+export type Queryable = Database | DbTx;

@@ -1,0 +1,150 @@
+// Relation scopes (seed 002): a unit joins by writing its settings and
+// recording its membership in one transaction; leaving the scope of a Dying
+// relation as its last member removes the relation (seed 000).
+import { and, eq, sql } from "drizzle-orm";
+import { scopeEntered, scopeLeft, settingsWritten } from "../changes/change.js";
+import { LifelineError, notAlive } from "../core/errors.js";
+import { Life } from "../core/life.js";
+import { Scope } from "../core/relation.js";
+import { relationEndpoints, relationScopes, relationSettings, relations } from "../db/schema.js";
+import { getRelation, getUnit } from "./lookup.js";
+import { removeRelation } from "./relation.js";
+import type { ModelRow, ScopeRow, UnitRow } from "./rows.js";
+import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import { ensureSubordinate } from "./unit.js";
+
+const memberWhere = (model: ModelRow, relationId: number, unit: string) =>
+  and(eq(relationScopes.modelId, model.id), eq(relationScopes.relationId, relationId), eq(relationScopes.unit, unit));
+
+export interface ScopeInput extends InModel {
+  relation: number;
+  unit: string;
+}
+
+export interface EnterScopeInput extends ScopeInput {
+  /** Written as the unit's `private-address` (and `ingress-address`, as Juju does). */
+  privateAddress: string;
+}
+
+export interface ScopeChange {
+  /** The membership entered (null when leaving). */
+  member: ScopeRow | null;
+  /** The subordinate created for a principal entering a container-scoped relation, if any. */
+  subordinate: UnitRow | null;
+  /** The last member left a Dying relation, which is now gone. */
+  relationRemoved: boolean;
+  modelId: string;
+}
+
+/**
+ * Seed 001: "While a principal unit is Alive, it can enter the scopes of Alive
+ * relations, which may cause the creation of subordinate units". Entering
+ * again is a no-op.
+ */
+export const enterScope = modelOperation(Life.Alive, async (tx, model, input: EnterScopeInput): Promise<ScopeChange> => {
+  const relation = await getRelation(tx, model, input.relation);
+  const unit = await getUnit(tx, model, input.unit);
+  const entered = (member: ScopeRow, subordinate: UnitRow | null): ScopeChange => ({
+    member,
+    subordinate,
+    relationRemoved: false,
+    modelId: model.id,
+  });
+  const [already] = await tx.db.select().from(relationScopes).where(memberWhere(model, relation.id, unit.name));
+  if (already) return entered(already, null);
+  if (relation.life !== Life.Alive) throw notAlive("relation", relation.key, relation.life);
+  if (unit.life !== Life.Alive) throw notAlive("unit", unit.name, unit.life);
+  if (!input.privateAddress) throw new LifelineError("INVALID_ARGUMENT", "privateAddress is required to enter a scope");
+
+  const endpoints = await tx.db
+    .select()
+    .from(relationEndpoints)
+    .where(and(eq(relationEndpoints.modelId, model.id), eq(relationEndpoints.relationId, relation.id)));
+  const own = endpoints.find((e) => e.application === unit.application);
+  if (!own) throw new LifelineError("INVALID_RELATION", `unit ${unit.name} is not of an application in relation "${relation.key}"`);
+  const counterpart = endpoints.find((e) => e.application !== unit.application);
+
+  let container: string | null = null;
+  let subordinate: UnitRow | null = null;
+  if (relation.scope === Scope.Container) {
+    // A container-scoped relation has one scope per principal unit (seed 002).
+    container = unit.principal ?? unit.name;
+    if (unit.principal) {
+      const principal = await getUnit(tx, model, unit.principal);
+      if (principal.application !== counterpart?.application)
+        throw new LifelineError(
+          "INVALID_RELATION",
+          `subordinate ${unit.name}'s principal ${principal.name} is not of an application in relation "${relation.key}"`,
+        );
+    } else if (counterpart) {
+      subordinate = await ensureSubordinate(tx, model, unit, counterpart.application);
+    }
+  }
+
+  const [member] = await tx.db
+    .insert(relationScopes)
+    .values({ modelId: model.id, relationId: relation.id, unit: unit.name, application: unit.application, role: own.role, container })
+    .returning();
+  const version = await writeSettings(tx, model, relation.id, unit.name, {
+    "private-address": input.privateAddress,
+    "ingress-address": input.privateAddress,
+  });
+  await tx.db
+    .update(relations)
+    .set({ unitCount: sql`${relations.unitCount} + 1` })
+    .where(and(eq(relations.modelId, model.id), eq(relations.id, relation.id)));
+  // Membership first, then the settings it wrote: a watcher learns of the member before its settings.
+  tx.record(model.id, scopeEntered(member!));
+  tx.record(model.id, settingsWritten(relation.id, unit.name, version));
+  return entered(member!, subordinate);
+});
+
+/** Merges `values` into the unit's settings for the relation; returns the new version. */
+async function writeSettings(tx: Tx, model: ModelRow, relationId: number, unit: string, values: Record<string, string>): Promise<number> {
+  const [row] = await tx.db
+    .insert(relationSettings)
+    .values({ modelId: model.id, relationId, unit, settings: values, version: 1 })
+    .onConflictDoUpdate({
+      target: [relationSettings.modelId, relationSettings.relationId, relationSettings.unit],
+      set: {
+        settings: sql`${relationSettings.settings} || excluded.settings`,
+        version: sql`${relationSettings.version} + 1`,
+      },
+    })
+    .returning({ version: relationSettings.version });
+  return row!.version;
+}
+
+/** Leaves a scope (false when not in it); the last member of a Dying relation removes it. */
+export async function leaveScopeOf(tx: Tx, model: ModelRow, relationId: number, unit: string): Promise<{ left: boolean; relationRemoved: boolean }> {
+  const [member] = await tx.db.delete(relationScopes).where(memberWhere(model, relationId, unit)).returning();
+  if (!member) return { left: false, relationRemoved: false };
+  const [relation] = await tx.db
+    .update(relations)
+    .set({ unitCount: sql`${relations.unitCount} - 1` })
+    .where(and(eq(relations.modelId, model.id), eq(relations.id, relationId)))
+    .returning();
+  tx.record(model.id, scopeLeft(member));
+  // Seed 001: "When the last unit leaves the scope of a Dying relation, it must remove the relation from state."
+  if (relation!.life !== Life.Alive && relation!.unitCount <= 0) {
+    await removeRelation(tx, model, relation!);
+    return { left: true, relationRemoved: true };
+  }
+  return { left: true, relationRemoved: false };
+}
+
+/** The unit agent leaves a scope (a no-op when not in it); agents leave scopes in Dying models too: that is how a model empties. */
+export const leaveScope = modelOperation("any", async (tx, model, input: ScopeInput): Promise<ScopeChange> => {
+  const relation = await getRelation(tx, model, input.relation);
+  const unit = await getUnit(tx, model, input.unit);
+  const { relationRemoved } = await leaveScopeOf(tx, model, relation.id, unit.name);
+  return { member: null, subordinate: null, relationRemoved, modelId: model.id };
+});
+
+/** The relations a unit is in the scope of. */
+export async function scopesOf(tx: Tx, model: ModelRow, unit: string): Promise<ScopeRow[]> {
+  return tx.db
+    .select()
+    .from(relationScopes)
+    .where(and(eq(relationScopes.modelId, model.id), eq(relationScopes.unit, unit)));
+}

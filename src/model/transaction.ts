@@ -1,0 +1,102 @@
+// The one owner of transactions. Every write is an operation: one transaction
+// that locks its model, checks the life the operation needs, checks the seeds'
+// preconditions, writes, and appends its change rows before commit.
+//
+// Writes to one model are serialized: every operation's first read is its
+// model's row, FOR UPDATE (lockModel), and commit bumps that row's revision.
+// Under READ COMMITTED each later statement then sees everything committed by
+// the writers before it, so preconditions are checked against the latest
+// state with no lost updates, and within a model commit order is revision
+// order. (SERIALIZABLE would add nothing here: the shared revision row makes
+// every pair of concurrent writers conflict, and its snapshot, taken before
+// the lock wait, would abort every waiter.) Reads never block.
+//
+// Deadlocks, serialization failures and a concurrent insert of the same key
+// are retried a bounded number of times; the retry's own precondition check
+// then gives the proper refusal (ALREADY_EXISTS, say).
+import { eq } from "drizzle-orm";
+import { appendChanges, type DbTx, type PendingChange } from "../changes/append.js";
+import type { Change } from "../changes/change.js";
+import { LifelineError, notFound } from "../core/errors.js";
+import { Life } from "../core/life.js";
+import type { Database } from "../db/connect.js";
+import { models } from "../db/schema.js";
+import { checkModelName } from "./names.js";
+import type { ModelRow } from "./rows.js";
+
+export interface Tx {
+  db: DbTx;
+  /** Queues a change-log row for `modelId`'s log, written at the end of this transaction. */
+  record(modelId: string, change: Change): void;
+}
+
+export const MAX_ATTEMPTS = 8;
+
+const retryable = new Set(["40001", "40P01", "23505"]); // serialization_failure, deadlock_detected, unique_violation
+
+function sqlState(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+export async function transact<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(
+        async (dbTx) => {
+          const pending: PendingChange[] = [];
+          const result = await work({ db: dbTx, record: (modelId, change) => pending.push({ modelId, change }) });
+          await appendChanges(dbTx, pending);
+          return result;
+        },
+        { isolationLevel: "read committed" },
+      );
+    } catch (error) {
+      const state = sqlState(error);
+      if (!state || !retryable.has(state)) throw error;
+      if (attempt >= MAX_ATTEMPTS)
+        throw new LifelineError("CONTENTION", `excessive contention: gave up after ${attempt} attempts; retry the operation`);
+      // Jittered backoff, so the losers of a race do not collide again in lockstep.
+      await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
+    }
+  }
+}
+
+/**
+ * The model's life an operation needs: Alive for anything that adds to the
+ * model; any life for the work that takes a Dying model apart (removals, the
+ * agents' operations, cleanups).
+ */
+export type ModelLifeNeeded = typeof Life.Alive | "any";
+
+/** Reads the model row FOR UPDATE, serializing the model's writers; refuses a model without the life needed. */
+export async function lockModel(tx: Tx, name: string, needs: ModelLifeNeeded): Promise<ModelRow> {
+  const [model] = await tx.db.select().from(models).where(eq(models.name, checkModelName(name))).for("update");
+  if (!model) throw notFound("model", name);
+  if (needs === Life.Alive && model.life !== Life.Alive) throw new LifelineError("NOT_ALIVE", `model "${name}" is ${model.life}`);
+  return model;
+}
+
+/** The model row by id, locked as lockModel does; undefined once the model is gone. */
+export async function lockModelById(tx: Tx, id: string): Promise<ModelRow | undefined> {
+  const [model] = await tx.db.select().from(models).where(eq(models.id, id)).for("update");
+  return model;
+}
+
+/** Every operation's input names its model. */
+export interface InModel {
+  model: string;
+}
+
+/** An operation as resolvers and agents call it: the store and one input object. */
+export type Operation<I, R> = (db: Database, input: I) => Promise<R>;
+
+/** An operation on one model: one transaction, the model locked and its life checked first. */
+export function modelOperation<I extends InModel, R>(
+  needs: ModelLifeNeeded,
+  body: (tx: Tx, model: ModelRow, input: I) => Promise<R>,
+): Operation<I, R> {
+  return (db, input) => transact(db, async (tx) => body(tx, await lockModel(tx, input.model, needs), input));
+}

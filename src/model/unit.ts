@@ -1,0 +1,295 @@
+// A unit from creation to removal (seed 000 "juju remove-unit", seed 001
+// "Units"). Principals are created Alive with the model's and application's
+// constraints merged at that moment (seed 004) and assigned by placement;
+// subordinates are created when their principal enters a container-scoped
+// relation (scope.ts), beside it, with no machine of their own (seed 003).
+// The forced fallback (remove-unit --force) is a cleanup (cleanups.ts).
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { unitAdded, unitLifeSet, unitRemoved } from "../changes/change.js";
+import { LifelineError, notAlive } from "../core/errors.js";
+import { advance, Life } from "../core/life.js";
+import { MachineJob } from "../core/machine.js";
+import { relationScopes, relations, units } from "../db/schema.js";
+import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
+import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
+import { mergeConstraints } from "./constraints.js";
+import { getAliveMachine, getApplication, getUnit } from "./lookup.js";
+import { createMachine, type DestroyOptions, type Outcome } from "./machine.js";
+import { type Placement, parsePlacements } from "./placement.js";
+import { addUnitReferences, releaseUnitReference } from "./references.js";
+import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
+import { nextSequence } from "./sequences.js";
+import { type InModel, modelOperation, type Tx } from "./transaction.js";
+
+/** The machine a new principal unit goes to: existing (checked) or made for it. */
+async function machineFor(tx: Tx, model: ModelRow, unit: UnitRow, placement: Placement): Promise<MachineRow> {
+  // "When a machine is being added in order to host a given unit, it copies its constraints directly from the unit." (seed 004)
+  const forUnit = { series: unit.series, constraints: unit.constraints, jobs: [MachineJob.HostUnits] };
+  switch (placement.kind) {
+    case "new-machine":
+      return createMachine(tx, model, forUnit);
+    case "container": {
+      // A host made only to hold the container is a machine added without a unit: model constraints.
+      const parent = placement.parentId
+        ? await getAliveMachine(tx, model, placement.parentId)
+        : await createMachine(tx, model, { series: unit.series, constraints: model.constraints, jobs: [MachineJob.HostUnits] });
+      return createMachine(tx, model, { ...forUnit, parent: { id: parent.id, type: placement.type } });
+    }
+    case "machine": {
+      const machine = await getAliveMachine(tx, model, placement.machineId);
+      if (!machine.jobs.includes(MachineJob.HostUnits))
+        throw new LifelineError("INVALID_PLACEMENT", `machine ${machine.id} cannot host units (jobs: ${machine.jobs.join(", ")})`);
+      // "Units ... can only be assigned to machines with matching series." (seed 004)
+      if (machine.series !== unit.series)
+        throw new LifelineError(
+          "SERIES_MISMATCH",
+          `cannot assign unit ${unit.name} (series ${unit.series}) to machine ${machine.id} (series ${machine.series})`,
+          { unitSeries: unit.series, machineSeries: machine.series },
+        );
+      return machine;
+    }
+  }
+}
+
+/** Inserts the application's next unit (numbers are never reused) with its application's series. */
+async function insertUnit(
+  tx: Tx,
+  model: ModelRow,
+  app: ApplicationRow,
+  fields: Pick<typeof units.$inferInsert, "constraints" | "principal" | "workloadMessage" | "machineId">,
+): Promise<UnitRow> {
+  const number = await nextSequence(tx, model.id, `unit:${app.name}`);
+  const [created] = await tx.db
+    .insert(units)
+    .values({ modelId: model.id, name: `${app.name}/${number}`, application: app.name, number, series: app.series, ...fields })
+    .returning();
+  return created!;
+}
+
+async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, placement: Placement): Promise<UnitRow> {
+  const created = await insertUnit(tx, model, app, {
+    constraints: mergeConstraints(model.constraints, app.constraints),
+    workloadMessage: "waiting for machine",
+  });
+  const machine = await machineFor(tx, model, created, placement);
+  const [unit] = await tx.db
+    .update(units)
+    .set({ machineId: machine.id })
+    .where(and(eq(units.modelId, model.id), eq(units.name, created.name)))
+    .returning();
+  tx.record(model.id, unitAdded(unit!));
+  return unit!;
+}
+
+export const MAX_UNITS_PER_REQUEST = 1000;
+
+/** Validates a unit count and its placement directives before anything is written. */
+export function checkedPlacements(count: number, directives?: readonly string[] | null): Placement[] {
+  if (!Number.isInteger(count) || count < 0 || count > MAX_UNITS_PER_REQUEST)
+    throw new LifelineError("INVALID_ARGUMENT", `unit count must be a whole number from 0 to ${MAX_UNITS_PER_REQUEST}, got ${count}`);
+  return parsePlacements(directives, count);
+}
+
+/** Adds `count` principal units to an Alive application; refused for subordinates (seed 003). */
+export async function addUnits(
+  tx: Tx,
+  model: ModelRow,
+  app: ApplicationRow,
+  count: number,
+  directives?: readonly string[] | null,
+): Promise<UnitRow[]> {
+  if (app.subordinate)
+    throw new LifelineError(
+      "SUBORDINATE_NOT_ALLOWED",
+      `cannot add units to subordinate application "${app.name}": its units are created by its principals when they enter a container-scoped relation`,
+    );
+  if (app.life !== Life.Alive) throw notAlive("application", app.name, app.life);
+  const placements = checkedPlacements(count, directives);
+  const created: UnitRow[] = [];
+  for (const placement of placements) created.push(await addPrincipalUnit(tx, model, app, placement));
+  await addUnitReferences(tx, model, app.name, created.length);
+  return created;
+}
+
+export interface AddUnitInput extends InModel {
+  application: string;
+  count?: number | null;
+  /** One directive per unit: "3", "lxd:3" or "lxd". */
+  placement?: readonly string[] | null;
+}
+
+/** `juju add-unit`. */
+export const addUnit = modelOperation(Life.Alive, async (tx, model, input: AddUnitInput) => {
+  const app = await getApplication(tx, model, input.application);
+  const count = input.count ?? 1;
+  if (count < 1) throw new LifelineError("INVALID_ARGUMENT", `add at least one unit (count was ${count})`);
+  return addUnits(tx, model, app, count, input.placement);
+});
+
+/**
+ * The principal's unit of subordinate application `appName`, created (and
+ * recorded) if it does not exist yet and the application is an Alive
+ * subordinate; null otherwise. Subordinates take no constraints and no
+ * machine of their own (seeds 003, 004).
+ */
+export async function ensureSubordinate(tx: Tx, model: ModelRow, principal: UnitRow, appName: string): Promise<UnitRow | null> {
+  const [existing] = await tx.db
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, model.id), eq(units.application, appName), eq(units.principal, principal.name)));
+  if (existing) return null;
+  const app = await getApplication(tx, model, appName);
+  if (!app.subordinate || app.life !== Life.Alive) return null;
+  const created = await insertUnit(tx, model, app, { principal: principal.name, constraints: {} });
+  await addUnitReferences(tx, model, app.name, 1);
+  tx.record(model.id, unitAdded(created));
+  return created;
+}
+
+/** A principal's subordinate units, oldest first. */
+export async function subordinatesOf(q: Queryable, modelId: string, principal: string): Promise<UnitRow[]> {
+  return q
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, modelId), eq(units.principal, principal)))
+    .orderBy(asc(units.seq));
+}
+
+/** Sets Alive units Dying; a principal's Alive subordinates follow it (seed 001). */
+export async function setUnitsDying(tx: Tx, model: ModelRow, batch: UnitRow[]): Promise<void> {
+  const alive = batch.filter((u) => u.life === Life.Alive);
+  if (!alive.length) return;
+  await tx.db
+    .update(units)
+    .set({ life: Life.Dying })
+    .where(
+      and(
+        eq(units.modelId, model.id),
+        inArray(
+          units.name,
+          alive.map((u) => u.name),
+        ),
+        eq(units.life, Life.Alive),
+      ),
+    );
+  for (const unit of alive) tx.record(model.id, unitLifeSet(unit.name, Life.Dying));
+  const principals = alive.filter((u) => u.principal === null).map((u) => u.name);
+  if (!principals.length) return;
+  const subordinates = await tx.db
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, model.id), inArray(units.principal, principals), eq(units.life, Life.Alive)));
+  await setUnitsDying(tx, model, subordinates);
+}
+
+/**
+ * Seed 000 "juju remove-unit": a subordinate is refused (seed 003); a unit that
+ * is not Alive is left as it is; otherwise it becomes Dying, and with force its
+ * forced removal is queued for `forceAt`.
+ */
+export async function destroyUnit(tx: Tx, model: ModelRow, unit: UnitRow, options: DestroyOptions = {}): Promise<Outcome> {
+  if (unit.principal !== null)
+    throw new LifelineError(
+      "SUBORDINATE_NOT_ALLOWED",
+      `unit ${unit.name} is a subordinate: remove the relation to its principal, or its principal ${unit.principal}`,
+    );
+  let outcome: Outcome = "unchanged";
+  if (unit.life === Life.Alive) {
+    await setUnitsDying(tx, model, [unit]);
+    outcome = "dying";
+  }
+  if (options.force) await queueCleanup(tx, model, CleanupKinds.forceUnit, unit.name, {}, options.forceAt);
+  return outcome;
+}
+
+/**
+ * What keeps a unit from becoming Dead: it "may not become Dead while any unit
+ * subordinate to it exists, or while the unit is in scope for any relation" (seed 001).
+ */
+export async function deathHolds(q: Queryable, unit: UnitRow): Promise<Hold[]> {
+  const holds: Hold[] = [];
+  const scopes = await q
+    .select({ id: relations.id, key: relations.key })
+    .from(relationScopes)
+    .innerJoin(relations, and(eq(relations.modelId, relationScopes.modelId), eq(relations.id, relationScopes.relationId)))
+    .where(and(eq(relationScopes.modelId, unit.modelId), eq(relationScopes.unit, unit.name)))
+    .orderBy(asc(relations.id));
+  if (scopes.length)
+    holds.push({
+      kind: "in-scope",
+      message: `in the scope of ${listed(scopes.map((s) => `relation ${s.id} "${s.key}"`))}: its unit agent must leave them`,
+      entities: scopes.map((s) => String(s.id)),
+      code: "IN_SCOPE",
+      reason: `it is still in the scope of relation(s) ${scopes.map((s) => s.id).join(", ")}: leave them first`,
+      details: { relations: scopes.map((s) => s.id) },
+    });
+  const subordinates = (await subordinatesOf(q, unit.modelId, unit.name)).map((s) => s.name);
+  if (subordinates.length)
+    holds.push({
+      kind: "subordinates",
+      message: `subordinates ${listed(subordinates)} must be removed first`,
+      entities: subordinates,
+      code: "HAS_SUBORDINATES",
+      reason: `it still has subordinates ${subordinates.join(", ")}: remove them first`,
+      details: { subordinates },
+    });
+  return holds;
+}
+
+/** Sets a unit Dead once nothing holds it; refused with the first hold otherwise. */
+export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow): Promise<UnitRow> {
+  if (unit.life === Life.Dead) return unit;
+  const [hold] = await deathHolds(tx.db, unit);
+  if (hold) throw refusal(hold, `set unit ${unit.name} Dead`);
+  const [dead] = await tx.db
+    .update(units)
+    .set({ life: advance(`unit ${unit.name}`, unit.life, Life.Dead) })
+    .where(and(eq(units.modelId, model.id), eq(units.name, unit.name)))
+    .returning();
+  tx.record(model.id, unitLifeSet(unit.name, Life.Dead));
+  return dead!;
+}
+
+/**
+ * The deployer's removal of a Dead unit (seed 000): unassign it from its
+ * machine or principal, delete it, and release its application, which goes
+ * too when it was the last reference to a Dying application.
+ */
+export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow): Promise<void> {
+  if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
+  await tx.db.delete(units).where(and(eq(units.modelId, model.id), eq(units.name, unit.name)));
+  tx.record(model.id, unitRemoved(unit));
+  await releaseUnitReference(tx, model, unit.application);
+}
+
+export interface UnitInput extends InModel {
+  unit: string;
+}
+
+/** The unit agent's last act (Juju's EnsureDead). An Alive unit may be set Dead too. */
+export const setUnitDead = modelOperation("any", async (tx, model, input: UnitInput) =>
+  ensureUnitDead(tx, model, await getUnit(tx, model, input.unit)),
+);
+
+/** The deployer's act: the machine agent for a principal, the principal's unit agent for a subordinate. */
+export const removeDeadUnit = modelOperation("any", async (tx, model, input: UnitInput) => {
+  await removeUnitRow(tx, model, await getUnit(tx, model, input.unit));
+  return true;
+});
+
+/** "Why is it still here?" for a unit: what holds it from Dead and its pending cleanups, else the agent it waits for. */
+export async function unitBlockers(q: Queryable, unit: UnitRow): Promise<Blocker[]> {
+  if (unit.life === Life.Alive) return [];
+  if (unit.life === Life.Dead) {
+    const deployer = unit.principal
+      ? `the unit agent of ${unit.principal}`
+      : unit.machineId
+        ? `the machine agent of machine ${unit.machineId}`
+        : "its deployer";
+    return [{ kind: "agent", message: `Dead: waiting for ${deployer} to remove it`, entities: [unit.principal ?? unit.machineId ?? unit.name] }];
+  }
+  const blockers: Blocker[] = [...(await deathHolds(q, unit)), ...(await pendingCleanups(q, unit.modelId, "unit", unit.name))];
+  if (!blockers.length)
+    blockers.push({ kind: "agent", message: "waiting for its unit agent to set it Dead (or remove it with force)", entities: [unit.name] });
+  return blockers;
+}
