@@ -18,7 +18,7 @@ export async function measureRawInserts(url: string, concurrency: number, second
     const latencies: number[] = [];
     for (let i = 0; i < 300; i++) {
       const started = performance.now();
-      await sql`insert into bench_raw (payload) values (${"latency " + i})`;
+      await sql`insert into bench_raw (payload) values (${`latency ${i}`})`;
       latencies.push(performance.now() - started);
     }
     let count = 0;
@@ -27,7 +27,7 @@ export async function measureRawInserts(url: string, concurrency: number, second
     await Promise.all(
       Array.from({ length: concurrency }, async (_, w) => {
         while (performance.now() < deadline) {
-          await sql`insert into bench_raw (payload) values (${"rate " + w})`;
+          await sql`insert into bench_raw (payload) values (${`rate ${w}`})`;
           count++;
         }
       }),

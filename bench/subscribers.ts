@@ -57,7 +57,10 @@ export class Subscribers {
           const revision = Number(REVISION.exec(text)![1]);
           const at = performance.now();
           let list = this.arrivals.get(revision);
-          if (!list) this.arrivals.set(revision, (list = []));
+          if (!list) {
+            list = [];
+            this.arrivals.set(revision, list);
+          }
           list.push(at);
         } else if (text.includes('"type":"error"')) {
           console.error("bench: subscription error:", text.slice(0, 300));

@@ -35,8 +35,14 @@ function startLifeline(env: Record<string, string>, until: RegExp) {
         resolve({ output, code: null });
       }
     };
-    child.stdout.on("data", (d) => ((output += d), check()));
-    child.stderr.on("data", (d) => ((output += d), check()));
+    child.stdout.on("data", (d) => {
+      output += d;
+      check();
+    });
+    child.stderr.on("data", (d) => {
+      output += d;
+      check();
+    });
     child.on("exit", (code) => {
       clearTimeout(timer);
       resolve({ output, code });

@@ -18,7 +18,9 @@ const tempDir = () => {
   dirs.push(dir);
   return join(dir, "pgdata");
 };
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 describe("PGlite data directory", () => {
   it("keeps the model across a restart", async () => {

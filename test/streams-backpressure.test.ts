@@ -11,7 +11,7 @@ import { compactModel } from "../src/changes/retention.js";
 import { StreamFailure, type ChangeStream } from "../src/changes/stream.js";
 import type { Store } from "../src/db/connect.js";
 import { changes } from "../src/db/schema.js";
-import { LifelineError } from "../src/core/errors.js";
+import type { LifelineError } from "../src/core/errors.js";
 import { addModel, setConstraints } from "../src/model/index.js";
 import { openTestStore, uniqueName } from "./support/store.js";
 

@@ -28,7 +28,7 @@ const argList = (args: string) =>
     .map((name) => `${name}: $${name}`)
     .join(", ");
 
-const seen = (s: Subscription, type = "CHANGE") => s.events.filter((e) => e.type === type).map((e) => `${e.kind} ${e.entity}${e.removed ? " removed" : ""}${e.life ? " " + e.life : ""}`);
+const seen = (s: Subscription, type = "CHANGE") => s.events.filter((e) => e.type === type).map((e) => `${e.kind} ${e.entity}${e.removed ? " removed" : ""}${e.life ? ` ${e.life}` : ""}`);
 
 /** Waits until the stream has processed the model's current revision (a bookmark says so), so absences are meaningful. */
 async function caughtUp(s: Subscription, model: string) {

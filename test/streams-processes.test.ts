@@ -32,8 +32,14 @@ function startLifeline(name: string, env: Record<string, string> = {}): Promise<
         resolve(found[1]!);
       }
     };
-    child.stdout.on("data", (d) => ((output += d), check()));
-    child.stderr.on("data", (d) => ((output += d), check()));
+    child.stdout.on("data", (d) => {
+      output += d;
+      check();
+    });
+    child.stderr.on("data", (d) => {
+      output += d;
+      check();
+    });
     child.on("exit", (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
   });
 }

@@ -7,7 +7,7 @@ import { compactAll, compactModel } from "../src/changes/retention.js";
 import { checkResumable, logWindow, readChanges } from "../src/changes/replay.js";
 import type { Store } from "../src/db/connect.js";
 import { changes, models } from "../src/db/schema.js";
-import { LifelineError } from "../src/core/errors.js";
+import type { LifelineError } from "../src/core/errors.js";
 import { addModel, setConstraints } from "../src/model/index.js";
 import { configFromEnv } from "../src/server/config.js";
 import { openTestStore, uniqueName } from "./support/store.js";

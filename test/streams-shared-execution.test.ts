@@ -40,8 +40,11 @@ function world() {
       variableValues: variables,
       rootValue: { events: () => sources[sources.push(new Source()) - 1] },
       // `events` resolves to the event itself (as Lifeline's stream fields do); `label` counts its runs.
-      fieldResolver: (source: any, args: { prefix?: string }, _ctx, info) =>
-        info.fieldName === "label" ? (runs++, `${args.prefix ?? ""}x`) : info.parentType.name === "Subscription" ? source : source[info.fieldName],
+      fieldResolver: (source: any, args: { prefix?: string }, _ctx, info) => {
+        if (info.fieldName !== "label") return info.parentType.name === "Subscription" ? source : source[info.fieldName];
+        runs++;
+        return `${args.prefix ?? ""}x`;
+      },
       subscribeFieldResolver: (root: any, _args, _ctx, info) => root[info.fieldName](),
     })) as AsyncIterableIterator<ExecutionResult>;
   return { sources, open, runs: () => runs };

@@ -39,7 +39,7 @@ describe("a fresh changes stream", () => {
     expect(mark.revision).toBe(m.revision);
     expect(states.every((e) => e.revision === mark.revision)).toBe(true);
     expect(states.map((e) => `${e.kind} ${e.entity}`).sort()).toEqual(
-      ["MODEL " + model.name, "MACHINE 0", "MACHINE 1", "CHARM bundled:wordpress-0", "APPLICATION wordpress", "UNIT wordpress/0"].sort(),
+      [`MODEL ${model.name}`, "MACHINE 0", "MACHINE 1", "CHARM bundled:wordpress-0", "APPLICATION wordpress", "UNIT wordpress/0"].sort(),
     );
     expect(states.find((e) => e.entity === "wordpress/0")).toMatchObject({ life: "ALIVE", fields: { application: "wordpress", machineId: "1" } });
   });
@@ -115,7 +115,10 @@ describe("resuming with since", () => {
     fresh.drop();
 
     let seed = 7; // a fixed seed: the same drop points every run
-    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
     const head = async () => (await live.ok(`query ($m: String!) { model(name: $m) { revision } }`, { m: model.name })).model.revision as string;
     let finalHead: string | null = null;
     const writer = (async () => {

@@ -68,7 +68,8 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     if (event.revision !== this.through + 1 || this.queue.length >= this.limits.maxQueue) {
       // A gap, or a consumer that is not keeping up: fall back to reading the table.
       this.lagging = true;
-      return this.wake();
+      this.wake();
+      return;
     }
     if (this.take(event)) this.wake();
   }

@@ -4,6 +4,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import type { ExecutionArgs, execute, subscribe } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { createYoga } from "graphql-yoga";
 import { WebSocketServer } from "ws";
@@ -19,9 +20,15 @@ import { keepSharedResult, replaceSharedPayload, spliceSharedFrames } from "./sh
 
 export const GRAPHQL_PATH = "/graphql";
 
+/** What onSubscribe hands graphql-ws as the root value: yoga's enveloped execute and subscribe (yoga's graphql-ws example). */
+interface EnvelopedRoot {
+  execute: (args: ExecutionArgs) => ReturnType<typeof execute>;
+  subscribe: (args: ExecutionArgs) => ReturnType<typeof subscribe>;
+}
+
 /** The API; subscriptions need the process's change feed (without one they refuse). */
 export function createYogaApp(store: Store, feed?: ChangeFeed) {
-  return createYoga<{}, Context>({
+  return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     // A fresh object per request: Pothos keeps the request's dataloaders on it.
@@ -72,10 +79,10 @@ export async function startServer(store: Store, host: string, port: number, opti
   spliceSharedFrames(wss);
   const ws = useServer(
     {
-      execute: (args: any) => args.rootValue.execute(args),
+      execute: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).execute(args),
       onNext: keepSharedResult,
       jsonMessageReplacer: replaceSharedPayload,
-      subscribe: (args: any) => args.rootValue.subscribe(args),
+      subscribe: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).subscribe(args),
       onSubscribe: async (ctx, _id, params) => {
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,

@@ -19,7 +19,10 @@ const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
 /** yoga's parser cache hands the same DocumentNode to every request with the same text, so identity is a cheap key. */
 function operationKey(args: ExecutionArgs): string {
   let id = documentIds.get(args.document);
-  if (id === undefined) documentIds.set(args.document, (id = nextDocumentId++));
+  if (id === undefined) {
+    id = nextDocumentId++;
+    documentIds.set(args.document, id);
+  }
   return `${id}\u0000${args.operationName ?? ""}\u0000${JSON.stringify(args.variableValues ?? {})}`;
 }
 
@@ -28,15 +31,24 @@ const run = (payload: unknown, args: ExecutionArgs) => Promise.resolve(execute({
 /** Results handed to more than one subscriber may be; shared-frames.ts serializes these once. */
 const shared = new WeakSet<object>();
 export const isSharedResult = (result: object) => shared.has(result);
-const remember = (result: ExecutionResult) => (shared.add(result), result);
+const remember = (result: ExecutionResult) => {
+  shared.add(result);
+  return result;
+};
 
 // Called once per delivery, so it allocates nothing on the shared path.
 function executeShared(payload: unknown, key: string, args: ExecutionArgs): Promise<ExecutionResult> {
   if (typeof payload !== "object" || payload === null) return run(payload, args);
   let byOperation = results.get(payload);
-  if (!byOperation) results.set(payload, (byOperation = new Map()));
+  if (!byOperation) {
+    byOperation = new Map();
+    results.set(payload, byOperation);
+  }
   let result = byOperation.get(key);
-  if (!result) byOperation.set(key, (result = run(payload, args).then(remember)));
+  if (!result) {
+    result = run(payload, args).then(remember);
+    byOperation.set(key, result);
+  }
   return result;
 }
 

@@ -31,7 +31,8 @@ export function replaceSharedPayload(key: string, value: unknown): unknown {
   if (key !== "payload" || typeof value !== "object" || value === null || !isSharedResult(value)) return value;
   let json = serialized.get(value);
   if (json === undefined) {
-    serialized.set(value, (json = JSON.stringify(value)));
+    json = JSON.stringify(value);
+    serialized.set(value, json);
     sharedFrameCounts.serialized++;
   }
   waiting = json;

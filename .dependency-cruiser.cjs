@@ -1,0 +1,120 @@
+// Lifeline's import rules, checked by `npm run lint` (and so by `npm test` and CI).
+// Each folder may import only the folders below it in this order:
+//
+//   src/core      the shared vocabulary (life, roles, machine jobs, refusal codes): imports nothing
+//   src/db        tables and drivers: core
+//   src/changes   the change log and its streams: db, core
+//   src/model     the seeds' rules: db, core, and of src/changes only the write side (change.ts, append.ts)
+//   src/graphql   the schema: model (through src/model/index.ts only), changes, core; never db
+//   src/server    wiring: anything above
+//   src/agents    GraphQL clients: src/client, src/provider, core only
+//   src/provider, src/client: nothing of ours
+//
+// and nothing may form a cycle, type-only imports included.
+const folder = (name) => `^src/${name}/`;
+const outside = (...allowed) => `^src/(?!(${allowed.join("|")})/)`;
+
+/** @type {import("dependency-cruiser").IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-cycles",
+      comment: "Modules form a graph without cycles: a reader can start at the bottom and never loop.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "core-imports-nothing",
+      severity: "error",
+      from: { path: folder("core") },
+      to: { path: outside("core") },
+    },
+    {
+      name: "db-imports-only-core",
+      severity: "error",
+      from: { path: folder("db") },
+      to: { path: outside("db", "core") },
+    },
+    {
+      name: "changes-imports-only-db-and-core",
+      severity: "error",
+      from: { path: folder("changes") },
+      to: { path: outside("changes", "db", "core") },
+    },
+    {
+      name: "model-imports-only-db-core-and-the-log-write-side",
+      severity: "error",
+      from: { path: folder("model") },
+      to: { path: outside("model", "db", "core", "changes") },
+    },
+    {
+      name: "model-appends-changes-only",
+      comment: "The model writes change rows; reading the log (streams, snapshots) is src/changes' and src/graphql's business.",
+      severity: "error",
+      from: { path: folder("model") },
+      to: { path: "^src/changes/", pathNot: "^src/changes/(change|append)\\.ts$" },
+    },
+    {
+      name: "model-index-is-for-outside",
+      comment: "src/model/index.ts is the model's public face; modules inside the model import each other directly.",
+      severity: "error",
+      from: { path: folder("model") },
+      to: { path: "^src/model/index\\.ts$" },
+    },
+    {
+      name: "graphql-never-imports-db",
+      severity: "error",
+      from: { path: folder("graphql") },
+      to: { path: outside("graphql", "model", "changes", "core") },
+    },
+    {
+      name: "graphql-calls-the-model-through-its-index",
+      comment: "Resolvers call the model's public operations and reads, nothing internal.",
+      severity: "error",
+      from: { path: folder("graphql") },
+      to: { path: "^src/model/", pathNot: "^src/model/index\\.ts$" },
+    },
+    {
+      name: "server-runs-no-agent-code",
+      severity: "error",
+      from: { path: folder("server") },
+      to: { path: folder("agents") },
+    },
+    {
+      name: "agents-are-clients",
+      comment: "Agents see only the API: the generated client and the provider.",
+      severity: "error",
+      from: { path: folder("agents") },
+      to: { path: outside("agents", "client", "provider", "core") },
+    },
+    {
+      name: "provider-and-client-import-nothing-of-ours",
+      severity: "error",
+      from: { path: "^src/(provider|client)/" },
+      to: { path: "^src/(?!(provider|client)/)" },
+    },
+    {
+      name: "src-never-imports-tests-or-benchmarks",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^(test|bench)/" },
+    },
+    {
+      name: "no-unresolvable-imports",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      mainFields: ["module", "main", "types", "typings"],
+    },
+  },
+};
