@@ -10,8 +10,8 @@
 import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import postgres from "postgres";
-import { openStore } from "../src/db/connect.js";
 import { logWindow } from "../src/changes/replay.js";
+import { openStore } from "../src/db/connect.js";
 import { addModel, setConstraints } from "../src/model/index.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { ms, rate, ratio, summary } from "./stats.js";
@@ -83,7 +83,9 @@ async function mutationThroughput(url: string, models: string[], seconds: number
   return count / ((performance.now() - started) / 1000);
 }
 
-const startLoad = loadavg().map((l) => l.toFixed(2)).join(", ");
+const startLoad = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(", ");
 
 async function main() {
   const dbName = `lifeline_bench_${process.pid}`;
@@ -95,16 +97,16 @@ async function main() {
   const store = await openStore({ databaseUrl: dbUrl.toString(), maxConnections: WRITERS });
   try {
     server = await startServer(dbUrl.toString());
-    console.log(`bench: server at ${server.url}, database ${dbName}; ${EVENTS} events at ${1000 / EVENT_INTERVAL_MS}/s per size, then ${WRITERS} writers (one per model) for ${THROUGHPUT_SECONDS}s`);
+    console.log(
+      `bench: server at ${server.url}, database ${dbName}; ${EVENTS} events at ${1000 / EVENT_INTERVAL_MS}/s per size, then ${WRITERS} writers (one per model) for ${THROUGHPUT_SECONDS}s`,
+    );
     const raw = await measureRawInserts(dbUrl.toString(), WRITERS, 3);
     const rows: string[][] = [];
     for (const n of sizes) {
       // Within a model writes serialize on its revision (that is what orders the log), so
       // the load is spread the way a controller's is: over models, one writer each, and
       // the subscriptions spread evenly over those models.
-      const models = await Promise.all(
-        Array.from({ length: WRITERS }, (_, w) => addModel(store.db, { name: `bench-${n}-${w}` })),
-      );
+      const models = await Promise.all(Array.from({ length: WRITERS }, (_, w) => addModel(store.db, { name: `bench-${n}-${w}` })));
       const groups = models.map((model, w) => ({
         model,
         subs: new Subscribers(server!.url, Math.floor(n / WRITERS) + (w < n % WRITERS ? 1 : 0), Math.max(1, Math.min(25, n))),
@@ -137,7 +139,8 @@ async function main() {
       for (const g of listened) {
         const times = committed.get(g.model.id)!;
         complete = (await g.subs.delivered(next.get(g.model.id)! - 1, 120_000)) && complete;
-        for (const [revision, at] of times) for (const arrival of g.subs.arrivals.get(revision) ?? []) latencies.push(Math.max(0, arrival - at));
+        for (const [revision, at] of times)
+          for (const arrival of g.subs.arrivals.get(revision) ?? []) latencies.push(Math.max(0, arrival - at));
       }
       const lat = summary(latencies);
       let lastArrival = 0;
@@ -149,11 +152,16 @@ async function main() {
 
       // Throughput: mutations through the API, one writer per model as fast as it can, while everyone listens.
       const before = await Promise.all(groups.map((g) => logWindow(store.db, g.model.id)));
-      const mutations = await mutationThroughput(server.url, models.map((m) => m.name), THROUGHPUT_SECONDS);
+      const mutations = await mutationThroughput(
+        server.url,
+        models.map((m) => m.name),
+        THROUGHPUT_SECONDS,
+      );
       const after = await Promise.all(groups.map((g) => logWindow(store.db, g.model.id)));
       const draining = performance.now();
       let drained = true;
-      for (const [i, g] of groups.entries()) if (g.subs.count > 0) drained = (await g.subs.delivered(after[i]!.revision, 180_000)) && drained;
+      for (const [i, g] of groups.entries())
+        if (g.subs.count > 0) drained = (await g.subs.delivered(after[i]!.revision, 180_000)) && drained;
       const drainSeconds = (performance.now() - draining) / 1000;
       const deliveries = groups.reduce((sum, g, i) => sum + (after[i]!.revision - before[i]!.revision) * g.subs.count, 0);
       for (const g of groups) g.subs.close();
@@ -174,13 +182,29 @@ async function main() {
       console.log(`bench: ${n} subscriptions done`);
     }
     console.log("");
-    console.log(`machine: ${cpus().length} cores; load average at the end ${loadavg().map((l) => l.toFixed(2)).join(", ")} (at the start ${startLoad})`);
+    console.log(
+      `machine: ${cpus().length} cores; load average at the end ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ")} (at the start ${startLoad})`,
+    );
     console.log(
       `raw PostgreSQL, same run: single-row insert p50 ${ms(raw.insertLatency.p50)}, p99 ${ms(raw.insertLatency.p99)} (one connection); ` +
         `${rate(raw.insertRate)} with ${WRITERS} connections`,
     );
     console.log("");
-    const header = ["subscriptions", "events committed", "deliveries", "latency p50", "p99", "p50 ÷ raw insert p50", "p99 ÷ raw insert p50", "mutations while listening", "÷ raw insert rate", "deliveries (throughput phase)", "subscribe all"];
+    const header = [
+      "subscriptions",
+      "events committed",
+      "deliveries",
+      "latency p50",
+      "p99",
+      "p50 ÷ raw insert p50",
+      "p99 ÷ raw insert p50",
+      "mutations while listening",
+      "÷ raw insert rate",
+      "deliveries (throughput phase)",
+      "subscribe all",
+    ];
     console.log(`| ${header.join(" | ")} |`);
     console.log(`|${header.map(() => "---").join("|")}|`);
     for (const row of rows) console.log(`| ${row.join(" | ")} |`);

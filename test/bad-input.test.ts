@@ -41,15 +41,43 @@ const cases: Case[] = [
   ["duplicate application name", "ALREADY_EXISTS", DEPLOY, () => ({ model, charm: "wordpress" })],
   ["name of a Dying application", "ALREADY_EXISTS", DEPLOY, () => ({ model, charm: "memcached" }), /dying/],
   ["invalid application name", "INVALID_NAME", DEPLOY, () => ({ model, charm: "wordpress", application: "Word_Press" })],
-  ["bad constraints at deploy", "INVALID_CONSTRAINTS", DEPLOY, () => ({ model, charm: "mysql", application: "db2", constraints: "mem=lots" }), /"mem"/],
-  ["unknown constraint key", "INVALID_CONSTRAINTS", DEPLOY, () => ({ model, charm: "mysql", application: "db2", constraints: "ram=2G" }), /unknown constraint "ram"/],
+  [
+    "bad constraints at deploy",
+    "INVALID_CONSTRAINTS",
+    DEPLOY,
+    () => ({ model, charm: "mysql", application: "db2", constraints: "mem=lots" }),
+    /"mem"/,
+  ],
+  [
+    "unknown constraint key",
+    "INVALID_CONSTRAINTS",
+    DEPLOY,
+    () => ({ model, charm: "mysql", application: "db2", constraints: "ram=2G" }),
+    /unknown constraint "ram"/,
+  ],
   ["series the charm lacks", "UNSUPPORTED_SERIES", DEPLOY, () => ({ model, charm: "haproxy", application: "lb2", series: "focal" })],
   ["malformed series", "INVALID_ARGUMENT", DEPLOY, () => ({ model, charm: "mysql", application: "db2", series: "Jammy!" })],
   ["negative unit count", "INVALID_ARGUMENT", DEPLOY, () => ({ model, charm: "mysql", application: "db2", numUnits: -1 })],
-  ["more placements than units", "INVALID_PLACEMENT", DEPLOY, () => ({ model, charm: "mysql", application: "db2", numUnits: 1, placement: ["0", "0"] })],
+  [
+    "more placements than units",
+    "INVALID_PLACEMENT",
+    DEPLOY,
+    () => ({ model, charm: "mysql", application: "db2", numUnits: 1, placement: ["0", "0"] }),
+  ],
   // Fails after the application and its first unit were written: all of it must roll back.
-  ["late failure: second placement on a missing machine", "NOT_FOUND", DEPLOY, () => ({ model, charm: "mysql", application: "db2", numUnits: 2, placement: ["0", "99"] }), /machine "99" not found/],
-  ["late failure: second placement on a machine of another series", "SERIES_MISMATCH", DEPLOY, () => ({ model, charm: "mysql", application: "db2", numUnits: 2, placement: ["lxd", "3"] })],
+  [
+    "late failure: second placement on a missing machine",
+    "NOT_FOUND",
+    DEPLOY,
+    () => ({ model, charm: "mysql", application: "db2", numUnits: 2, placement: ["0", "99"] }),
+    /machine "99" not found/,
+  ],
+  [
+    "late failure: second placement on a machine of another series",
+    "SERIES_MISMATCH",
+    DEPLOY,
+    () => ({ model, charm: "mysql", application: "db2", numUnits: 2, placement: ["lxd", "3"] }),
+  ],
   ["subordinate with units", "SUBORDINATE_NOT_ALLOWED", DEPLOY, () => ({ model, charm: "logging", application: "logging2", numUnits: 1 })],
   ["addUnit to unknown application", "NOT_FOUND", ADD_UNIT, () => ({ model, application: "nosuch" })],
   ["addUnit to a subordinate", "SUBORDINATE_NOT_ALLOWED", ADD_UNIT, () => ({ model, application: "logging" })],
@@ -61,7 +89,12 @@ const cases: Case[] = [
   ["bad machine constraints", "INVALID_CONSTRAINTS", ADD_MACHINE, () => ({ model, constraints: "arch=sparc" }), /not a known architecture/],
   ["bad YAML", "INVALID_CHARM_METADATA", ADD_CHARM, () => ({ model, metadata: "name: [unclosed" }), /not valid YAML/],
   ["metadata without a name", "INVALID_CHARM_METADATA", ADD_CHARM, () => ({ model, metadata: "summary: nameless" })],
-  ["subordinate without a container-scoped requirer", "INVALID_CHARM_METADATA", ADD_CHARM, () => ({ model, metadata: "name: sub\nsubordinate: true\nrequires:\n  x: y\n" })],
+  [
+    "subordinate without a container-scoped requirer",
+    "INVALID_CHARM_METADATA",
+    ADD_CHARM,
+    () => ({ model, metadata: "name: sub\nsubordinate: true\nrequires:\n  x: y\n" }),
+  ],
   ["duplicate relation", "ALREADY_EXISTS", INTEGRATE, () => ({ model, endpoints: ["mysql", "wordpress"] })],
   ["relation to a Dying application", "NOT_ALIVE", INTEGRATE, () => ({ model, endpoints: ["wordpress", "memcached"] })],
   ["relation to an unknown application", "NOT_FOUND", INTEGRATE, () => ({ model, endpoints: ["wordpress", "nosuch"] })],
@@ -77,8 +110,18 @@ const cases: Case[] = [
   ["remove an unknown application", "NOT_FOUND", REMOVE_APPLICATION, () => ({ model, applications: ["nosuch"] })],
   ["remove an unknown relation", "NOT_FOUND", REMOVE_RELATION, () => ({ model, relations: ["99"] })],
   ["remove a relation named ambiguously", "AMBIGUOUS_RELATION", REMOVE_RELATION, () => ({ model, relations: ["mysql"] })],
-  ["enter the scope of an unknown relation", "NOT_FOUND", ENTER_SCOPE, () => ({ model, relation: 99, unit: "wordpress/0", privateAddress: "10.0.0.1" })],
-  ["enter a scope with no address", "INVALID_ARGUMENT", ENTER_SCOPE, () => ({ model, relation: 1, unit: "wordpress/0", privateAddress: "" })],
+  [
+    "enter the scope of an unknown relation",
+    "NOT_FOUND",
+    ENTER_SCOPE,
+    () => ({ model, relation: 99, unit: "wordpress/0", privateAddress: "10.0.0.1" }),
+  ],
+  [
+    "enter a scope with no address",
+    "INVALID_ARGUMENT",
+    ENTER_SCOPE,
+    () => ({ model, relation: 1, unit: "wordpress/0", privateAddress: "" }),
+  ],
   ["set an unknown unit Dead", "NOT_FOUND", SET_UNIT_DEAD, () => ({ model, unit: "nosuch/0" })],
   ["remove a unit that is not Dead", "NOT_DEAD", REMOVE_DEAD_UNIT, () => ({ model, unit: "wordpress/0" })],
   ["set a machine with units Dead", "HAS_UNITS", SET_MACHINE_DEAD, () => ({ model, machine: "1" })],
@@ -115,7 +158,10 @@ describe("bad input is refused with a stable code and changes nothing", () => {
   });
 
   it("a cursor the API did not hand out is INVALID_ARGUMENT", async () => {
-    const result = await api.request(`query ($model: String!) { model(name: $model) { units(after: "bogus") { edges { node { name } } } } }`, { model });
+    const result = await api.request(
+      `query ($model: String!) { model(name: $model) { units(after: "bogus") { edges { node { name } } } } }`,
+      { model },
+    );
     expect(result.errors?.map((e) => e.extensions?.code)).toEqual(["INVALID_ARGUMENT"]);
   });
 

@@ -11,7 +11,11 @@ describe("blockers", () => {
     const model = await api.newModel();
     await deploy(api, model, { charm: "wordpress" });
     const status = await lifecycle(api, model).status();
-    expect([status.units["wordpress/0"].blockers, status.machines["1"].blockers, status.applications.wordpress.blockers]).toEqual([[], [], []]);
+    expect([status.units["wordpress/0"].blockers, status.machines["1"].blockers, status.applications.wordpress.blockers]).toEqual([
+      [],
+      [],
+      [],
+    ]);
   });
 
   it("a Dying unit names the relations whose scope it is in and its subordinates", async () => {
@@ -23,7 +27,11 @@ describe("blockers", () => {
     await l.enter(rel.id, "wordpress/0");
     await l.removeUnit(["wordpress/0"]);
     expect((await l.status()).units["wordpress/0"].blockers).toEqual([
-      { kind: "IN_SCOPE", message: `in the scope of relation ${rel.id} "${rel.key}": its unit agent must leave them`, entities: [String(rel.id)] },
+      {
+        kind: "IN_SCOPE",
+        message: `in the scope of relation ${rel.id} "${rel.key}": its unit agent must leave them`,
+        entities: [String(rel.id)],
+      },
       { kind: "SUBORDINATES", message: "subordinates logging/0 must be removed first", entities: ["logging/0"] },
     ]);
   });
@@ -83,7 +91,11 @@ describe("blockers", () => {
     await l.enter(rel.id, "mysql/0");
     await l.removeRelation([String(rel.id)]);
     expect((await l.status()).relations[rel.key].blockers).toEqual([
-      { kind: "UNITS_IN_SCOPE", message: "units mysql/0, wordpress/0 are in its scope; it is removed when the last one leaves", entities: ["mysql/0", "wordpress/0"] },
+      {
+        kind: "UNITS_IN_SCOPE",
+        message: "units mysql/0, wordpress/0 are in its scope; it is removed when the last one leaves",
+        entities: ["mysql/0", "wordpress/0"],
+      },
     ]);
   });
 });

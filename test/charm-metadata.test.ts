@@ -4,8 +4,8 @@
 // provides juju-info.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type CharmEndpoint, parseCharmMetadata } from "../src/model/charm-metadata.js";
 import type { LifelineError } from "../src/core/errors.js";
+import { type CharmEndpoint, parseCharmMetadata } from "../src/model/charm-metadata.js";
 import { expectRefusedWith } from "./support/refusal.js";
 
 /** Asserts `yaml` is refused with INVALID_CHARM_METADATA and a message naming every fragment. */

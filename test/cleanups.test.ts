@@ -15,7 +15,12 @@ const MANY = CLEANUP_BATCH * 2 + 37;
 
 async function manyUnitsIn(model: string, app: string, count: number) {
   for (let done = 0; done < count; done += 250)
-    await addUnit(api.store.db, { model, application: app, count: Math.min(250, count - done), placement: Array(Math.min(250, count - done)).fill("0") });
+    await addUnit(api.store.db, {
+      model,
+      application: app,
+      count: Math.min(250, count - done),
+      placement: Array(Math.min(250, count - done)).fill("0"),
+    });
 }
 
 const countRows = async (table: typeof relationSettings | typeof units, where: ReturnType<typeof and>) => {

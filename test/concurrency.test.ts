@@ -16,9 +16,12 @@ describe("concurrent creates", () => {
     );
     expect(results.filter((r) => !r.errors)).toHaveLength(1);
     expect(results.flatMap((r) => r.errors ?? []).map((e) => e.extensions?.code)).toEqual(Array(7).fill("ALREADY_EXISTS"));
-    const data = await api.ok(`query ($model: String!) { model(name: $model) { units { edges { node { name } } } machines { edges { node { id } } } } }`, {
-      model,
-    });
+    const data = await api.ok(
+      `query ($model: String!) { model(name: $model) { units { edges { node { name } } } machines { edges { node { id } } } } }`,
+      {
+        model,
+      },
+    );
     expect(data.model.units.edges.map((e: any) => e.node.name)).toEqual(["db/0"]);
     expect(data.model.machines.edges.map((e: any) => e.node.id)).toEqual(["0", "1"]);
   });
@@ -30,11 +33,15 @@ describe("concurrent creates", () => {
       Array.from({ length: 10 }, () => api.request(ADD_UNIT, { input: { model, application: "wordpress", count: 2 } })),
     );
     expect(results.flatMap((r) => r.errors ?? [])).toEqual([]);
-    const names = results.flatMap((r) => r.data.addUnit.map((u: any) => u.name)).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+    const names = results
+      .flatMap((r) => r.data.addUnit.map((u: any) => u.name))
+      .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
     expect(names).toEqual(Array.from({ length: 20 }, (_, i) => `wordpress/${i}`));
     const machines = results.flatMap((r) => r.data.addUnit.map((u: any) => Number(u.machine.id))).sort((a, b) => a - b);
     expect(machines).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    const data = await api.ok(`query ($model: String!) { model(name: $model) { application(name: "wordpress") { unitCount } revision } }`, { model });
+    const data = await api.ok(`query ($model: String!) { model(name: $model) { application(name: "wordpress") { unitCount } revision } }`, {
+      model,
+    });
     expect(data.model.application.unitCount).toBe(20);
   });
 
@@ -43,11 +50,16 @@ describe("concurrent creates", () => {
     await deploy(api, model, { charm: "wordpress", numUnits: 0 });
     await deploy(api, model, { charm: "mysql", numUnits: 0 });
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => api.request(INTEGRATE, { input: { model, endpoints: i % 2 ? ["wordpress", "mysql"] : ["mysql", "wordpress"] } })),
+      Array.from({ length: 6 }, (_, i) =>
+        api.request(INTEGRATE, { input: { model, endpoints: i % 2 ? ["wordpress", "mysql"] : ["mysql", "wordpress"] } }),
+      ),
     );
     expect(results.filter((r) => !r.errors)).toHaveLength(1);
     expect(results.flatMap((r) => r.errors ?? []).map((e) => e.extensions?.code)).toEqual(Array(5).fill("ALREADY_EXISTS"));
-    const data = await api.ok(`query ($model: String!) { model(name: $model) { applications { edges { node { name relationCount } } } } }`, { model });
+    const data = await api.ok(
+      `query ($model: String!) { model(name: $model) { applications { edges { node { name relationCount } } } } }`,
+      { model },
+    );
     expect(data.model.applications.edges.map((e: any) => e.node.relationCount)).toEqual([1, 2]);
   });
 

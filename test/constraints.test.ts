@@ -4,8 +4,8 @@
 // set on the service is taken from the environment (or left unset, if not
 // specified at all)".
 import { describe, expect, it } from "vitest";
-import { formatConstraints, mergeConstraints, parseConstraints, type Constraints } from "../src/model/constraints.js";
 import type { LifelineError } from "../src/core/errors.js";
+import { type Constraints, formatConstraints, mergeConstraints, parseConstraints } from "../src/model/constraints.js";
 import { expectRefusedWith } from "./support/refusal.js";
 
 /** Asserts `text` is refused with INVALID_CONSTRAINTS and a message naming every fragment. */
@@ -33,8 +33,7 @@ describe("parseConstraints: Juju's keys", () => {
   });
 
   it("arch accepts each known architecture", () => {
-    for (const arch of ["amd64", "arm64", "ppc64el", "s390x", "riscv64"])
-      expect(parseConstraints(`arch=${arch}`)).toEqual({ arch });
+    for (const arch of ["amd64", "arm64", "ppc64el", "s390x", "riscv64"]) expect(parseConstraints(`arch=${arch}`)).toEqual({ arch });
   });
 
   it("tags parses a comma-separated list, keeping ^negations", () => {
@@ -126,9 +125,17 @@ describe("parseConstraints: layout and empty values", () => {
   });
 
   it("every key accepts an empty value as an explicit unset", () => {
-    expect(
-      parseConstraints("mem= cores= cpu-power= root-disk= arch= tags= zones= instance-type= container="),
-    ).toEqual({ mem: 0, cores: 0, cpuPower: 0, rootDisk: 0, arch: "", tags: [], zones: [], instanceType: "", container: "" });
+    expect(parseConstraints("mem= cores= cpu-power= root-disk= arch= tags= zones= instance-type= container=")).toEqual({
+      mem: 0,
+      cores: 0,
+      cpuPower: 0,
+      rootDisk: 0,
+      arch: "",
+      tags: [],
+      zones: [],
+      instanceType: "",
+      container: "",
+    });
   });
 });
 

@@ -10,7 +10,9 @@ describe("deploy", () => {
     const model = await api.newModel();
     const app = await deploy(api, model, { charm: "wordpress" });
     expect(app).toMatchObject({ name: "wordpress", life: "ALIVE", series: "jammy", subordinate: false, unitCount: 1 });
-    expect(app.units.edges.map((e: any) => e.node)).toEqual([{ name: "wordpress/0", series: "jammy", machine: { id: "1", series: "jammy" } }]);
+    expect(app.units.edges.map((e: any) => e.node)).toEqual([
+      { name: "wordpress/0", series: "jammy", machine: { id: "1", series: "jammy" } },
+    ]);
   });
 
   it("deploys under a chosen application name with several units", async () => {
@@ -22,9 +24,12 @@ describe("deploy", () => {
   it("creates one peer relation per peer endpoint of the charm, as Juju does", async () => {
     const model = await api.newModel();
     await deploy(api, model, { charm: "mysql", numUnits: 0 });
-    const data = await api.ok(`query ($model: String!) { model(name: $model) { application(name: "mysql") { relations { key scope endpoints { role } } } } }`, {
-      model,
-    });
+    const data = await api.ok(
+      `query ($model: String!) { model(name: $model) { application(name: "mysql") { relations { key scope endpoints { role } } } } }`,
+      {
+        model,
+      },
+    );
     expect(data.model.application.relations).toEqual([{ key: "mysql:cluster", scope: "GLOBAL", endpoints: [{ role: "PEER" }] }]);
   });
 
@@ -120,9 +125,7 @@ describe("deploy", () => {
 
   it("deploying into a model that is not Alive is refused", async () => {
     const model = await api.newModel();
-    await api.store.db.execute(
-      (await import("drizzle-orm")).sql`update models set life = 'dying' where name = ${model}`,
-    );
+    await api.store.db.execute((await import("drizzle-orm")).sql`update models set life = 'dying' where name = ${model}`);
     await api.refused("NOT_ALIVE", DEPLOY, { input: { model, charm: "wordpress" } });
   });
 });

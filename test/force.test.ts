@@ -94,7 +94,9 @@ describe("remove-relation --force", () => {
     await l.leave(db.id, "wordpress/0");
     await l.leave(db.id, "mysql/0");
     // A scope count that no longer matches reality: Juju's third most common complaint.
-    await api.store.db.execute(sql`update relations set unit_count = 3 where id = ${db.id} and model_id = (select id from models where name = ${model})`);
+    await api.store.db.execute(
+      sql`update relations set unit_count = 3 where id = ${db.id} and model_id = (select id from models where name = ${model})`,
+    );
     expect(await l.removeRelation([String(db.id)])).toEqual([{ id: String(db.id), outcome: "DYING" }]);
     const stuck = (await l.status()).relations[db.key];
     expect(stuck.blockers[0].message).toMatch(/scope count says 3 unit\(s\) but none is in scope: remove it with force/);

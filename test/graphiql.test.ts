@@ -6,12 +6,12 @@
 // test is skipped with a reason, unless LIFELINE_REQUIRE_BROWSER=1 (as in CI),
 // in which case it fails.
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "../src/db/connect.js";
 import { LifelineError } from "../src/core/errors.js";
+import type { Store } from "../src/db/connect.js";
 import { addModel, bootstrap, DEFAULT_MODEL, modelNamed } from "../src/model/index.js";
-import { startServer, type RunningServer } from "../src/server/app.js";
+import { type RunningServer, startServer } from "../src/server/app.js";
 import { openTestStore } from "./support/store.js";
 
 const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -115,9 +115,7 @@ describe("GraphiQL", () => {
       await page.getByRole("button", { name: /^Execute query/ }).click({ timeout: DEADLINE_MS });
 
       const result = page.locator(".graphiql-response");
-      await expect
-        .poll(async () => text(await result.innerText()), { timeout: DEADLINE_MS, interval: 100 })
-        .toContain('"name": "default"');
+      await expect.poll(async () => text(await result.innerText()), { timeout: DEADLINE_MS, interval: 100 }).toContain('"name": "default"');
       const shown = text(await result.innerText());
       expect(shown).toMatch(/"id":\s*"0"/);
       expect(shown).not.toContain('"errors"');

@@ -30,7 +30,10 @@ describe("life is monotonic", () => {
     await deploy(api, model, { charm: "mysql" });
     await integrate(api, model, "wordpress", "mysql");
     const status = await lifecycle(api, model).status();
-    const lives = [status.life, ...Object.values({ ...status.machines, ...status.units, ...status.applications, ...status.relations }).map((e: any) => e.life)];
+    const lives = [
+      status.life,
+      ...Object.values({ ...status.machines, ...status.units, ...status.applications, ...status.relations }).map((e: any) => e.life),
+    ];
     expect(new Set(lives)).toEqual(new Set(["ALIVE"]));
   });
 
@@ -69,7 +72,9 @@ describe("life is monotonic", () => {
     await l.removeApplication(["wordpress"]);
     await l.runCleanups();
     await l.removeUnit(["wordpress/0", "wordpress/1"], { force: true });
-    const result = await raw(sql`select kind, entity, life from changes where model_id = (select id from models where name = ${model}) and life is not null order by revision`);
+    const result = await raw(
+      sql`select kind, entity, life from changes where model_id = (select id from models where name = ${model}) and life is not null order by revision`,
+    );
     const rows = rowsOf<{ kind: string; entity: string; life: string }>(result);
     const order = { alive: 0, dying: 1, dead: 2 } as Record<string, number>;
     const last = new Map<string, number>();

@@ -3,8 +3,8 @@
 // container on a new machine; no directive means a new machine.
 import { describe, expect, it } from "vitest";
 import type { LifelineError } from "../src/core/errors.js";
-import { expectRefusedWith, refusal } from "./support/refusal.js";
 import { parsePlacement, parsePlacements } from "../src/model/placement.js";
+import { expectRefusedWith, refusal } from "./support/refusal.js";
 
 /** Asserts `directive` is refused with INVALID_PLACEMENT, naming the directive and every fragment. */
 function expectRefused(directive: string, ...named: string[]): LifelineError {

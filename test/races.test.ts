@@ -3,7 +3,7 @@
 // many times over real parallel connections; on PGlite (one connection) the
 // same races serialize, and run fewer times.
 import { describe, expect, it } from "vitest";
-import { useApi, type Result } from "./support/api.js";
+import { type Result, useApi } from "./support/api.js";
 import { ADD_MACHINE, ADD_UNIT, deploy, INTEGRATE, integrate } from "./support/fixtures.js";
 import { expectInvariants } from "./support/invariants.js";
 import { LEAVE_SCOPE, lifecycle, REMOVE_APPLICATION, REMOVE_MACHINE } from "./support/lifecycle.js";

@@ -17,11 +17,14 @@ async function wordpressAndMysql(units = 1) {
 
 const settingsOf = (model: string, relation: number, unit: string) =>
   api
-    .ok(`query ($model: String!, $id: Int!, $unit: String!) { model(name: $model) { relation(id: $id) { settings(unit: $unit) { version values { key value } } } } }`, {
-      model,
-      id: relation,
-      unit,
-    })
+    .ok(
+      `query ($model: String!, $id: Int!, $unit: String!) { model(name: $model) { relation(id: $id) { settings(unit: $unit) { version values { key value } } } } }`,
+      {
+        model,
+        id: relation,
+        unit,
+      },
+    )
     .then((d) => d.model.relation?.settings);
 
 describe("entering and leaving scope", () => {
@@ -48,16 +51,22 @@ describe("entering and leaving scope", () => {
   it("only Alive units enter only Alive relations", async () => {
     const { model, relation, l } = await wordpressAndMysql(2);
     await l.removeUnit(["wordpress/0"]);
-    await api.refused("NOT_ALIVE", ENTER_SCOPE, { input: { model, relation: relation.id, unit: "wordpress/0", privateAddress: "10.0.0.1" } });
+    await api.refused("NOT_ALIVE", ENTER_SCOPE, {
+      input: { model, relation: relation.id, unit: "wordpress/0", privateAddress: "10.0.0.1" },
+    });
     await l.enter(relation.id, "mysql/0");
     await l.removeRelation([String(relation.id)]);
-    await api.refused("NOT_ALIVE", ENTER_SCOPE, { input: { model, relation: relation.id, unit: "wordpress/1", privateAddress: "10.0.0.1" } });
+    await api.refused("NOT_ALIVE", ENTER_SCOPE, {
+      input: { model, relation: relation.id, unit: "wordpress/1", privateAddress: "10.0.0.1" },
+    });
   });
 
   it("a unit of an application outside the relation cannot enter it", async () => {
     const { model, relation } = await wordpressAndMysql();
     await deploy(api, model, { charm: "memcached" });
-    await api.refused("INVALID_RELATION", ENTER_SCOPE, { input: { model, relation: relation.id, unit: "memcached/0", privateAddress: "10.0.0.1" } });
+    await api.refused("INVALID_RELATION", ENTER_SCOPE, {
+      input: { model, relation: relation.id, unit: "memcached/0", privateAddress: "10.0.0.1" },
+    });
   });
 
   it("a unit's settings outlive its departure from scope", async () => {
@@ -205,7 +214,9 @@ describe("container scope and subordinates", () => {
     await deploy(api, model, { charm: "mysql" });
     const other = await integrate(api, model, "logging", "mysql");
     await l.enter(relation.id, "wordpress/0");
-    await api.refused("INVALID_RELATION", ENTER_SCOPE, { input: { model, relation: other.id, unit: "logging/0", privateAddress: "10.0.0.1" } });
+    await api.refused("INVALID_RELATION", ENTER_SCOPE, {
+      input: { model, relation: other.id, unit: "logging/0", privateAddress: "10.0.0.1" },
+    });
   });
 });
 

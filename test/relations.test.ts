@@ -118,9 +118,12 @@ describe("integrate", () => {
   it("counts the relation on both applications", async () => {
     const model = await modelWith("wordpress", "mysql");
     await integrate(api, model, "wordpress", "mysql");
-    const data = await api.ok(`query ($model: String!) { model(name: $model) { applications { edges { node { name relationCount } } } } }`, {
-      model,
-    });
+    const data = await api.ok(
+      `query ($model: String!) { model(name: $model) { applications { edges { node { name relationCount } } } } }`,
+      {
+        model,
+      },
+    );
     expect(data.model.applications.edges.map((e: any) => e.node)).toEqual([
       { name: "wordpress", relationCount: 1 },
       { name: "mysql", relationCount: 2 },

@@ -8,7 +8,11 @@ const api = useApi();
 
 async function setup() {
   const model = await api.newModel();
-  return { model, l: lifecycle(api, model), addMachine: (input: Record<string, unknown> = {}) => api.ok(ADD_MACHINE, { input: { model, ...input } }).then((d) => d.addMachine.id) };
+  return {
+    model,
+    l: lifecycle(api, model),
+    addMachine: (input: Record<string, unknown> = {}) => api.ok(ADD_MACHINE, { input: { model, ...input } }).then((d) => d.addMachine.id),
+  };
 }
 
 describe("remove-machine", () => {

@@ -1,6 +1,6 @@
 // The server as users meet it: `npm start`'s entry point in a real process,
 // HTTP and WebSocket (graphql-ws) on /graphql, the typed client's documents.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

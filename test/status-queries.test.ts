@@ -69,17 +69,23 @@ describe("status queries", () => {
   });
 
   it("pages backwards with last/before", async () => {
-    const data = await gql(`query ($model: String!) { model(name: $model) { units(last: 3) { edges { node { name } } pageInfo { hasPreviousPage } } } }`, {
-      model,
-    });
+    const data = await gql(
+      `query ($model: String!) { model(name: $model) { units(last: 3) { edges { node { name } } pageInfo { hasPreviousPage } } } }`,
+      {
+        model,
+      },
+    );
     expect(data.model.units.edges.map((e: any) => e.node.name)).toEqual(["mysql/17", "mysql/18", "mysql/19"]);
     expect(data.model.units.pageInfo.hasPreviousPage).toBe(true);
   });
 
   it("filters units by application", async () => {
-    const data = await gql(`query ($model: String!) { model(name: $model) { units(application: "mysql", first: 100) { edges { node { name } } } } }`, {
-      model,
-    });
+    const data = await gql(
+      `query ($model: String!) { model(name: $model) { units(application: "mysql", first: 100) { edges { node { name } } } } }`,
+      {
+        model,
+      },
+    );
     expect(data.model.units.edges).toHaveLength(20);
   });
 

@@ -84,7 +84,10 @@ describe("change log", () => {
       [9, "relation", "0"],
       [10, "relation", "1"],
     ]);
-    expect(log.find((c) => c.entity === "wordpress/0")).toMatchObject({ life: "alive", fields: { machineId: "1", application: "wordpress" } });
+    expect(log.find((c) => c.entity === "wordpress/0")).toMatchObject({
+      life: "alive",
+      fields: { machineId: "1", application: "wordpress" },
+    });
     const [row] = await db.select({ revision: models.revision }).from(models).where(eq(models.id, model.id));
     expect(row!.revision).toBe(10);
   });

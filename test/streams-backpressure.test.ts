@@ -4,14 +4,14 @@
 // only a consumer that fell behind the retention window is told to resync.
 import { and, asc, eq, gt } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { modelChanges } from "../src/changes/watchers.js";
-import type { ChangeEvent } from "../src/changes/stream-event.js";
 import { ChangeFeed, defaultFeedOptions } from "../src/changes/feed.js";
 import { compactModel } from "../src/changes/retention.js";
-import { StreamFailure, type ChangeStream } from "../src/changes/stream.js";
+import { type ChangeStream, StreamFailure } from "../src/changes/stream.js";
+import type { ChangeEvent } from "../src/changes/stream-event.js";
+import { modelChanges } from "../src/changes/watchers.js";
+import type { LifelineError } from "../src/core/errors.js";
 import type { Store } from "../src/db/connect.js";
 import { changes } from "../src/db/schema.js";
-import type { LifelineError } from "../src/core/errors.js";
 import { addModel, setConstraints } from "../src/model/index.js";
 import { openTestStore, uniqueName } from "./support/store.js";
 

@@ -4,9 +4,9 @@
 // economy: streams that open together with equal filters read one snapshot.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { modelChanges } from "../src/changes/watchers.js";
-import type { ChangeEvent } from "../src/changes/stream-event.js";
 import { ChangeFeed, defaultFeedOptions } from "../src/changes/feed.js";
+import type { ChangeEvent } from "../src/changes/stream-event.js";
+import { modelChanges } from "../src/changes/watchers.js";
 import { openStore, type Store } from "../src/db/connect.js";
 import { addModel } from "../src/model/index.js";
 import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
@@ -55,7 +55,9 @@ describe("streams opening together", () => {
     try {
       const model = await addModel(counted.db, { name: uniqueName() });
       queries.length = 0;
-      const streams = await Promise.all([0, 1, 2].map(() => shared.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) })));
+      const streams = await Promise.all(
+        [0, 1, 2].map(() => shared.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) })),
+      );
       const firsts = await Promise.all(streams.map(async (s) => (await s.next()).value as ChangeEvent));
       expect(firsts.map((e) => [e.type, e.entity, e.revision])).toEqual(Array(3).fill(["state", "0", 2]));
       expect(queries.filter((q) => /from "machines"/.test(q))).toHaveLength(1);

@@ -3,10 +3,10 @@
 // removeUnit, ...), as agents will make them.
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { relationSettings } from "../src/db/schema.js";
 import { settingsWritten } from "../src/changes/change.js";
+import { relationSettings } from "../src/db/schema.js";
 import { transact } from "../src/model/index.js";
-import { EVENT_FIELDS, subscribe, useLiveServer, type Subscription } from "./support/streams.js";
+import { EVENT_FIELDS, type Subscription, subscribe, useLiveServer } from "./support/streams.js";
 
 const live = useLiveServer({ bookmarkIntervalMs: 200 });
 
@@ -28,7 +28,8 @@ const argList = (args: string) =>
     .map((name) => `${name}: $${name}`)
     .join(", ");
 
-const seen = (s: Subscription, type = "CHANGE") => s.events.filter((e) => e.type === type).map((e) => `${e.kind} ${e.entity}${e.removed ? " removed" : ""}${e.life ? ` ${e.life}` : ""}`);
+const seen = (s: Subscription, type = "CHANGE") =>
+  s.events.filter((e) => e.type === type).map((e) => `${e.kind} ${e.entity}${e.removed ? " removed" : ""}${e.life ? ` ${e.life}` : ""}`);
 
 /** Waits until the stream has processed the model's current revision (a bookmark says so), so absences are meaningful. */
 async function caughtUp(s: Subscription, model: string) {
@@ -106,7 +107,12 @@ describe("applicationRelations", () => {
     const s = stream("applicationRelations", "$model: String!, $application: String!", { model: m, application: "mysql" });
     await s.synced();
     // mysql's own peer relation and the db relation with wordpress; not logging's relation with wordpress.
-    expect(s.events.filter((e) => e.type === "STATE").map((e) => e.fields.key).sort()).toEqual(["mysql:cluster", "wordpress:db mysql:db"]);
+    expect(
+      s.events
+        .filter((e) => e.type === "STATE")
+        .map((e) => e.fields.key)
+        .sort(),
+    ).toEqual(["mysql:cluster", "wordpress:db mysql:db"]);
     await live.ok(DEPLOY, { model: m, charm: "rsyslog", n: 0 });
     await live.ok(`mutation ($m: String!) { removeRelation(input: { model: $m, relations: ["${db}"] }) { id outcome } }`, { m });
     await caughtUp(s, m);
@@ -136,7 +142,8 @@ describe("relationUnits: a relation as one unit sees it (seed 002)", () => {
 
   it("peers see each other, but not themselves", async () => {
     const { m } = await scene();
-    const peer = (await live.ok(`query ($m: String!) { model(name: $m) { relation(key: "mysql:cluster") { id } } }`, { m })).model.relation.id;
+    const peer = (await live.ok(`query ($m: String!) { model(name: $m) { relation(key: "mysql:cluster") { id } } }`, { m })).model.relation
+      .id;
     const s = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!", { model: m, relation: peer, unit: "mysql/1" });
     await s.synced();
     for (const unit of ["mysql/1", "mysql/0"]) await live.ok(ENTER, { model: m, relation: peer, unit });
@@ -149,7 +156,11 @@ describe("relationUnits: a relation as one unit sees it (seed 002)", () => {
     const { m, info } = await scene();
     await live.ok(ENTER, { model: m, relation: info, unit: "wordpress/0" }); // creates logging/0 beside it
     await live.ok(ENTER, { model: m, relation: info, unit: "wordpress/1" }); // creates logging/1 beside it
-    const s = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!", { model: m, relation: info, unit: "wordpress/0" });
+    const s = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!", {
+      model: m,
+      relation: info,
+      unit: "wordpress/0",
+    });
     await s.synced();
     await live.ok(ENTER, { model: m, relation: info, unit: "logging/1" });
     await live.ok(ENTER, { model: m, relation: info, unit: "logging/0" });
@@ -185,7 +196,11 @@ describe("relationUnits: a relation as one unit sees it (seed 002)", () => {
 
   it("resumed after the relation was removed, replays the removal rather than refusing", async () => {
     const { m, db } = await scene();
-    const first = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!", { model: m, relation: db, unit: "wordpress/0" });
+    const first = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!", {
+      model: m,
+      relation: db,
+      unit: "wordpress/0",
+    });
     await first.synced();
     const last = first.events.at(-1)!.revision;
     await first.close();
@@ -202,7 +217,11 @@ describe("relationUnits: a relation as one unit sees it (seed 002)", () => {
 
   it("resumes with since: exactly its own changes after that revision", async () => {
     const { m, db } = await scene();
-    const first = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!", { model: m, relation: db, unit: "wordpress/0" });
+    const first = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!", {
+      model: m,
+      relation: db,
+      unit: "wordpress/0",
+    });
     await first.synced();
     await live.ok(ENTER, { model: m, relation: db, unit: "mysql/0" });
     await first.until((x) => seen(x).includes(`SETTINGS ${db}:mysql/0`));

@@ -2,12 +2,12 @@
 // made through one reaches a subscription held on another; a dropped LISTEN connection
 // or client socket loses nothing. PGlite is embedded in one process, so on PGlite this
 // file skips, and says so.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf, type Store } from "../src/db/connect.js";
 import { changes } from "../src/db/schema.js";
-import { openTestStore, onPostgres, uniqueName } from "./support/store.js";
+import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
 import { CHANGES, post, subscribe } from "./support/streams.js";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -58,7 +58,10 @@ describe.skipIf(!onPostgres)("several server processes on one PostgreSQL (skippe
   beforeAll(async () => {
     store = await openTestStore();
     // B reads the table on its timer only every 10 minutes: what reaches it promptly came by NOTIFY, or by its reconnect catch-up.
-    [a, b] = await Promise.all([startLifeline(uniqueName("lifeline_a")), startLifeline(uniqueName("lifeline_b"), { LIFELINE_CHANGES_POLL_MS: "600000" })]);
+    [a, b] = await Promise.all([
+      startLifeline(uniqueName("lifeline_a")),
+      startLifeline(uniqueName("lifeline_b"), { LIFELINE_CHANGES_POLL_MS: "600000" }),
+    ]);
   }, 90_000);
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
@@ -79,7 +82,8 @@ describe.skipIf(!onPostgres)("several server processes on one PostgreSQL (skippe
       .orderBy(asc(changes.revision));
     return rows.map((r) => [String(r.revision), r.kind.toUpperCase(), r.entity]);
   }
-  const triples = (events: { revision: string; kind: string | null; entity: string | null }[]) => events.map((e) => [e.revision, e.kind, e.entity]);
+  const triples = (events: { revision: string; kind: string | null; entity: string | null }[]) =>
+    events.map((e) => [e.revision, e.kind, e.entity]);
 
   it("a mutation through one process reaches a subscription held on another", async () => {
     const model = await newModel(a);

@@ -3,11 +3,11 @@
 // raising the model's floor in the same transaction as the deletion.
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compactAll, compactModel } from "../src/changes/retention.js";
 import { checkResumable, logWindow, readChanges } from "../src/changes/replay.js";
+import { compactAll, compactModel } from "../src/changes/retention.js";
+import type { LifelineError } from "../src/core/errors.js";
 import type { Store } from "../src/db/connect.js";
 import { changes, models } from "../src/db/schema.js";
-import type { LifelineError } from "../src/core/errors.js";
 import { addModel, setConstraints } from "../src/model/index.js";
 import { configFromEnv } from "../src/server/config.js";
 import { openTestStore, uniqueName } from "./support/store.js";
@@ -29,7 +29,9 @@ async function modelWithRevisions(n: number) {
 }
 
 const revisions = async (modelId: string) =>
-  (await store.db.select({ r: changes.revision }).from(changes).where(eq(changes.modelId, modelId)).orderBy(asc(changes.revision))).map((x) => x.r);
+  (await store.db.select({ r: changes.revision }).from(changes).where(eq(changes.modelId, modelId)).orderBy(asc(changes.revision))).map(
+    (x) => x.r,
+  );
 
 describe("compaction", () => {
   it("keeps the last keepRevisions revisions and records the floor it removed through", async () => {

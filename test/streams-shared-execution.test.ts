@@ -2,7 +2,7 @@
 // for each distinct operation and variables, however many subscribers share them; an
 // event made for one subscriber is executed for that one alone. A tiny real schema
 // stands in for Lifeline's, so the count of resolver runs can be read.
-import { buildSchema, parse, type DocumentNode, type ExecutionResult } from "graphql";
+import { buildSchema, type DocumentNode, type ExecutionResult, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { sharedSubscribe } from "../src/server/shared-execution.js";
 

@@ -25,7 +25,8 @@ async function logAfter(modelId: string, after = 0) {
 }
 
 type StreamEventLike = { revision: string; kind: string | null; entity: string | null };
-const triples = (events: { revision: string; kind: string | null; entity: string | null }[]) => events.map((e) => [e.revision, e.kind, e.entity]);
+const triples = (events: { revision: string; kind: string | null; entity: string | null }[]) =>
+  events.map((e) => [e.revision, e.kind, e.entity]);
 
 describe("a fresh changes stream", () => {
   it("starts with the state of everything it covers at one revision R, then a bookmark at R", async () => {
@@ -41,7 +42,10 @@ describe("a fresh changes stream", () => {
     expect(states.map((e) => `${e.kind} ${e.entity}`).sort()).toEqual(
       [`MODEL ${model.name}`, "MACHINE 0", "MACHINE 1", "CHARM bundled:wordpress-0", "APPLICATION wordpress", "UNIT wordpress/0"].sort(),
     );
-    expect(states.find((e) => e.entity === "wordpress/0")).toMatchObject({ life: "ALIVE", fields: { application: "wordpress", machineId: "1" } });
+    expect(states.find((e) => e.entity === "wordpress/0")).toMatchObject({
+      life: "ALIVE",
+      fields: { application: "wordpress", machineId: "1" },
+    });
   });
 
   it("then sends every change after R, in revision order, with what changed", async () => {
@@ -54,7 +58,11 @@ describe("a fresh changes stream", () => {
     const expected = await logAfter(model.id, r);
     await stream.until((s) => s.changes.length >= expected.length);
     expect(triples(stream.changes)).toEqual(expected);
-    expect(stream.changes.find((e) => e.entity === "mysql/1")).toMatchObject({ life: "ALIVE", removed: false, fields: { application: "mysql" } });
+    expect(stream.changes.find((e) => e.entity === "mysql/1")).toMatchObject({
+      life: "ALIVE",
+      removed: false,
+      fields: { application: "mysql" },
+    });
   });
 
   it("refuses an unknown model with NOT_FOUND", async () => {
@@ -119,7 +127,8 @@ describe("resuming with since", () => {
       seed = (seed * 48271) % 2147483647;
       return seed / 2147483647;
     };
-    const head = async () => (await live.ok(`query ($m: String!) { model(name: $m) { revision } }`, { m: model.name })).model.revision as string;
+    const head = async () =>
+      (await live.ok(`query ($m: String!) { model(name: $m) { revision } }`, { m: model.name })).model.revision as string;
     let finalHead: string | null = null;
     const writer = (async () => {
       for (let i = 0; i < 40; i++) await live.ok(`mutation ($m: String!) { addMachine(input: { model: $m }) { id } }`, { m: model.name });
@@ -214,7 +223,12 @@ describe("over SSE", () => {
         if (done) break;
         buffer += value;
         for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-          const data = buffer.slice(0, end).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).join("");
+          const data = buffer
+            .slice(0, end)
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5))
+            .join("");
           buffer = buffer.slice(end + 2);
           if (data.trim()) events.push(JSON.parse(data).data?.changes);
           if (events.at(-1)?.type === "BOOKMARK" && events.filter((e) => e.type === "CHANGE").length === 0)

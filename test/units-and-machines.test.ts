@@ -168,7 +168,9 @@ describe("addMachine", () => {
   it("machine ids are never reused within a model", async () => {
     const model = await api.newModel();
     await addMachine(model);
-    await api.store.db.execute((await import("drizzle-orm")).sql`delete from machines where id = '1' and model_id = (select id from models where name = ${model})`);
+    await api.store.db.execute(
+      (await import("drizzle-orm")).sql`delete from machines where id = '1' and model_id = (select id from models where name = ${model})`,
+    );
     expect((await addMachine(model)).id).toBe("2");
   });
 });

@@ -8,18 +8,9 @@
 // see of an entity (a removal, a scope change) also carry its identifying fields,
 // so a resumed stream recognises rows about entities that are long gone.
 import type { Life } from "../core/life.js";
-import type { MachineJob, ContainerType } from "../core/machine.js";
+import type { ContainerType, MachineJob } from "../core/machine.js";
 import type { Role, Scope } from "../core/relation.js";
-import type {
-  applications,
-  charms,
-  machines,
-  models,
-  relationScopes,
-  relations,
-  StoredConstraints,
-  units,
-} from "../db/schema.js";
+import type { applications, charms, machines, models, relationScopes, relations, StoredConstraints, units } from "../db/schema.js";
 
 export interface ModelFields {
   defaultSeries?: string;
@@ -126,13 +117,8 @@ export const entityKinds = [
   "settings",
 ] as const satisfies readonly EntityKind[];
 
-const row = <K extends EntityKind>(
-  kind: K,
-  entity: string,
-  life: Life | null,
-  fields: FieldsOf<K>,
-  removed = false,
-): ChangeOf<K> => ({ kind, entity, life, removed, fields }) as ChangeOf<K>;
+const row = <K extends EntityKind>(kind: K, entity: string, life: Life | null, fields: FieldsOf<K>, removed = false): ChangeOf<K> =>
+  ({ kind, entity, life, removed, fields }) as ChangeOf<K>;
 
 /** "<relation id>:<unit>": how scope and settings rows name a unit's membership of a relation. */
 export const memberId = (relationId: number, unit: string) => `${relationId}:${unit}`;
@@ -145,10 +131,8 @@ type UnitRow = typeof units.$inferSelect;
 type RelationRow = typeof relations.$inferSelect;
 type ScopeRow = typeof relationScopes.$inferSelect;
 
-export const modelAdded = (m: ModelRow) =>
-  row("model", m.name, m.life, { defaultSeries: m.defaultSeries, constraints: m.constraints });
-export const modelConstraintsSet = (m: ModelRow, constraints: StoredConstraints) =>
-  row("model", m.name, m.life, { constraints });
+export const modelAdded = (m: ModelRow) => row("model", m.name, m.life, { defaultSeries: m.defaultSeries, constraints: m.constraints });
+export const modelConstraintsSet = (m: ModelRow, constraints: StoredConstraints) => row("model", m.name, m.life, { constraints });
 export const modelLifeSet = (name: string, life: Life) => row("model", name, life, {});
 
 export const machineAdded = (m: MachineRow) =>
@@ -191,8 +175,7 @@ export const unitRemoved = (u: Pick<UnitRow, "name" | "machineId" | "principal">
 export const relationAdded = (r: RelationRow, endpoints: string[]) =>
   row("relation", String(r.id), r.life, { key: r.key, scope: r.scope, interface: r.interface, endpoints });
 export const relationLifeSet = (id: number, life: Life) => row("relation", String(id), life, {});
-export const relationRemoved = (r: Pick<RelationRow, "id" | "key">) =>
-  row("relation", String(r.id), "dead", { key: r.key }, true);
+export const relationRemoved = (r: Pick<RelationRow, "id" | "key">) => row("relation", String(r.id), "dead", { key: r.key }, true);
 
 const scopeFields = (s: ScopeRow): ScopeFields => ({
   relationId: s.relationId,

@@ -9,11 +9,11 @@
 import { inArray } from "drizzle-orm";
 import type { Database, Store } from "../db/connect.js";
 import { models } from "../db/schema.js";
-import type { Watcher } from "./watchers.js";
-import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
 import { checkResumable, logWindow, readRows } from "./replay.js";
 import { ChangeStream, type StreamLimits } from "./stream.js";
+import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
 import { listenForChanges, type Wakeups } from "./wakeup.js";
+import type { Watcher } from "./watchers.js";
 
 export interface FeedOptions extends StreamLimits {
   /** How often every tailed model is read even without a NOTIFY. */

@@ -2,9 +2,9 @@
 // revisions the log still holds. Readers never trust NOTIFY for content; this is
 // where every event a stream emits comes from.
 import { and, asc, eq, gt } from "drizzle-orm";
+import { LifelineError } from "../core/errors.js";
 import type { Database } from "../db/connect.js";
 import { changes, models } from "../db/schema.js";
-import { LifelineError } from "../core/errors.js";
 import { changeEvent, type EntityEvent } from "./stream-event.js";
 
 /** The revisions a model's log can replay: those after `compactedThrough`, up to `revision`. */

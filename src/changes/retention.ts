@@ -3,7 +3,7 @@
 // than `minAgeMs`, so a client that resumes within either bound finds every row it
 // needs. The deletion and the raised `compacted_through` commit together: a reader
 // either still sees the rows, or sees the floor that tells it to resync.
-import { and, eq, gt, lte, lt, max, sql } from "drizzle-orm";
+import { and, eq, gt, lt, lte, max, sql } from "drizzle-orm";
 import type { Database } from "../db/connect.js";
 import { changes, models } from "../db/schema.js";
 

@@ -136,7 +136,9 @@ export const stateReaders: Record<EntityKind, StateReader> = {
       .orderBy(asc(relationSettings.relationId), asc(relationSettings.unit))
       .limit(limit);
     return rows
-      .map((s) => stateEvent("settings", memberId(s.relationId, s.unit), null, { relationId: s.relationId, unit: s.unit, version: s.version }))
+      .map((s) =>
+        stateEvent("settings", memberId(s.relationId, s.unit), null, { relationId: s.relationId, unit: s.unit, version: s.version }),
+      )
       .filter((e) => !where.ids || where.ids.includes(e.entity));
   },
 };

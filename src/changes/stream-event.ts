@@ -2,9 +2,10 @@
 // simple (Kubernetes' watch events do the same): a STATE event is one entity as it
 // stood at the snapshot revision, a CHANGE event is one row of the log, and a
 // BOOKMARK says "you have seen everything up to this revision" without an entity.
+
+import type { Life } from "../core/life.js";
 import type { changes } from "../db/schema.js";
 import type { Change, ChangeOf, EntityKind, FieldsOf } from "./change.js";
-import type { Life } from "../core/life.js";
 
 interface Envelope {
   /** For CHANGE, the row's revision; for STATE and BOOKMARK, the revision the stream is at. */

@@ -8,9 +8,9 @@
 // events. So a slow client costs a bounded amount of memory and never loses an event;
 // only a client that falls behind the retention window is told to resync.
 import type { Database } from "../db/connect.js";
-import type { Watcher } from "./watchers.js";
-import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
 import { readChanges } from "./replay.js";
+import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
+import type { Watcher } from "./watchers.js";
 
 /** What a stream needs from the feed's tail of its model. */
 export interface TailView {

@@ -2,8 +2,9 @@
 // hint that a model has new rows; `onConnected` runs on the first LISTEN and again
 // after every reconnect, because notifications sent while disconnected are lost and
 // the feed must then catch up by reading the table.
-import type postgres from "postgres";
+
 import type { PGlite } from "@electric-sql/pglite";
+import type postgres from "postgres";
 import type { Store } from "../db/connect.js";
 import { CHANGES_CHANNEL } from "./append.js";
 
@@ -11,11 +12,7 @@ export interface Wakeups {
   close(): Promise<void>;
 }
 
-export async function listenForChanges(
-  store: Store,
-  onNotify: (modelId: string) => void,
-  onConnected: () => void,
-): Promise<Wakeups> {
+export async function listenForChanges(store: Store, onNotify: (modelId: string) => void, onConnected: () => void): Promise<Wakeups> {
   // Drizzle keeps the driver's client on `$client`; the Store deliberately hides it from
   // the model, and only the feed needs it, for LISTEN.
   const client = (store.db as unknown as { $client: unknown }).$client;

@@ -5,10 +5,10 @@
 // the set it covers). Rows carry their identifying fields (see change.ts),
 // which is what lets a resumed stream recognise rows about entities long gone.
 import { and, eq, inArray } from "drizzle-orm";
-import { relationEndpoints, relations, relationScopes, units } from "../db/schema.js";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Life } from "../core/life.js";
 import { counterpartRole, type Role } from "../core/relation.js";
+import { relationEndpoints, relationScopes, relations, units } from "../db/schema.js";
 import type { DbTx } from "./append.js";
 import { type EntityKind, entityKinds, memberId } from "./change.js";
 import { relationStates, scopeState, stateReaders, unitState } from "./snapshot.js";
@@ -50,7 +50,11 @@ function bounded(events: EntityEvent[], limit: number): EntityEvent[] {
 }
 
 /** `changes`: a model's rows, optionally of some kinds, some entity ids, some lives. */
-export function modelChanges(filter: { kinds?: readonly EntityKind[] | null; entities?: readonly string[] | null; life?: readonly Life[] | null }): Watcher {
+export function modelChanges(filter: {
+  kinds?: readonly EntityKind[] | null;
+  entities?: readonly string[] | null;
+  life?: readonly Life[] | null;
+}): Watcher {
   const kinds = filter.kinds?.length ? new Set(filter.kinds) : null;
   const entities = filter.entities ? new Set(filter.entities) : null;
   const lives = filter.life ? new Set(filter.life) : null;
@@ -80,7 +84,10 @@ export function unitLife(unit: string): Watcher {
     primedBySnapshot: false, // its snapshot only refuses a unit that does not exist; a resume must not
     covers: (e) => (e.kind === "unit" && e.entity === unit) || (e.kind === "application" && e.entity === application),
     async snapshot(q, modelId) {
-      const [app, self] = [await stateReaders.application(q, modelId, { ids: [application] }, 1), await stateReaders.unit(q, modelId, { ids: [unit] }, 1)];
+      const [app, self] = [
+        await stateReaders.application(q, modelId, { ids: [application] }, 1),
+        await stateReaders.unit(q, modelId, { ids: [unit] }, 1),
+      ];
       if (self.length === 0) throw notFound("unit", unit);
       return [...app, ...self];
     },
@@ -111,7 +118,15 @@ export function machineUnits(machine: string): Watcher {
         ? await q
             .select()
             .from(units)
-            .where(and(eq(units.modelId, modelId), inArray(units.principal, principals.map((u) => u.name))))
+            .where(
+              and(
+                eq(units.modelId, modelId),
+                inArray(
+                  units.principal,
+                  principals.map((u) => u.name),
+                ),
+              ),
+            )
             .limit(limit + 1)
         : [];
       const all = [...principals, ...subordinates];
@@ -144,7 +159,14 @@ export function applicationRelations(application: string): Watcher {
         .innerJoin(relationEndpoints, and(eq(relationEndpoints.modelId, relations.modelId), eq(relationEndpoints.relationId, relations.id)))
         .where(and(eq(relations.modelId, modelId), eq(relationEndpoints.application, application)))
         .limit(limit + 1);
-      const states = bounded(await relationStates(q, modelId, rows.map((r) => r.relation)), limit);
+      const states = bounded(
+        await relationStates(
+          q,
+          modelId,
+          rows.map((r) => r.relation),
+        ),
+        limit,
+      );
       for (const s of states) ours.add(s.entity);
       return states;
     },
@@ -163,7 +185,10 @@ export function relationUnits(relationId: number, unit: string): Watcher {
   const inScope = new Set<string>();
   // Seed 002: providers observe requirers, requirers observe providers, peers observe each other.
   const visible = (member: { unit: string; role: Role; container: string | null }) =>
-    member.unit !== unit && role !== null && member.role === counterpartRole(role) && (container === null || member.container === container);
+    member.unit !== unit &&
+    role !== null &&
+    member.role === counterpartRole(role) &&
+    (container === null || member.container === container);
   return {
     primedBySnapshot: true,
     covers(e) {
@@ -183,7 +208,10 @@ export function relationUnits(relationId: number, unit: string): Watcher {
     },
     async snapshot(q, modelId, limit, purpose) {
       const application = unit.slice(0, unit.indexOf("/"));
-      const [relation] = await q.select().from(relations).where(and(eq(relations.modelId, modelId), eq(relations.id, relationId)));
+      const [relation] = await q
+        .select()
+        .from(relations)
+        .where(and(eq(relations.modelId, modelId), eq(relations.id, relationId)));
       // Resuming after the relation (or the unit) is gone: the relation's own rows still
       // pass (its removal is what the client needs); without a role, no member rows do.
       if (!relation) {
@@ -193,10 +221,23 @@ export function relationUnits(relationId: number, unit: string): Watcher {
       const [own] = await q
         .select()
         .from(relationEndpoints)
-        .where(and(eq(relationEndpoints.modelId, modelId), eq(relationEndpoints.relationId, relationId), eq(relationEndpoints.application, application)));
-      if (!own) throw new LifelineError("INVALID_ARGUMENT", `unit "${unit}" is not of an application in relation ${relationId} ("${relation.key}")`);
+        .where(
+          and(
+            eq(relationEndpoints.modelId, modelId),
+            eq(relationEndpoints.relationId, relationId),
+            eq(relationEndpoints.application, application),
+          ),
+        );
+      if (!own)
+        throw new LifelineError(
+          "INVALID_ARGUMENT",
+          `unit "${unit}" is not of an application in relation ${relationId} ("${relation.key}")`,
+        );
       if (relation.scope === "container") {
-        const [self] = await q.select().from(units).where(and(eq(units.modelId, modelId), eq(units.name, unit)));
+        const [self] = await q
+          .select()
+          .from(units)
+          .where(and(eq(units.modelId, modelId), eq(units.name, unit)));
         if (!self) {
           if (purpose === "resume") return [];
           throw notFound("unit", unit);

@@ -25,7 +25,8 @@ export const ErrorCodes = {
   HAS_SUBORDINATES: "A unit cannot become Dead while subordinates of it exist.",
   NOT_DEAD: "Only a Dead entity can be removed this way.",
   // Change streams (src/changes): the one code they add.
-  RESYNC_REQUIRED: "The change log no longer holds the revision a stream would resume from: subscribe again without `since` for a fresh snapshot.",
+  RESYNC_REQUIRED:
+    "The change log no longer holds the revision a stream would resume from: subscribe again without `since` for a fresh snapshot.",
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

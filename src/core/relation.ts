@@ -12,5 +12,4 @@ export const scopes = [Scope.Global, Scope.Container] as const satisfies readonl
  * Seed 002: "providers observe requirers, requirers observe providers, peers
  * observe each other" (Juju's RelationRole.CounterpartRole).
  */
-export const counterpartRole = (own: Role): Role =>
-  own === Role.Peer ? Role.Peer : own === Role.Provider ? Role.Requirer : Role.Provider;
+export const counterpartRole = (own: Role): Role => (own === Role.Peer ? Role.Peer : own === Role.Provider ? Role.Requirer : Role.Provider);

@@ -42,9 +42,7 @@ const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url)
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   const logger = options.onQuery ? { logQuery: options.onQuery } : false;
-  return "databaseUrl" in options
-    ? openPostgres(options.databaseUrl, options.maxConnections, logger)
-    : openPglite(options.dataDir, logger);
+  return "databaseUrl" in options ? openPostgres(options.databaseUrl, options.maxConnections, logger) : openPglite(options.dataDir, logger);
 }
 
 type Logger = false | { logQuery: (query: string) => void };

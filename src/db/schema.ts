@@ -59,7 +59,9 @@ export const models = pgTable("models", {
 export const sequences = pgTable(
   "sequences",
   {
-    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    modelId: uuid("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     value: integer("value").notNull(),
   },
@@ -69,7 +71,9 @@ export const sequences = pgTable(
 export const machines = pgTable(
   "machines",
   {
-    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    modelId: uuid("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
     id: text("id").notNull(),
     seq: bigserial("seq", { mode: "number" }).notNull(),
     parentId: text("parent_id"),
@@ -94,7 +98,9 @@ export const machines = pgTable(
 export const charms = pgTable(
   "charms",
   {
-    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    modelId: uuid("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
     seq: bigserial("seq", { mode: "number" }).notNull(),
     name: text("name").notNull(),
@@ -115,7 +121,9 @@ export const charms = pgTable(
 export const applications = pgTable(
   "applications",
   {
-    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    modelId: uuid("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     seq: bigserial("seq", { mode: "number" }).notNull(),
     charmUrl: text("charm_url").notNull(),
@@ -137,7 +145,9 @@ export const applications = pgTable(
 export const units = pgTable(
   "units",
   {
-    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    modelId: uuid("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     seq: bigserial("seq", { mode: "number" }).notNull(),
     application: text("application").notNull(),
@@ -170,7 +180,9 @@ export const units = pgTable(
 export const relations = pgTable(
   "relations",
   {
-    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    modelId: uuid("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
     id: integer("id").notNull(),
     seq: bigserial("seq", { mode: "number" }).notNull(),
     /** Canonical key: "<requirer app:rel> <provider app:rel>", or the single peer endpoint. */
@@ -201,9 +213,7 @@ export const relationEndpoints = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.modelId, t.relationId, t.application] }),
-    foreignKey({ columns: [t.modelId, t.relationId], foreignColumns: [relations.modelId, relations.id] }).onDelete(
-      "cascade",
-    ),
+    foreignKey({ columns: [t.modelId, t.relationId], foreignColumns: [relations.modelId, relations.id] }).onDelete("cascade"),
     foreignKey({ columns: [t.modelId, t.application], foreignColumns: [applications.modelId, applications.name] }),
     index("relation_endpoints_application_idx").on(t.modelId, t.application),
   ],
@@ -236,7 +246,9 @@ export const relationScopes = pgTable(
 export const relationSettings = pgTable(
   "relation_settings",
   {
-    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    modelId: uuid("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
     relationId: integer("relation_id").notNull(),
     unit: text("unit").notNull(),
     settings: jsonb("settings").$type<Record<string, string>>().notNull().default({}),
@@ -249,16 +261,16 @@ export const relationSettings = pgTable(
 export const changes = pgTable(
   "changes",
   {
-    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    modelId: uuid("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
     revision: bigint("revision", { mode: "number" }).notNull(),
     kind: text("kind").notNull(),
     entity: text("entity").notNull(),
     life: lifeEnum("life"),
     removed: boolean("removed").notNull().default(false),
     fields: jsonb("fields").$type<Record<string, unknown>>().notNull().default({}),
-    committedAt: timestamp("committed_at", { withTimezone: true })
-      .notNull()
-      .default(sql`now()`),
+    committedAt: timestamp("committed_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
   (t) => [primaryKey({ columns: [t.modelId, t.revision] })],
 );
@@ -272,7 +284,9 @@ export const cleanups = pgTable(
   "cleanups",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    modelId: uuid("model_id").notNull().references(() => models.id, { onDelete: "cascade" }),
+    modelId: uuid("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
     /** The entity the work is about: a relation id, application name, unit name or machine id. */
     target: text("target").notNull(),

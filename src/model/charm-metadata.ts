@@ -2,9 +2,8 @@
 // normalized shape the store keeps (endpoints as a flat list with roles).
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { LifelineError } from "../core/errors.js";
-import { checkCharmName, checkSeries, isRelationName } from "./names.js";
-
 import type { Role, Scope } from "../core/relation.js";
+import { checkCharmName, checkSeries, isRelationName } from "./names.js";
 
 export interface CharmEndpoint {
   name: string;
@@ -67,7 +66,7 @@ export function parseCharmMetadata(text: string): CharmMetadata {
     if (error instanceof YAMLParseError) throw invalid(`metadata is not valid YAML: ${error.message}`);
     throw error;
   }
-  if (!isRecord(doc)) throw invalid("metadata must be a YAML map with at least a \"name\"");
+  if (!isRecord(doc)) throw invalid('metadata must be a YAML map with at least a "name"');
   if (typeof doc.name !== "string") throw invalid('"name" is required and must be a string');
   const name = checkCharmName(doc.name);
 

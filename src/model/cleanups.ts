@@ -16,7 +16,7 @@ import { finishModel } from "./model.js";
 import { aliveContainerRelationBetween } from "./relation.js";
 import type { CleanupRow, MachineRow, ModelRow } from "./rows.js";
 import { leaveScopeOf, scopesOf } from "./scope.js";
-import { lockModel, lockModelById, transact, type Tx } from "./transaction.js";
+import { lockModel, lockModelById, type Tx, transact } from "./transaction.js";
 import { ensureUnitDead, removeUnitRow, setUnitsDying, subordinatesOf } from "./unit.js";
 
 /** What a handler reports: finished; more to do right away; or waiting on something else (an agent) first. */
@@ -247,10 +247,7 @@ export async function runCleanupQueue(
       }
     }
   }
-  const [left] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(cleanups)
-    .where(scope);
+  const [left] = await db.select({ n: sql<number>`count(*)::int` }).from(cleanups).where(scope);
   report.remaining = left?.n ?? 0;
   return report;
 }
@@ -264,5 +261,8 @@ export interface RunCleanupsInput {
 /** The cleaner agent's operation: runs due cleanups, in bounded batches. */
 export async function runCleanups(db: Database, input: RunCleanupsInput = {}): Promise<CleanupReport> {
   const modelId = input.model ? (await transact(db, (tx) => lockModel(tx, input.model!, "any"))).id : undefined;
-  return runCleanupQueue(db, cleanupHandlers, { ...(modelId ? { modelId } : {}), ...(input.maxBatches ? { maxBatches: input.maxBatches } : {}) });
+  return runCleanupQueue(db, cleanupHandlers, {
+    ...(modelId ? { modelId } : {}),
+    ...(input.maxBatches ? { maxBatches: input.maxBatches } : {}),
+  });
 }

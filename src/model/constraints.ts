@@ -2,9 +2,10 @@
 // at the edge; stored and merged in parsed form. An empty value (`mem=`) is
 // kept as an explicit "no constraint", so it overrides a fallback when merged,
 // as in Juju.
-import type { StoredConstraints } from "../db/schema.js";
-import { ContainerTypes } from "../core/machine.js";
+
 import { LifelineError } from "../core/errors.js";
+import { ContainerTypes } from "../core/machine.js";
+import type { StoredConstraints } from "../db/schema.js";
 
 export type Constraints = StoredConstraints;
 
@@ -78,8 +79,7 @@ export function parseConstraints(text: string): Constraints {
   const result: Constraints = {};
   for (const word of text.trim().split(/\s+/).filter(Boolean)) {
     const eq = word.indexOf("=");
-    if (eq <= 0)
-      throw new LifelineError("INVALID_CONSTRAINTS", `malformed constraint "${word}": expected key=value, e.g. mem=2G`);
+    if (eq <= 0) throw new LifelineError("INVALID_CONSTRAINTS", `malformed constraint "${word}": expected key=value, e.g. mem=2G`);
     const spelled = word.slice(0, eq);
     const key = keyOf.get(spelled);
     if (!key)

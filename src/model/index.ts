@@ -2,14 +2,25 @@
 // tests call, each `(db, input)`, and the reads the API serves. Nothing inside
 // src/model imports this file; outside it, nothing imports anything else here
 // (checked by .dependency-cruiser.cjs).
-export { addCharm, type AddCharmInput, charmMetadata } from "./charm.js";
+
+export type { Database } from "../db/connect.js";
+export { applicationBlockers, type DeployInput, deploy } from "./application.js";
+export type { Blocker, BlockerKind } from "./blocker.js";
+export { type AddCharmInput, addCharm, charmMetadata } from "./charm.js";
 export type { CharmEndpoint, CharmMetadata } from "./charm-metadata.js";
 export { parseCharmMetadata } from "./charm-metadata.js";
-export { addMachine, type AddMachineInput, machineBlockers, type MachineInput, type Outcome, removeDeadMachine, setMachineDead } from "./machine.js";
-export { applicationBlockers, deploy, type DeployInput } from "./application.js";
-export { addUnit, type AddUnitInput, MAX_UNITS_PER_REQUEST, removeDeadUnit, setUnitDead, type UnitInput, unitBlockers } from "./unit.js";
-export { type IntegrateInput, integrate, relationBlockers } from "./relation.js";
-export { type EnterScopeInput, enterScope, leaveScope, type ScopeChange, type ScopeInput } from "./scope.js";
+export { CLEANUP_BATCH } from "./cleanup-queue.js";
+export { type CleanupReport, type RunCleanupsInput, runCleanups } from "./cleanups.js";
+export { type Constraints, formatConstraints, mergeConstraints, parseConstraints } from "./constraints.js";
+export {
+  type AddMachineInput,
+  addMachine,
+  type MachineInput,
+  machineBlockers,
+  type Outcome,
+  removeDeadMachine,
+  setMachineDead,
+} from "./machine.js";
 export {
   type AddModelInput,
   addModel,
@@ -22,14 +33,12 @@ export {
   type SetConstraintsInput,
   setConstraints,
 } from "./model.js";
-export { removeApplications, removeMachines, removeRelations, type RemovalResult, type RemoveInput, removeUnits } from "./removal.js";
-export { type CleanupReport, runCleanups, type RunCleanupsInput } from "./cleanups.js";
-export { CLEANUP_BATCH } from "./cleanup-queue.js";
-export type { Blocker, BlockerKind } from "./blocker.js";
-export { type Constraints, formatConstraints, mergeConstraints, parseConstraints } from "./constraints.js";
 export { checkApplicationName, checkMachineId, checkModelName, parseUnitName } from "./names.js";
 export { parsePlacement, parsePlacements } from "./placement.js";
-export { MAX_ATTEMPTS, type Operation, transact } from "./transaction.js";
 export * from "./read.js";
+export { type IntegrateInput, integrate, relationBlockers } from "./relation.js";
+export { type RemovalResult, type RemoveInput, removeApplications, removeMachines, removeRelations, removeUnits } from "./removal.js";
 export type * from "./rows.js";
-export type { Database } from "../db/connect.js";
+export { type EnterScopeInput, enterScope, leaveScope, type ScopeChange, type ScopeInput } from "./scope.js";
+export { MAX_ATTEMPTS, type Operation, transact } from "./transaction.js";
+export { type AddUnitInput, addUnit, MAX_UNITS_PER_REQUEST, removeDeadUnit, setUnitDead, type UnitInput, unitBlockers } from "./unit.js";

@@ -2,7 +2,7 @@
 // (INVALID_ID first when the id is malformed); the `Alive` variants refuse an
 // entity that is Dying or Dead, for operations that add to it.
 import { and, eq } from "drizzle-orm";
-import { notAlive, notFound, LifelineError } from "../core/errors.js";
+import { LifelineError, notAlive, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import { applications, machines, relations, units } from "../db/schema.js";
 import { checkApplicationName, checkMachineId, parseUnitName } from "./names.js";

@@ -165,7 +165,8 @@ export async function destroyMachine(
     await setLife(tx, model, machine, Life.Dying);
     outcome = "dying";
   }
-  if (options.force && machine.life !== Life.Dead) await queueCleanup(tx, model, CleanupKinds.forceMachine, machine.id, {}, options.forceAt);
+  if (options.force && machine.life !== Life.Dead)
+    await queueCleanup(tx, model, CleanupKinds.forceMachine, machine.id, {}, options.forceAt);
   return outcome;
 }
 
@@ -211,6 +212,10 @@ export async function machineBlockers(q: Queryable, machine: MachineRow): Promis
     return [{ kind: "agent", message: "Dead: waiting for the provisioner to release its instance and remove it", entities: [] }];
   const blockers: Blocker[] = [...(await occupancy(q, machine)), ...(await pendingCleanups(q, machine.modelId, "machine", machine.id))];
   if (!blockers.length)
-    blockers.push({ kind: "agent", message: "waiting for its machine agent to set it Dead (or remove it with force)", entities: [machine.id] });
+    blockers.push({
+      kind: "agent",
+      message: "waiting for its machine agent to set it Dead (or remove it with force)",
+      entities: [machine.id],
+    });
   return blockers;
 }

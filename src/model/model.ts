@@ -17,7 +17,7 @@ import { type Constraints, parseConstraints } from "./constraints.js";
 import { createMachine, type Outcome } from "./machine.js";
 import { checkModelName, checkSeries } from "./names.js";
 import type { ModelRow, Queryable } from "./rows.js";
-import { type InModel, modelOperation, transact, type Tx } from "./transaction.js";
+import { type InModel, modelOperation, type Tx, transact } from "./transaction.js";
 
 export const DEFAULT_MODEL = "default";
 export const DEFAULT_SERIES = "jammy";

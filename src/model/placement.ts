@@ -39,7 +39,10 @@ export function parsePlacement(directive: string): Placement {
 export function parsePlacements(directives: readonly string[] | null | undefined, unitCount: number): Placement[] {
   const list = directives ?? [];
   if (list.length > unitCount)
-    throw new LifelineError("INVALID_PLACEMENT", `${list.length} placement directives given for ${unitCount} unit(s): give at most one per unit`);
+    throw new LifelineError(
+      "INVALID_PLACEMENT",
+      `${list.length} placement directives given for ${unitCount} unit(s): give at most one per unit`,
+    );
   const parsed = list.map(parsePlacement);
   while (parsed.length < unitCount) parsed.push({ kind: "new-machine" });
   return parsed;

@@ -50,19 +50,29 @@ async function byKeys<R>(
 }
 
 export const loadModels = async (db: Database, ids: readonly string[]): Promise<(ModelRow | null)[]> => {
-  const rows = await db.select().from(models).where(inArray(models.id, [...ids]));
+  const rows = await db
+    .select()
+    .from(models)
+    .where(inArray(models.id, [...ids]));
   return ids.map((id) => rows.find((r) => r.id === id) ?? null);
 };
 
 export const loadModelsByName = async (db: Database, names: readonly string[]): Promise<(ModelRow | null)[]> => {
-  const rows = await db.select().from(models).where(inArray(models.name, [...names]));
+  const rows = await db
+    .select()
+    .from(models)
+    .where(inArray(models.name, [...names]));
   return names.map((name) => rows.find((r) => r.name === name) ?? null);
 };
 
 export const loadMachines = (db: Database, keys: readonly string[]) =>
   byKeys<MachineRow>(
     keys,
-    (modelId, ids) => db.select().from(machines).where(and(eq(machines.modelId, modelId), inArray(machines.id, ids))),
+    (modelId, ids) =>
+      db
+        .select()
+        .from(machines)
+        .where(and(eq(machines.modelId, modelId), inArray(machines.id, ids))),
     (r) => entityKey(r.modelId, r.id),
   );
 
@@ -70,14 +80,21 @@ export const loadApplications = (db: Database, keys: readonly string[]) =>
   byKeys<ApplicationRow>(
     keys,
     (modelId, names) =>
-      db.select().from(applications).where(and(eq(applications.modelId, modelId), inArray(applications.name, names))),
+      db
+        .select()
+        .from(applications)
+        .where(and(eq(applications.modelId, modelId), inArray(applications.name, names))),
     (r) => entityKey(r.modelId, r.name),
   );
 
 export const loadUnits = (db: Database, keys: readonly string[]) =>
   byKeys<UnitRow>(
     keys,
-    (modelId, names) => db.select().from(units).where(and(eq(units.modelId, modelId), inArray(units.name, names))),
+    (modelId, names) =>
+      db
+        .select()
+        .from(units)
+        .where(and(eq(units.modelId, modelId), inArray(units.name, names))),
     (r) => entityKey(r.modelId, r.name),
   );
 
@@ -95,17 +112,23 @@ export const loadRelations = (db: Database, keys: readonly string[]) =>
 export const loadCharms = (db: Database, keys: readonly string[]) =>
   byKeys<CharmRow>(
     keys,
-    (modelId, urls) => db.select().from(charms).where(and(eq(charms.modelId, modelId), inArray(charms.url, urls))),
+    (modelId, urls) =>
+      db
+        .select()
+        .from(charms)
+        .where(and(eq(charms.modelId, modelId), inArray(charms.url, urls))),
     (r) => entityKey(r.modelId, r.url),
   );
 
 /** Relation keys "<model>:<id>" → that relation's endpoints. */
 export const relationEndpointsFor = (db: Database, relationKeys: readonly string[]) =>
-  groupBy(relationKeys, (modelId, ids) =>
-    db
-      .select()
-      .from(relationEndpoints)
-      .where(and(eq(relationEndpoints.modelId, modelId), inArray(relationEndpoints.relationId, ids.map(Number)))),
+  groupBy(
+    relationKeys,
+    (modelId, ids) =>
+      db
+        .select()
+        .from(relationEndpoints)
+        .where(and(eq(relationEndpoints.modelId, modelId), inArray(relationEndpoints.relationId, ids.map(Number)))),
     (r) => entityKey(r.modelId, r.relationId),
   );
 
@@ -128,7 +151,11 @@ export const unitsOnMachines = (db: Database, machineKeys: readonly string[]) =>
   groupBy(
     machineKeys,
     (modelId, ids) =>
-      db.select().from(units).where(and(eq(units.modelId, modelId), inArray(units.machineId, ids))).orderBy(asc(units.seq)),
+      db
+        .select()
+        .from(units)
+        .where(and(eq(units.modelId, modelId), inArray(units.machineId, ids)))
+        .orderBy(asc(units.seq)),
     (r) => entityKey(r.modelId, r.machineId!),
   );
 
@@ -137,7 +164,11 @@ export const containersOfMachines = (db: Database, machineKeys: readonly string[
   groupBy(
     machineKeys,
     (modelId, ids) =>
-      db.select().from(machines).where(and(eq(machines.modelId, modelId), inArray(machines.parentId, ids))).orderBy(asc(machines.seq)),
+      db
+        .select()
+        .from(machines)
+        .where(and(eq(machines.modelId, modelId), inArray(machines.parentId, ids)))
+        .orderBy(asc(machines.seq)),
     (r) => entityKey(r.modelId, r.parentId!),
   );
 
@@ -146,7 +177,11 @@ export const subordinatesOfUnits = (db: Database, unitKeys: readonly string[]) =
   groupBy(
     unitKeys,
     (modelId, names) =>
-      db.select().from(units).where(and(eq(units.modelId, modelId), inArray(units.principal, names))).orderBy(asc(units.seq)),
+      db
+        .select()
+        .from(units)
+        .where(and(eq(units.modelId, modelId), inArray(units.principal, names)))
+        .orderBy(asc(units.seq)),
     (r) => entityKey(r.modelId, r.principal!),
   );
 
@@ -175,12 +210,7 @@ export interface PageWindow {
 type Paged = PgTable & { seq: AnyPgColumn };
 
 /** One page of `table` in creation order (reversed when `inverted`), with `where` applied. */
-async function page<T extends Paged>(
-  db: Database,
-  table: T,
-  where: SQL | undefined,
-  window: PageWindow,
-): Promise<InferSelectModel<T>[]> {
+async function page<T extends Paged>(db: Database, table: T, where: SQL | undefined, window: PageWindow): Promise<InferSelectModel<T>[]> {
   const bounds: (SQL | undefined)[] = [where];
   const cursor = (c: string | undefined) => {
     if (c === undefined) return undefined;
@@ -198,7 +228,6 @@ async function page<T extends Paged>(
     .orderBy(window.inverted ? desc(table.seq) : asc(table.seq))
     .limit(window.limit) as unknown as Promise<InferSelectModel<T>[]>;
 }
-
 
 export const modelsPage = (db: Database, window: PageWindow) => page(db, models, undefined, window);
 

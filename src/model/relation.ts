@@ -11,8 +11,8 @@ import { Role, Scope } from "../core/relation.js";
 import { rowsOf } from "../db/connect.js";
 import { charms, relationEndpoints, relationScopes, relations } from "../db/schema.js";
 import { type Blocker, listed, SHOWN } from "./blocker.js";
-import type { CharmEndpoint, CharmMetadata } from "./charm-metadata.js";
 import { charmMetadata } from "./charm.js";
+import type { CharmEndpoint, CharmMetadata } from "./charm-metadata.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { getAliveApplication } from "./lookup.js";
 import type { Outcome } from "./machine.js";
@@ -190,11 +190,20 @@ export async function findRelation(tx: Tx, model: ModelRow, spec: string): Promi
   const endpoints = await tx.db
     .select()
     .from(relationEndpoints)
-    .where(and(eq(relationEndpoints.modelId, model.id), inArray(relationEndpoints.application, specs.map((s) => s.application))));
+    .where(
+      and(
+        eq(relationEndpoints.modelId, model.id),
+        inArray(
+          relationEndpoints.application,
+          specs.map((s) => s.application),
+        ),
+      ),
+    );
   const byRelation = new Map<number, (typeof endpoints)[number][]>();
   for (const e of endpoints) byRelation.set(e.relationId, [...(byRelation.get(e.relationId) ?? []), e]);
   type Spec = (typeof specs)[number];
-  const matches = (e: (typeof endpoints)[number], s: Spec) => e.application === s.application && (s.relation === null || e.name === s.relation);
+  const matches = (e: (typeof endpoints)[number], s: Spec) =>
+    e.application === s.application && (s.relation === null || e.name === s.relation);
   // Two specs must match two different endpoints of the relation; one spec, any endpoint.
   const fits = (eps: typeof endpoints) =>
     specs.length === 1
@@ -202,15 +211,24 @@ export async function findRelation(tx: Tx, model: ModelRow, spec: string): Promi
       : eps.some((a) => eps.some((b) => a !== b && matches(a, specs[0]!) && matches(b, specs[1]!)));
   const ids = [...byRelation].filter(([, eps]) => fits(eps)).map(([id]) => id);
   const found = ids.length
-    ? await tx.db.select().from(relations).where(and(eq(relations.modelId, model.id), inArray(relations.id, ids))).orderBy(relations.id)
+    ? await tx.db
+        .select()
+        .from(relations)
+        .where(and(eq(relations.modelId, model.id), inArray(relations.id, ids)))
+        .orderBy(relations.id)
     : [];
-  if (!found.length) throw new LifelineError("NOT_FOUND", `no relation matches "${spec}" in model "${model.name}"`, { kind: "relation", id: spec });
+  if (!found.length)
+    throw new LifelineError("NOT_FOUND", `no relation matches "${spec}" in model "${model.name}"`, { kind: "relation", id: spec });
   if (found.length > 1) {
     const exact = found.find((r) => r.key === spec.trim());
     if (exact) return exact;
-    throw new LifelineError("AMBIGUOUS_RELATION", `"${spec}" matches several relations: ${found.map((r) => `"${r.key}"`).join(", ")}; name the endpoints`, {
-      candidates: found.map((r) => r.key),
-    });
+    throw new LifelineError(
+      "AMBIGUOUS_RELATION",
+      `"${spec}" matches several relations: ${found.map((r) => `"${r.key}"`).join(", ")}; name the endpoints`,
+      {
+        candidates: found.map((r) => r.key),
+      },
+    );
   }
   return found[0]!;
 }

@@ -5,12 +5,12 @@
 import { LifelineError } from "../core/errors.js";
 import type { Database } from "../db/connect.js";
 import { destroyApplication } from "./application.js";
-import { runCleanupQueue, cleanupHandlers } from "./cleanups.js";
+import { cleanupHandlers, runCleanupQueue } from "./cleanups.js";
 import { getApplication, getMachine, getRelation, getUnit } from "./lookup.js";
-import { destroyMachine, type DestroyOptions, type Outcome } from "./machine.js";
+import { type DestroyOptions, destroyMachine, type Outcome } from "./machine.js";
 import { destroyRelation, findRelation, forceRemoveRelation } from "./relation.js";
 import type { ModelRow } from "./rows.js";
-import { type InModel, lockModel, transact, type Tx } from "./transaction.js";
+import { type InModel, lockModel, type Tx, transact } from "./transaction.js";
 import { destroyUnit } from "./unit.js";
 
 export interface RemovalResult {
@@ -65,7 +65,9 @@ export const removeMachines = removal("machine", async (tx, model, id, options) 
 );
 
 /** `juju remove-unit`. */
-export const removeUnits = removal("unit", async (tx, model, name, options) => destroyUnit(tx, model, await getUnit(tx, model, name), options));
+export const removeUnits = removal("unit", async (tx, model, name, options) =>
+  destroyUnit(tx, model, await getUnit(tx, model, name), options),
+);
 
 /** `juju remove-application`. */
 export const removeApplications = removal("application", async (tx, model, name, options) =>

@@ -1,5 +1,8 @@
 // The store's rows as the model and its readers see them (types only; Drizzle
 // derives them from the tables in src/db/schema.ts).
+
+import type { DbTx } from "../changes/append.js";
+import type { Database } from "../db/connect.js";
 import type {
   applications,
   charms,
@@ -12,8 +15,6 @@ import type {
   relations,
   units,
 } from "../db/schema.js";
-import type { DbTx } from "../changes/append.js";
-import type { Database } from "../db/connect.js";
 
 export type ModelRow = typeof models.$inferSelect;
 export type MachineRow = typeof machines.$inferSelect;

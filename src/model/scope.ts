@@ -50,7 +50,10 @@ export const enterScope = modelOperation(Life.Alive, async (tx, model, input: En
     relationRemoved: false,
     modelId: model.id,
   });
-  const [already] = await tx.db.select().from(relationScopes).where(memberWhere(model, relation.id, unit.name));
+  const [already] = await tx.db
+    .select()
+    .from(relationScopes)
+    .where(memberWhere(model, relation.id, unit.name));
   if (already) return entered(already, null);
   if (relation.life !== Life.Alive) throw notAlive("relation", relation.key, relation.life);
   if (unit.life !== Life.Alive) throw notAlive("unit", unit.name, unit.life);
@@ -116,8 +119,16 @@ async function writeSettings(tx: Tx, model: ModelRow, relationId: number, unit: 
 }
 
 /** Leaves a scope (false when not in it); the last member of a Dying relation removes it. */
-export async function leaveScopeOf(tx: Tx, model: ModelRow, relationId: number, unit: string): Promise<{ left: boolean; relationRemoved: boolean }> {
-  const [member] = await tx.db.delete(relationScopes).where(memberWhere(model, relationId, unit)).returning();
+export async function leaveScopeOf(
+  tx: Tx,
+  model: ModelRow,
+  relationId: number,
+  unit: string,
+): Promise<{ left: boolean; relationRemoved: boolean }> {
+  const [member] = await tx.db
+    .delete(relationScopes)
+    .where(memberWhere(model, relationId, unit))
+    .returning();
   if (!member) return { left: false, relationRemoved: false };
   const [relation] = await tx.db
     .update(relations)

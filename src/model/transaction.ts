@@ -73,7 +73,11 @@ export type ModelLifeNeeded = typeof Life.Alive | "any";
 
 /** Reads the model row FOR UPDATE, serializing the model's writers; refuses a model without the life needed. */
 export async function lockModel(tx: Tx, name: string, needs: ModelLifeNeeded): Promise<ModelRow> {
-  const [model] = await tx.db.select().from(models).where(eq(models.name, checkModelName(name))).for("update");
+  const [model] = await tx.db
+    .select()
+    .from(models)
+    .where(eq(models.name, checkModelName(name)))
+    .for("update");
   if (!model) throw notFound("model", name);
   if (needs === Life.Alive && model.life !== Life.Alive) throw new LifelineError("NOT_ALIVE", `model "${name}" is ${model.life}`);
   return model;

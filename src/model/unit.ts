@@ -286,7 +286,9 @@ export async function unitBlockers(q: Queryable, unit: UnitRow): Promise<Blocker
       : unit.machineId
         ? `the machine agent of machine ${unit.machineId}`
         : "its deployer";
-    return [{ kind: "agent", message: `Dead: waiting for ${deployer} to remove it`, entities: [unit.principal ?? unit.machineId ?? unit.name] }];
+    return [
+      { kind: "agent", message: `Dead: waiting for ${deployer} to remove it`, entities: [unit.principal ?? unit.machineId ?? unit.name] },
+    ];
   }
   const blockers: Blocker[] = [...(await deathHolds(q, unit)), ...(await pendingCleanups(q, unit.modelId, "unit", unit.name))];
   if (!blockers.length)

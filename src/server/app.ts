@@ -9,7 +9,7 @@ import { useServer } from "graphql-ws/use/ws";
 import { createYoga } from "graphql-yoga";
 import { WebSocketServer } from "ws";
 import { ChangeFeed, defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
-import { startCompactor, type RetentionOptions } from "../changes/retention.js";
+import { type RetentionOptions, startCompactor } from "../changes/retention.js";
 import type { Store } from "../db/connect.js";
 import type { Context } from "../graphql/context.js";
 import { maskError } from "../graphql/errors.js";

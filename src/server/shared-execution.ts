@@ -9,7 +9,7 @@
 // never from the subscriber's context (no loaders, no per-user fields). An event made
 // for one stream (a snapshot's STATE events, a resumed stream's catch-up) is simply
 // executed for that stream alone.
-import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from "graphql";
+import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute } from "graphql";
 import type { Plugin } from "graphql-yoga";
 
 const documentIds = new WeakMap<DocumentNode, number>();

@@ -54,6 +54,7 @@ export function spliceSharedPayload(frame: string): string {
 export function spliceSharedFrames(wss: WebSocketServer): void {
   wss.on("connection", (ws: WebSocket) => {
     const send = ws.send.bind(ws) as (data: unknown, ...rest: unknown[]) => void;
-    ws.send = ((data: unknown, ...rest: unknown[]) => send(typeof data === "string" ? spliceSharedPayload(data) : data, ...rest)) as WebSocket["send"];
+    ws.send = ((data: unknown, ...rest: unknown[]) =>
+      send(typeof data === "string" ? spliceSharedPayload(data) : data, ...rest)) as WebSocket["send"];
   });
 }

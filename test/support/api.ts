@@ -59,7 +59,10 @@ export function useApi(): Api {
     },
     async refused(code, query, variables) {
       const result = await api.request(query, variables);
-      expect(result.errors?.map((e) => e.extensions?.code), JSON.stringify(result.errors)).toEqual([code]);
+      expect(
+        result.errors?.map((e) => e.extensions?.code),
+        JSON.stringify(result.errors),
+      ).toEqual([code]);
       return result.errors![0]!;
     },
     async newModel(args = {}) {

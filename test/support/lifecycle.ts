@@ -17,10 +17,12 @@ export function lifecycle(api: Api, model: string) {
   const op = (query: string, input: Record<string, unknown>) => api.ok(query, { input: { model, ...input } });
   return {
     removeUnit: (units: string[], extra: Record<string, unknown> = {}) => op(REMOVE_UNIT, { units, ...extra }).then((d) => d.removeUnit),
-    removeMachine: (machines: string[], extra: Record<string, unknown> = {}) => op(REMOVE_MACHINE, { machines, ...extra }).then((d) => d.removeMachine),
+    removeMachine: (machines: string[], extra: Record<string, unknown> = {}) =>
+      op(REMOVE_MACHINE, { machines, ...extra }).then((d) => d.removeMachine),
     removeApplication: (applications: string[], extra: Record<string, unknown> = {}) =>
       op(REMOVE_APPLICATION, { applications, ...extra }).then((d) => d.removeApplication),
-    removeRelation: (relations: string[], extra: Record<string, unknown> = {}) => op(REMOVE_RELATION, { relations, ...extra }).then((d) => d.removeRelation),
+    removeRelation: (relations: string[], extra: Record<string, unknown> = {}) =>
+      op(REMOVE_RELATION, { relations, ...extra }).then((d) => d.removeRelation),
     enter: (relation: number, unit: string, privateAddress = `10.0.0.${Math.floor(Math.random() * 250) + 1}`) =>
       op(ENTER_SCOPE, { relation, unit, privateAddress }).then((d) => d.enterScope),
     leave: (relation: number, unit: string) => op(LEAVE_SCOPE, { relation, unit }).then((d) => d.leaveScope),

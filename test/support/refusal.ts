@@ -1,6 +1,6 @@
 // Assertions for the model's refusals when called directly (not through GraphQL).
 import { expect } from "vitest";
-import { LifelineError, type ErrorCode } from "../../src/core/errors.js";
+import { type ErrorCode, LifelineError } from "../../src/core/errors.js";
 
 /** Runs `fn`, expecting a LifelineError; returns it for further assertions. */
 export function refusal(fn: () => unknown): LifelineError {

@@ -10,5 +10,4 @@ export function openTestStore(): Promise<Store> {
 
 let counter = 0;
 /** A model name no other test (or earlier run on the same database) uses. */
-export const uniqueName = (prefix = "m") =>
-  `${prefix}-${process.pid}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+export const uniqueName = (prefix = "m") => `${prefix}-${process.pid}-${Date.now().toString(36)}-${(counter++).toString(36)}`;

@@ -1,12 +1,12 @@
 // Change streams as clients meet them: a real server on a loopback port, graphql-ws
 // over a real socket, SSE over real HTTP. Waiting is always for an event, with a
 // deadline; never a sleep.
-import { createClient, type Client } from "graphql-ws";
+import { type Client, createClient } from "graphql-ws";
 import { afterAll, beforeAll } from "vitest";
 import WebSocket from "ws";
 import type { FeedOptions } from "../../src/changes/feed.js";
 import type { Store } from "../../src/db/connect.js";
-import { startServer, type RunningServer } from "../../src/server/app.js";
+import { type RunningServer, startServer } from "../../src/server/app.js";
 import { openTestStore, uniqueName } from "./store.js";
 
 export interface StreamEvent {

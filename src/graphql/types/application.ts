@@ -42,7 +42,8 @@ ApplicationRef.implement({
     }),
     units: t.connection({
       type: UnitRef,
-      resolve: (app, args, ctx) => pagedConnection(args, (window) => unitsPage(ctx.db, { modelId: app.modelId, application: app.name }, window)),
+      resolve: (app, args, ctx) =>
+        pagedConnection(args, (window) => unitsPage(ctx.db, { modelId: app.modelId, application: app.name }, window)),
     }),
     relations: t.loadableList({
       type: RelationRef,

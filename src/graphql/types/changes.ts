@@ -58,14 +58,21 @@ const ChangeRef = builder.objectRef<ChangeEvent>("Change").implement({
     "you get exactly the changes after it.",
   fields: (t) => ({
     type: t.expose("type", { type: ChangeTypeEnum }),
-    revision: t.string({ description: "The model's revision this event brings you to (a decimal integer).", resolve: (e) => String(e.revision) }),
+    revision: t.string({
+      description: "The model's revision this event brings you to (a decimal integer).",
+      resolve: (e) => String(e.revision),
+    }),
     kind: t.expose("kind", { type: EntityKindEnum, nullable: true, description: "Null for bookmarks." }),
-    entity: t.exposeString("entity", { nullable: true, description: 'The entity\'s id in the model ("wordpress/0", "1/lxd/0", "3"); null for bookmarks.' }),
+    entity: t.exposeString("entity", {
+      nullable: true,
+      description: 'The entity\'s id in the model ("wordpress/0", "1/lxd/0", "3"); null for bookmarks.',
+    }),
     life: t.expose("life", { type: LifeEnum, nullable: true }),
     removed: t.exposeBoolean("removed", { description: "The entity is gone from the model." }),
     fields: t.expose("fields", {
       type: "JSONObject",
-      description: "For CHANGE, the fields that changed with their new values (and the entity's identifying fields); for STATE, the entity's fields.",
+      description:
+        "For CHANGE, the fields that changed with their new values (and the entity's identifying fields); for STATE, the entity's fields.",
     }),
     committedAt: t.expose("committedAt", { type: "DateTime", nullable: true, description: "When a CHANGE committed." }),
   }),
@@ -73,7 +80,8 @@ const ChangeRef = builder.objectRef<ChangeEvent>("Change").implement({
 
 const parseRevision = (since: string | null | undefined): number | null => {
   if (since == null) return null;
-  if (!/^\d{1,15}$/.test(since)) throw new LifelineError("INVALID_ARGUMENT", `"since" must be a revision (a decimal integer), got "${since}"`);
+  if (!/^\d{1,15}$/.test(since))
+    throw new LifelineError("INVALID_ARGUMENT", `"since" must be a revision (a decimal integer), got "${since}"`);
   return Number(since);
 };
 
@@ -90,7 +98,8 @@ const resolveEvent = (event: ChangeEvent | StreamFailure): ChangeEvent => {
   return event;
 };
 
-const sinceDescription = "Resume after this revision: the changes after it, with no snapshot. Fails with RESYNC_REQUIRED when the log no longer holds them.";
+const sinceDescription =
+  "Resume after this revision: the changes after it, with no snapshot. Fails with RESYNC_REQUIRED when the log no longer holds them.";
 
 builder.subscriptionFields((t) => ({
   changes: t.field({
@@ -111,7 +120,11 @@ builder.subscriptionFields((t) => ({
   unitLife: t.field({
     type: ChangeRef,
     description: "A unit's own changes and its application's: what a unit agent watches to know when to stop.",
-    args: { model: t.arg.string({ required: true }), unit: t.arg.string({ required: true }), since: t.arg.string({ description: sinceDescription }) },
+    args: {
+      model: t.arg.string({ required: true }),
+      unit: t.arg.string({ required: true }),
+      since: t.arg.string({ description: sinceDescription }),
+    },
     subscribe: (_root, args, ctx) => {
       parseUnitName(args.unit);
       return open(ctx, args.model, unitLife(args.unit), args.since);
@@ -121,14 +134,22 @@ builder.subscriptionFields((t) => ({
   machineUnits: t.field({
     type: ChangeRef,
     description: "The units assigned to a machine, principals and their subordinates: what a machine agent deploys and removes.",
-    args: { model: t.arg.string({ required: true }), machine: t.arg.string({ required: true }), since: t.arg.string({ description: sinceDescription }) },
+    args: {
+      model: t.arg.string({ required: true }),
+      machine: t.arg.string({ required: true }),
+      since: t.arg.string({ description: sinceDescription }),
+    },
     subscribe: (_root, args, ctx) => open(ctx, args.model, machineUnits(checkMachineId(args.machine)), args.since),
     resolve: resolveEvent,
   }),
   applicationRelations: t.field({
     type: ChangeRef,
     description: "The relations an application takes part in: what a unit agent joins and departs.",
-    args: { model: t.arg.string({ required: true }), application: t.arg.string({ required: true }), since: t.arg.string({ description: sinceDescription }) },
+    args: {
+      model: t.arg.string({ required: true }),
+      application: t.arg.string({ required: true }),
+      since: t.arg.string({ description: sinceDescription }),
+    },
     subscribe: (_root, args, ctx) => open(ctx, args.model, applicationRelations(checkApplicationName(args.application)), args.since),
     resolve: resolveEvent,
   }),

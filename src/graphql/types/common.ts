@@ -1,5 +1,5 @@
 // Small shared object types: constraints and status.
-import { formatConstraints, type Constraints } from "../../model/index.js";
+import { type Constraints, formatConstraints } from "../../model/index.js";
 import { builder } from "../builder.js";
 
 export const ConstraintsRef = builder.objectRef<Constraints>("Constraints").implement({

@@ -1,12 +1,4 @@
-import {
-  addModel,
-  DEFAULT_MODEL,
-  destroyModel,
-  modelBlockers,
-  modelNamed,
-  modelsPage,
-  setConstraints,
-} from "../../model/index.js";
+import { addModel, DEFAULT_MODEL, destroyModel, modelBlockers, modelNamed, modelsPage, setConstraints } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
 import { ModelRef } from "../refs.js";

@@ -98,7 +98,8 @@ builder.objectFields(ModelRef, (t) => ({
     description: "A relation by id or by canonical key; give one.",
     args: { id: t.arg.int(), key: t.arg.string() },
     resolve: (model, args, ctx) => {
-      if ((args.id == null) === (args.key == null)) throw new LifelineError("INVALID_ARGUMENT", "look a relation up by exactly one of id and key");
+      if ((args.id == null) === (args.key == null))
+        throw new LifelineError("INVALID_ARGUMENT", "look a relation up by exactly one of id and key");
       return args.id != null ? entityKey(model.id, args.id) : relationWithKey(ctx.db, model, args.key!);
     },
   }),

@@ -38,7 +38,9 @@ function removeInput(name: string, targets: string, what: string) {
         defaultValue: false,
         description: "Forcibly finish the job if agents do not, keeping every reference consistent.",
       }),
-      maxWait: t.int({ description: "With force: seconds to allow a clean exit before the forced fallback. Omitted or 0: now (Juju's --no-wait)." }),
+      maxWait: t.int({
+        description: "With force: seconds to allow a clean exit before the forced fallback. Omitted or 0: now (Juju's --no-wait).",
+      }),
     }),
   });
 }

@@ -1,12 +1,4 @@
-import {
-  addUnit,
-  DEFAULT_MODEL,
-  entityKey,
-  parseUnitName,
-  subordinatesOfUnits,
-  unitBlockers,
-  unitsPage,
-} from "../../model/index.js";
+import { addUnit, DEFAULT_MODEL, entityKey, parseUnitName, subordinatesOfUnits, unitBlockers, unitsPage } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
 import { ApplicationRef, MachineRef, ModelRef, UnitRef } from "../refs.js";
