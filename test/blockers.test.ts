@@ -81,6 +81,42 @@ describe("blockers", () => {
     expect(blockers[1].message).toContain(`${rel.id} "${rel.key}" (1 unit(s) in scope)`);
   });
 
+  it("a queued cleanup shows only on the entity of the kind it targets: machine 1 never shows relation 1's, nor relation 1 machine 1's", async () => {
+    const model = await api.newModel();
+    await deploy(api, model, { charm: "mysql" }); // machine 1; relation 0, mysql's peer relation
+    await deploy(api, model, { charm: "haproxy" }); // machine 2; relation 1, haproxy's peer relation
+    const l = lifecycle(api, model);
+    const peer = (await l.status()).relations["haproxy:peer"];
+    expect(peer.id).toBe(1);
+    await l.removeMachine(["1"], { force: true, maxWait: 3600 }); // queues force-machine "1"
+    await l.enter(1, "haproxy/0");
+    await l.removeRelation(["1"]);
+    const status = await l.status();
+    expect(status.relations["haproxy:peer"].blockers.map((b: any) => b.kind)).toEqual(["UNITS_IN_SCOPE"]);
+    expect(status.machines["1"].blockers.map((b: any) => [b.kind, b.message])).toEqual([
+      ["ASSIGNED_UNITS", expect.any(String)],
+      ["PENDING_CLEANUP", expect.stringContaining('"force-machine"')],
+    ]);
+  });
+
+  it("a queued cleanup shows only on the entity of the kind it targets: an application never shows its namesake model's", async () => {
+    const letters = Math.random()
+      .toString(36)
+      .replace(/[^a-z]/g, "")
+      .padEnd(8, "x")
+      .slice(0, 8);
+    const model = `same-${letters}`;
+    await api.ok(`mutation ($name: String!) { addModel(input: { name: $name }) { name } }`, { name: model });
+    await deploy(api, model, { charm: "wordpress", application: model });
+    const l = lifecycle(api, model);
+    await l.removeApplication([model]);
+    await l.runCleanups(); // its units become Dying
+    await api.ok(`mutation ($name: String!) { destroyModel(name: $name) }`, { name: model }); // queues destroy-model "<model>"
+    const status = await l.status();
+    expect(status.blockers.map((b: any) => b.kind)).toContain("PENDING_CLEANUP");
+    expect(status.applications[model].blockers.map((b: any) => b.kind)).toEqual(["UNITS"]);
+  });
+
   it("a Dying relation names the units still in its scope", async () => {
     const model = await api.newModel();
     await deploy(api, model, { charm: "wordpress" });

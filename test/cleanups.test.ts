@@ -2,7 +2,7 @@
 // that needs it, run later in bounded batches. Nothing leaks.
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { relationSettings, units } from "../src/db/schema.js";
+import { cleanups, relationSettings, units } from "../src/db/schema.js";
 import { addUnit, CLEANUP_BATCH, enterScope, modelNamed, runCleanups } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { deploy, integrate } from "./support/fixtures.js";
@@ -78,6 +78,43 @@ describe("cleanups", { timeout: 180_000 }, () => {
     const l = lifecycle(api, model);
     await l.removeUnit(["wordpress/0"], { force: true, maxWait: 3600 });
     expect(await l.runCleanups()).toEqual({ batches: 0, finished: 0, remaining: 1 });
+  });
+
+  it("a cleanup that fails is recorded and retried later, and the cleanups behind it still run", async () => {
+    const model = await api.newModel();
+    await deploy(api, model, { charm: "wordpress" });
+    await deploy(api, model, { charm: "memcached" });
+    const l = lifecycle(api, model);
+    await l.removeApplication(["wordpress"]); // queues dying-units "wordpress", first in line
+    await l.removeApplication(["memcached"]); // queues dying-units "memcached" behind it
+    const modelId = (await modelNamed(api.store.db, model)).id;
+    const wordpressCleanup = and(eq(cleanups.modelId, modelId), eq(cleanups.target, "wordpress"));
+    // Break the first one: its handler now fails in the database, as a bug or bad data would make it.
+    await api.store.db
+      .update(cleanups)
+      .set({ args: { afterSeq: "not-a-number" } })
+      .where(wordpressCleanup);
+    const RUN = `mutation ($model: String) { runCleanups(model: $model) { batches finished failed remaining } }`;
+
+    expect((await api.ok(RUN, { model })).runCleanups).toMatchObject({ finished: 1, failed: 1, remaining: 1 });
+    let status = await l.status();
+    expect(status.units["memcached/0"].life).toBe("DYING");
+    expect(status.units["wordpress/0"].life).toBe("ALIVE");
+    const [failed] = await api.store.db
+      .select({ attempts: cleanups.attempts, lastError: cleanups.lastError, later: sql<boolean>`${cleanups.dueAt} > now()` })
+      .from(cleanups)
+      .where(wordpressCleanup);
+    expect(failed).toMatchObject({ attempts: 1, lastError: expect.any(String), later: true });
+    const [shown] = status.applications.wordpress.blockers.filter((b: any) => b.kind === "PENDING_CLEANUP");
+    expect(shown.message).toMatch(/"dying-units" is queued \(due .*\); it failed 1 time\(s\), last with ".+"/);
+
+    // Not retried before its backoff is over...
+    expect((await api.ok(RUN, { model })).runCleanups).toMatchObject({ batches: 0, failed: 0, remaining: 1 });
+    // ...and once due (and fixed), it runs.
+    await api.store.db.update(cleanups).set({ args: {}, dueAt: sql`now()` }).where(wordpressCleanup);
+    expect((await api.ok(RUN, { model })).runCleanups).toMatchObject({ finished: 1, failed: 0, remaining: 0 });
+    status = await l.status();
+    expect(status.units["wordpress/0"].life).toBe("DYING");
   });
 
   it("two cleaners racing on the same queue finish it once, with nothing left behind", async () => {

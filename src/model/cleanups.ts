@@ -187,7 +187,7 @@ export interface CleanupReport {
 }
 
 /** A failed cleanup waits this long before its next run (doubling per failure, up to the cap), so it never blocks the queue behind it. */
-export const CLEANUP_RETRY = { firstSeconds: 1, maxSeconds: 300 };
+export const CLEANUP_RETRY = { firstSeconds: 10, maxSeconds: 300 };
 
 /** Records a handler's failure on its queue row and puts the row off; the rest of the queue goes on (as Juju's cleaner does). */
 async function recordFailure(db: Database, cleanup: CleanupRow, error: unknown): Promise<void> {
