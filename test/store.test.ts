@@ -3,12 +3,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/db/connect.js";
 import { DataDirLockedError } from "../src/db/lock.js";
 import { changes, models } from "../src/db/schema.js";
-import { addModel, bootstrap, deploy, integrate, modelNamed } from "../src/model/index.js";
+import { addModel, bootstrap, deploy, integrate, modelNamed, removeDeadUnit, removeUnits, setUnitDead } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { uniqueName } from "./support/store.js";
 
@@ -90,6 +90,27 @@ describe("change log", () => {
     });
     const [row] = await db.select({ revision: models.revision }).from(models).where(eq(models.id, model.id));
     expect(row!.revision).toBe(10);
+  });
+
+  it("every row about a unit names its application: created, Dying, Dead and removed", async () => {
+    const db = api.store.db;
+    const name = uniqueName();
+    const model = await addModel(db, { name });
+    await deploy(db, { model: name, charm: "wordpress" });
+    await removeUnits(db, { model: name, targets: ["wordpress/0"] });
+    await setUnitDead(db, { model: name, unit: "wordpress/0" });
+    await removeDeadUnit(db, { model: name, unit: "wordpress/0" });
+    const rows = await db
+      .select()
+      .from(changes)
+      .where(and(eq(changes.modelId, model.id), eq(changes.kind, "unit")))
+      .orderBy(asc(changes.revision));
+    expect(rows.map((c) => [c.life, c.removed, c.fields.application])).toEqual([
+      ["alive", false, "wordpress"],
+      ["dying", false, "wordpress"],
+      ["dead", false, "wordpress"],
+      ["dead", true, "wordpress"],
+    ]);
   });
 
   it("a refused operation leaves neither state nor log rows behind", async () => {

@@ -168,9 +168,11 @@ export const unitAdded = (u: UnitRow) =>
     machineId: u.machineId,
     principal: u.principal,
   });
-export const unitLifeSet = (name: string, life: Life) => row("unit", name, life, {});
-export const unitRemoved = (u: Pick<UnitRow, "name" | "machineId" | "principal">) =>
-  row("unit", u.name, "dead", { machineId: u.machineId, principal: u.principal }, true);
+/** Every unit row names the unit's application, so a watcher of an application needs no second read. */
+export const unitLifeSet = (u: Pick<UnitRow, "name" | "application">, life: Life) =>
+  row("unit", u.name, life, { application: u.application });
+export const unitRemoved = (u: Pick<UnitRow, "name" | "application" | "machineId" | "principal">) =>
+  row("unit", u.name, "dead", { application: u.application, machineId: u.machineId, principal: u.principal }, true);
 
 export const relationAdded = (r: RelationRow, endpoints: string[]) =>
   row("relation", String(r.id), r.life, { key: r.key, scope: r.scope, interface: r.interface, endpoints });

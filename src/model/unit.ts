@@ -172,7 +172,7 @@ export async function setUnitsDying(tx: Tx, model: ModelRow, batch: UnitRow[]): 
         eq(units.life, Life.Alive),
       ),
     );
-  for (const unit of alive) tx.record(model.id, unitLifeSet(unit.name, Life.Dying));
+  for (const unit of alive) tx.record(model.id, unitLifeSet(unit, Life.Dying));
   const principals = alive.filter((u) => u.principal === null).map((u) => u.name);
   if (!principals.length) return;
   const subordinates = await tx.db
@@ -246,7 +246,7 @@ export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow): Pr
     .set({ life: advance(`unit ${unit.name}`, unit.life, Life.Dead) })
     .where(and(eq(units.modelId, model.id), eq(units.name, unit.name)))
     .returning();
-  tx.record(model.id, unitLifeSet(unit.name, Life.Dead));
+  tx.record(model.id, unitLifeSet(unit, Life.Dead));
   return dead!;
 }
 
