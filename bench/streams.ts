@@ -15,7 +15,7 @@ import { openStore } from "../src/db/connect.js";
 import { addModel, setConstraints } from "../src/model/index.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { ms, rate, ratio, summary } from "./stats.js";
-import { Subscribers } from "./subscribers.js";
+import { BENCH_TOKEN, Subscribers } from "./subscribers.js";
 
 const adminUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 const sizes = (process.env.BENCH_SUBSCRIPTIONS ?? "1,100,1000,10000").split(",").map(Number);
@@ -40,7 +40,14 @@ function startServer(databaseUrl: string): Promise<{ url: string; stop(): void }
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const child = spawn(process.execPath, [...profile, "--import", "tsx", "src/server/main.ts"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, HOST: "127.0.0.1", PORT: "0", LIFELINE_BOOKMARK_INTERVAL_MS: "600000" },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LIFELINE_BOOKMARK_INTERVAL_MS: "600000",
+      LIFELINE_ADMIN_TOKEN: BENCH_TOKEN,
+    },
   });
   let output = "";
   return new Promise((resolve, reject) => {
@@ -71,7 +78,7 @@ async function mutationThroughput(url: string, models: string[], seconds: number
       for (let i = 0; performance.now() < deadline; i++) {
         const response = await fetch(url, {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` },
           body: JSON.stringify({ query: SET, variables: { m: model, c: `cores=${w * 100000 + i + 1}` } }),
         });
         const body = (await response.json()) as { errors?: unknown };

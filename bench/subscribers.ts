@@ -7,6 +7,9 @@ import WebSocket from "ws";
 const REVISION = /"revision":"(\d+)"/;
 const TYPE = /"type":"(STATE|CHANGE|BOOKMARK)"/;
 
+/** The admin token the benchmark's server is started with (LIFELINE_ADMIN_TOKEN). */
+export const BENCH_TOKEN = "llt_bench-admin-token-not-secret";
+
 export class Subscribers {
   /** arrivals[revision] = performance.now() of each delivery of that revision's CHANGE. */
   readonly arrivals = new Map<number, number[]>();
@@ -38,7 +41,7 @@ export class Subscribers {
     this.sockets.push(ws);
     return new Promise((resolve, reject) => {
       ws.once("error", reject);
-      ws.on("open", () => ws.send(JSON.stringify({ type: "connection_init" })));
+      ws.on("open", () => ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${BENCH_TOKEN}` } })));
       ws.on("message", (data) => {
         const text = data.toString();
         if (text.startsWith('{"type":"connection_ack"')) {

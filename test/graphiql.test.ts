@@ -10,8 +10,8 @@ import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LifelineError } from "../src/core/errors.js";
 import type { Store } from "../src/db/connect.js";
-import { addModel, bootstrap, DEFAULT_MODEL, modelNamed } from "../src/model/index.js";
-import { type RunningServer, startServer } from "../src/server/app.js";
+import { addModel, bootstrap, createLoginCode, DEFAULT_MODEL, modelNamed } from "../src/model/index.js";
+import { LOGIN_PATH, type RunningServer, startServer } from "../src/server/app.js";
 import { openTestStore } from "./support/store.js";
 
 const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -103,6 +103,12 @@ describe("GraphiQL", () => {
       const page = await context.newPage();
       const pageErrors: string[] = [];
       page.on("pageerror", (error) => pageErrors.push(String(error)));
+
+      // The login link `npm start` prints logs the browser in (a session cookie) and lands on GraphiQL.
+      const login = new URL(LOGIN_PATH, server!.url);
+      login.searchParams.set("code", await createLoginCode(store!.db));
+      const landed = await page.goto(login.toString());
+      expect(landed?.url()).toBe(server!.url);
 
       // GraphiQL takes the initial query from the page URL's ?query= parameter.
       const response = await page.goto(`${server!.url}?query=${encodeURIComponent(QUERY)}`);

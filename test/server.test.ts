@@ -23,7 +23,7 @@ afterAll(async () => {
 function startLifeline(env: Record<string, string>, until: RegExp) {
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", DATABASE_URL: "", ...env },
+    env: { ...process.env, PORT: "0", DATABASE_URL: "", LIFELINE_ADMIN_TOKEN: "", ...env },
   });
   children.push(child);
   let output = "";
@@ -54,27 +54,54 @@ function startLifeline(env: Record<string, string>, until: RegExp) {
 const exited = (child: ChildProcessWithoutNullStreams) =>
   new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on("exit", resolve)));
 
-async function post(url: string, document: unknown, variables: Record<string, unknown>) {
+async function post(url: string, document: unknown, variables: Record<string, unknown>, token = adminToken) {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ query: print(document as never), variables }),
   });
   return (await response.json()) as { data?: any; errors?: any[] };
 }
 
+/** The first start's admin token, printed once. */
+let adminToken = "";
+const READY = /logged in as an admin .*: (http\S+)/;
+
 describe("lifeline server process", () => {
   const dataDir = join(dataRoot, "pgdata");
   let url = "";
+  let login = "";
   let first: ChildProcessWithoutNullStreams;
 
-  it("starts on embedded PGlite and prints where GraphiQL is", async () => {
-    const started = startLifeline({ LIFELINE_DATA_DIR: dataDir }, /GraphiQL at (http\S+)/);
+  it("starts on embedded PGlite and prints where GraphiQL is, an admin token (the first time only) and a login link", async () => {
+    const started = startLifeline({ LIFELINE_DATA_DIR: dataDir }, READY);
     first = started.child;
     const { output, code } = await started.ready;
     expect(code, output).toBeNull();
     expect(output).toMatch(/store pglite at /);
     url = /GraphiQL at (http\S+)/.exec(output)![1]!;
+    adminToken = /admin token, shown only now .*: (\S+)/.exec(output)![1]!;
+    login = READY.exec(output)![1]!;
+  });
+
+  it("refuses requests without credentials, with UNAUTHENTICATED", async () => {
+    const refused = await post(url, StatusDocument, {}, "");
+    expect(refused.errors?.map((e: any) => e.extensions?.code)).toEqual(["UNAUTHENTICATED"]);
+  });
+
+  it("the printed login link logs a browser in (a session cookie), once", async () => {
+    const response = await fetch(login, { redirect: "manual" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/graphql");
+    const cookie = response.headers.get("set-cookie")!;
+    expect(cookie).toMatch(/^lifeline_token=\S+; HttpOnly; SameSite=Strict; Path=\//);
+    const status = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: cookie.split(";")[0]! },
+      body: JSON.stringify({ query: print(StatusDocument), variables: {} }),
+    }).then((r) => r.json());
+    expect(status.errors).toBeUndefined();
+    expect((await fetch(login, { redirect: "manual" })).status).toBe(401);
   });
 
   it("serves mutations and queries over HTTP, with the default model bootstrapped", async () => {
@@ -87,7 +114,12 @@ describe("lifeline server process", () => {
   });
 
   it("serves the same API over WebSocket (graphql-ws)", async () => {
-    const client = createClient({ url: url.replace(/^http/, "ws"), webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: url.replace(/^http/, "ws"),
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${adminToken}` },
+    });
     try {
       const result = await new Promise<any>((resolve, reject) => {
         let value: unknown;
@@ -113,8 +145,9 @@ describe("lifeline server process", () => {
   it("stops cleanly on SIGTERM and keeps its state for the next start", async () => {
     first.kill("SIGTERM");
     expect(await exited(first)).toBe(0);
-    const again = startLifeline({ LIFELINE_DATA_DIR: dataDir }, /GraphiQL at (http\S+)/);
+    const again = startLifeline({ LIFELINE_DATA_DIR: dataDir }, READY);
     const { output } = await again.ready;
+    expect(output).not.toMatch(/admin token/);
     const status = await post(/GraphiQL at (http\S+)/.exec(output)![1]!, StatusDocument, {});
     expect(status.data.model.applications.edges.map((e: any) => e.node.name)).toEqual(["wordpress", "mysql"]);
     again.child.kill("SIGTERM");

@@ -2,9 +2,9 @@
 // batch loading, so a page of units costs a handful of queries, not one per row.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../src/db/connect.js";
-import { addModel, deploy, integrate } from "../src/model/index.js";
+import { addModel, deploy, ensureAdminToken, integrate } from "../src/model/index.js";
 import { createYogaApp } from "../src/server/app.js";
-import { onPostgres, uniqueName } from "./support/store.js";
+import { ADMIN_TOKEN, adminHeaders, onPostgres, uniqueName } from "./support/store.js";
 
 let store: Store;
 let queries = 0;
@@ -14,7 +14,7 @@ const model = uniqueName();
 async function gql(query: string, variables: Record<string, unknown> = {}) {
   const response = await yoga.fetch("http://lifeline.test/graphql", {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...adminHeaders },
     body: JSON.stringify({ query, variables }),
   });
   const result = (await response.json()) as { data?: any; errors?: unknown[] };
@@ -28,6 +28,7 @@ beforeAll(async () => {
     onQuery: () => void queries++,
   });
   yoga = createYogaApp(store);
+  await ensureAdminToken(store.db, ADMIN_TOKEN);
   await addModel(store.db, { name: model });
   await deploy(store.db, { model, charm: "wordpress", numUnits: 30 });
   await deploy(store.db, { model, charm: "mysql", numUnits: 20 });

@@ -7,7 +7,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf, type Store } from "../src/db/connect.js";
 import { changes } from "../src/db/schema.js";
-import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
+import { ADMIN_TOKEN, onPostgres, openTestStore, uniqueName } from "./support/store.js";
 import { CHANGES, post, subscribe } from "./support/streams.js";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -19,7 +19,7 @@ function startLifeline(name: string, env: Record<string, string> = {}): Promise<
   url.searchParams.set("application_name", name); // so a test can find this process's connections
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", DATABASE_URL: url.toString(), ...env },
+    env: { ...process.env, PORT: "0", DATABASE_URL: url.toString(), LIFELINE_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
   });
   children.push(child);
   let output = "";

@@ -5,6 +5,7 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { compactModel } from "../src/changes/retention.js";
 import { changes } from "../src/db/schema.js";
+import { adminHeaders } from "./support/store.js";
 import { CHANGES, subscribe, useLiveServer } from "./support/streams.js";
 
 const live = useLiveServer({ bookmarkIntervalMs: 300 });
@@ -208,7 +209,7 @@ describe("over SSE", () => {
     const controller = new AbortController();
     const response = await fetch(live.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      headers: { "content-type": "application/json", accept: "text/event-stream", ...adminHeaders },
       body: JSON.stringify({ query: CHANGES, variables: { model: model.name, kinds: ["MACHINE"] } }),
       signal: controller.signal,
     });

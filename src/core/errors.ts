@@ -24,6 +24,9 @@ export const ErrorCodes = {
   IN_SCOPE: "A unit cannot become Dead while it is in a relation's scope.",
   HAS_SUBORDINATES: "A unit cannot become Dead while subordinates of it exist.",
   NOT_DEAD: "Only a Dead entity can be removed this way.",
+  UNAUTHENTICATED:
+    "No credentials, or credentials that do not work (unknown, revoked, or an agent whose entity is Dead): send a bearer token.",
+  FORBIDDEN: "The credentials are valid but may not do this: a read-only token writing, or an agent acting outside its responsibility.",
   // Change streams (src/changes): the one code they add.
   RESYNC_REQUIRED:
     "The change log no longer holds the revision a stream would resume from: subscribe again without `since` for a fresh snapshot.",

@@ -257,6 +257,31 @@ export const relationSettings = pgTable(
   (t) => [primaryKey({ columns: [t.modelId, t.relationId, t.unit] })],
 );
 
+/**
+ * Bearer credentials, stored only as a SHA-256 hash of the token (tokens are
+ * 256 random bits, so a fast hash is enough). People's tokens carry a role;
+ * an agent's names its entity, and stops working once the entity is Dead or
+ * gone. Login codes are single-use and short-lived: `npm start` prints one in
+ * its GraphiQL URL, and redeeming it gives the browser a session token.
+ */
+export const credentials = pgTable(
+  "credentials",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    kind: text("kind").$type<"person" | "machine" | "unit" | "login">().notNull(),
+    /** For people: what they may do. */
+    role: text("role").$type<"admin" | "operator" | "read-only">(),
+    /** For agents: their entity. */
+    modelId: uuid("model_id").references(() => models.id, { onDelete: "cascade" }),
+    entity: text("entity"),
+    description: text("description").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+  },
+  (t) => [index("credentials_entity_idx").on(t.modelId, t.kind, t.entity)],
+);
+
 /** The ordered change log: one row per entity change, numbered by the model's revision. */
 export const changes = pgTable(
   "changes",

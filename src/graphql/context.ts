@@ -1,9 +1,11 @@
 import type { ChangeFeed } from "../changes/feed.js";
-import type { Database } from "../model/index.js";
+import type { Actor, Database } from "../model/index.js";
 
-/** What every resolver sees: the store. Dataloaders hang off this object per request. */
+/** What every resolver sees: the store and who is asking. Dataloaders hang off this object per request. */
 export interface Context {
   db: Database;
+  /** Who the request's credentials stand for; null without (valid) credentials. */
+  actor: Actor | null;
   /** This process's change feed; absent where no server runs one (subscriptions then refuse). */
   feed?: ChangeFeed;
 }

@@ -14,6 +14,7 @@ import "./types/changes.js";
 import "./types/blocker.js";
 import "./types/removal.js";
 import "./types/agent-operations.js";
+import "./types/credentials.js";
 
 export const schema = builder.toSchema();
 

@@ -5,6 +5,7 @@
 
 export type { Database } from "../db/connect.js";
 export { applicationBlockers, type DeployInput, deploy } from "./application.js";
+export { actsForMachine, actsForUnit, deploysUnit, hostsContainer, isPerson, provisionsModel } from "./authority.js";
 export type { Blocker, BlockerKind } from "./blocker.js";
 export { type AddCharmInput, addCharm, charmMetadata } from "./charm.js";
 export type { CharmEndpoint, CharmMetadata } from "./charm-metadata.js";
@@ -12,6 +13,24 @@ export { parseCharmMetadata } from "./charm-metadata.js";
 export { CLEANUP_BATCH } from "./cleanup-queue.js";
 export { type CleanupReport, type RunCleanupsInput, runCleanups } from "./cleanups.js";
 export { type Constraints, formatConstraints, mergeConstraints, parseConstraints } from "./constraints.js";
+export {
+  type Actor,
+  type AgentCredentials,
+  agentTag,
+  authenticate,
+  bootstrapAdmin,
+  createLoginCode,
+  ensureAdminToken,
+  type IssuedToken,
+  type IssueTokenInput,
+  issueMachineCredentials,
+  issueToken,
+  issueUnitCredentials,
+  type PersonRole,
+  personTokens,
+  redeemLoginCode,
+  revokeToken,
+} from "./credentials.js";
 export {
   type AddMachineInput,
   addMachine,

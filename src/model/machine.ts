@@ -10,6 +10,7 @@ import { machines, units } from "../db/schema.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, mergeConstraints, parseConstraints } from "./constraints.js";
+import { forgetAgent } from "./credentials.js";
 import { getAliveMachine, getMachine } from "./lookup.js";
 import { checkSeries } from "./names.js";
 import type { MachineRow, ModelRow, Queryable } from "./rows.js";
@@ -196,6 +197,7 @@ export async function removeMachineRow(tx: Tx, model: ModelRow, machine: Machine
   if (machine.life !== Life.Dead)
     throw new LifelineError("NOT_DEAD", `machine ${machine.id} is ${machine.life}: only a Dead machine can be removed`);
   await tx.db.delete(machines).where(machineWhere(model, machine.id));
+  await forgetAgent(tx, model, "machine", machine.id);
   tx.record(model.id, machineRemoved(machine));
 }
 

@@ -14,6 +14,7 @@ import { setApplicationConstraints } from "./application.js";
 import type { Blocker } from "./blocker.js";
 import { CleanupKinds, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, parseConstraints } from "./constraints.js";
+import { forgetAgent } from "./credentials.js";
 import { createMachine, type Outcome } from "./machine.js";
 import { checkModelName, checkSeries } from "./names.js";
 import type { ModelRow, Queryable } from "./rows.js";
@@ -132,6 +133,7 @@ export async function finishModel(tx: Tx, model: ModelRow): Promise<boolean> {
   // Containers first: a parent's id is a prefix of its containers' ids.
   for (const manager of managers.sort((a, b) => b.id.length - a.id.length)) {
     await tx.db.delete(machines).where(and(eq(machines.modelId, model.id), eq(machines.id, manager.id)));
+    await forgetAgent(tx, model, "machine", manager.id);
     tx.record(model.id, machineRemoved(manager));
   }
   await tx.db.delete(charms).where(eq(charms.modelId, model.id));

@@ -13,6 +13,7 @@ import { relationScopes, relations, units } from "../db/schema.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { mergeConstraints } from "./constraints.js";
+import { forgetAgent } from "./credentials.js";
 import { getAliveMachine, getApplication, getUnit } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome } from "./machine.js";
 import { type Placement, parsePlacements } from "./placement.js";
@@ -258,6 +259,7 @@ export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow): Pr
 export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow): Promise<void> {
   if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
   await tx.db.delete(units).where(and(eq(units.modelId, model.id), eq(units.name, unit.name)));
+  await forgetAgent(tx, model, "unit", unit.name);
   tx.record(model.id, unitRemoved(unit));
   await releaseUnitReference(tx, model, unit.application);
 }

@@ -1,7 +1,7 @@
 // The HTTP server: graphql-yoga on /graphql (queries, mutations, GraphiQL from
 // bundled assets, SSE) and graphql-ws on the same path for WebSocket clients,
 // both running through yoga's one envelop pipeline.
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import type { ExecutionArgs, execute, subscribe } from "graphql";
@@ -14,6 +14,8 @@ import type { Store } from "../db/connect.js";
 import type { Context } from "../graphql/context.js";
 import { maskError } from "../graphql/errors.js";
 import { schema } from "../graphql/schema.js";
+import { authenticate, redeemLoginCode } from "../model/index.js";
+import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js";
 import { coalesceWrites } from "./coalesce-writes.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
 import { keepSharedResult, replaceSharedPayload, spliceSharedFrames } from "./shared-frames.js";
@@ -32,8 +34,16 @@ export function createYogaApp(store: Store, feed?: ChangeFeed) {
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     // A fresh object per request: Pothos keeps the request's dataloaders on it.
-    context: () => ({ db: store.db, feed }),
-    plugins: [useSharedSubscriptionExecution()],
+    context: async (initial) => {
+      const { request, req, connectionParams } = initial as typeof initial & {
+        req?: IncomingMessage;
+        connectionParams?: Readonly<Record<string, unknown>>;
+      };
+      // Over graphql-ws, `request` is absent and `req` is the socket's upgrade request.
+      const token = tokenOf({ headers: req ? undefined : request?.headers, upgradeHeaders: req?.headers, connectionParams });
+      return { db: store.db, feed, actor: token ? await authenticate(store.db, token) : null };
+    },
+    plugins: [useAuthentication(), useSharedSubscriptionExecution()],
     maskedErrors: { maskError },
     // GraphiQL's assets come from the installed package, never a CDN: it works air-gapped.
     renderGraphiQL,
@@ -52,6 +62,22 @@ query Status {
   }
 }
 `;
+
+/** Where a login link (printed by `npm start`) logs a browser in: `/login?code=…`. */
+export const LOGIN_PATH = "/login";
+
+/** Redeems a login code for a session cookie and sends the browser on to GraphiQL, as Jupyter's token URL does. */
+async function logIn(store: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const code = new URL(req.url ?? "", "http://lifeline").searchParams.get("code") ?? "";
+  const token = await redeemLoginCode(store.db, code).catch(() => null);
+  if (!token) {
+    res.writeHead(401, { "content-type": "text/plain; charset=utf-8" });
+    res.end("This login link has been used or has expired. Restart lifeline for a new one, or send a bearer token.\n");
+    return;
+  }
+  res.writeHead(303, { "set-cookie": `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`, location: GRAPHQL_PATH });
+  res.end();
+}
 
 export interface RunningServer {
   url: string;
@@ -72,7 +98,10 @@ export async function startServer(store: Store, host: string, port: number, opti
   await feed.start();
   const compactor = options.retention ? startCompactor(store.db, options.retention, options.retention.intervalMs) : null;
   const yoga = createYogaApp(store, feed);
-  const server = createServer(yoga);
+  const server = createServer((req, res) => {
+    if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store, req, res);
+    else void yoga(req, res);
+  });
   const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
   // Before useServer, so every socket is wrapped before graphql-ws sends on it.
   coalesceWrites(wss);

@@ -2,17 +2,25 @@
 // bootstraps the default model on a fresh store, and serves the API.
 import { openStore } from "../db/connect.js";
 import { DataDirLockedError } from "../db/lock.js";
-import { bootstrap } from "../model/index.js";
-import { startServer } from "./app.js";
+import { bootstrap, bootstrapAdmin, createLoginCode, ensureAdminToken } from "../model/index.js";
+import { LOGIN_PATH, startServer } from "./app.js";
 import { configFromEnv } from "./config.js";
 
 async function main() {
   const config = configFromEnv();
   const store = await openStore(config.store);
   await bootstrap(store.db);
+  // LIFELINE_ADMIN_TOKEN (scripts, tests) is an admin token; without it, the first start makes one and shows it once.
+  if (process.env.LIFELINE_ADMIN_TOKEN) await ensureAdminToken(store.db, process.env.LIFELINE_ADMIN_TOKEN);
+  const firstAdmin = await bootstrapAdmin(store.db);
   const running = await startServer(store, config.host, config.port, { feed: config.feed, retention: config.retention });
   console.log(`lifeline: store ${store.driver} at ${store.location}`);
+  if (firstAdmin) console.log(`lifeline: admin token, shown only now (Lifeline keeps only its hash): ${firstAdmin}`);
   console.log(`lifeline: GraphQL API and GraphiQL at ${running.url}`);
+  // As Jupyter does: a link that logs the browser in, so GraphiQL works without pasting a token.
+  const login = new URL(LOGIN_PATH, running.url);
+  login.searchParams.set("code", await createLoginCode(store.db));
+  console.log(`lifeline: open GraphiQL logged in as an admin (the link works once, within a day): ${login}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -4,7 +4,7 @@ import type { ExecutionResult } from "graphql";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { Store } from "../../src/db/connect.js";
 import { createYogaApp } from "../../src/server/app.js";
-import { openTestStore, uniqueName } from "./store.js";
+import { ADMIN_TOKEN, openTestStore, uniqueName } from "./store.js";
 
 export interface GraphQLErrorShape {
   message: string;
@@ -19,8 +19,10 @@ export interface Result<T = any> {
 
 export interface Api {
   store: Store;
-  /** Runs a GraphQL operation and returns the raw result. */
+  /** Runs a GraphQL operation as an admin and returns the raw result. */
   request<T = any>(query: string, variables?: Record<string, unknown>): Promise<Result<T>>;
+  /** Runs a GraphQL operation with these credentials (null: none) and returns the raw result. */
+  requestAs<T = any>(token: string | null, query: string, variables?: Record<string, unknown>): Promise<Result<T>>;
   /** Runs an operation that must succeed; returns its data. */
   ok<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
   /** Runs an operation that must fail with `code`; returns the error. */
@@ -44,10 +46,13 @@ export function useApi(): Api {
     get store() {
       return store;
     },
-    async request(query, variables) {
+    request(query, variables) {
+      return api.requestAs(ADMIN_TOKEN, query, variables);
+    },
+    async requestAs(token, query, variables) {
       const response = await yoga.fetch("http://lifeline.test/graphql", {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
+        headers: { "content-type": "application/json", accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify({ query, variables }),
       });
       return (await response.json()) as ExecutionResult as Result;

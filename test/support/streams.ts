@@ -7,7 +7,7 @@ import WebSocket from "ws";
 import type { FeedOptions } from "../../src/changes/feed.js";
 import type { Store } from "../../src/db/connect.js";
 import { type RunningServer, startServer } from "../../src/server/app.js";
-import { openTestStore, uniqueName } from "./store.js";
+import { adminHeaders, openTestStore, uniqueName } from "./store.js";
 
 export interface StreamEvent {
   type: "STATE" | "CHANGE" | "BOOKMARK";
@@ -59,7 +59,7 @@ export function useLiveServer(feed: Partial<FeedOptions> = {}): LiveServer {
 export async function post(url: string, query: string, variables: Record<string, unknown> = {}) {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
+    headers: { "content-type": "application/json", accept: "application/json", ...adminHeaders },
     body: JSON.stringify({ query, variables }),
   });
   return (await response.json()) as { data?: any; errors?: any[] };
@@ -74,7 +74,13 @@ export class Subscription {
   private waiters = new Set<() => void>();
 
   constructor(url: string, query: string, variables: Record<string, unknown>) {
-    this.client = createClient({ url: url.replace(/^http/, "ws"), webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    this.client = createClient({
+      url: url.replace(/^http/, "ws"),
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+      connectionParams: adminHeaders,
+    });
     this.client.subscribe<any>(
       { query, variables },
       {

@@ -72,18 +72,21 @@ builder.mutationFields((t) => ({
     description:
       "Unit agent: join an Alive relation's scope, writing the unit's settings in the same transaction. A principal entering a container-scoped relation creates its subordinate.",
     args: { input: t.arg({ type: EnterScopeInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgent: input }),
     resolve: (_root, { input }, ctx) => enterScope(ctx.db, input),
   }),
   leaveScope: t.field({
     type: ScopeChangeRef,
     description: "Unit agent: leave a relation's scope (a no-op when not in it). The last unit to leave a Dying relation removes it.",
     args: { input: t.arg({ type: LeaveScopeInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgent: input }),
     resolve: (_root, { input }, ctx) => leaveScope(ctx.db, input),
   }),
   setUnitDead: t.field({
     type: UnitRef,
     description: "Unit agent: the unit becomes Dead. Refused while it is in any scope (IN_SCOPE) or has subordinates (HAS_SUBORDINATES).",
     args: { input: t.arg({ type: UnitTargetInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgent: input }),
     resolve: (_root, { input }, ctx) => setUnitDead(ctx.db, input),
   }),
   removeDeadUnit: t.field({
@@ -91,6 +94,7 @@ builder.mutationFields((t) => ({
     description:
       "Deployer (machine agent, or the principal's unit agent): remove a Dead unit; its application goes too when it was the last reference to it and it is Dying.",
     args: { input: t.arg({ type: UnitTargetInput, required: true }) },
+    authScopes: (_root, { input }) => ({ deployer: input }),
     resolve: (_root, { input }, ctx) => removeDeadUnit(ctx.db, input),
   }),
   setMachineDead: t.field({
@@ -98,18 +102,22 @@ builder.mutationFields((t) => ({
     description:
       "Machine agent: the machine becomes Dead. Refused while principals are assigned (HAS_UNITS) or containers remain (HAS_CONTAINERS).",
     args: { input: t.arg({ type: MachineTargetInput, required: true }) },
+    authScopes: (_root, { input }) => ({ machineAgent: input }),
     resolve: (_root, { input }, ctx) => setMachineDead(ctx.db, input),
   }),
   removeDeadMachine: t.field({
     type: "Boolean",
     description: "Provisioner: remove a Dead machine once its instance is released.",
     args: { input: t.arg({ type: MachineTargetInput, required: true }) },
+    authScopes: (_root, { input }) => ({ provisioner: input }),
     resolve: (_root, { input }, ctx) => removeDeadMachine(ctx.db, input),
   }),
   runCleanups: t.field({
     type: CleanupReportRef,
     description: "Cleaner: run the due cleanups (of one model, or all), each in bounded batches.",
     args: { model: t.arg.string(), maxBatches: t.arg.int() },
+    // The cleaner runs on a model's manager machine; cleaning every model at once is for people.
+    authScopes: (_root, args) => (args.model ? { provisioner: { model: args.model } } : { person: "operator" }),
     resolve: (_root, args, ctx) => runCleanups(ctx.db, args),
   }),
 }));

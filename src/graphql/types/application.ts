@@ -87,6 +87,7 @@ builder.mutationField("deploy", (t) =>
     type: ApplicationRef,
     description: "`juju deploy`: the application, its peer relations and its units (each on a new machine unless placed).",
     args: { input: t.arg({ type: DeployInput, required: true }) },
+    authScopes: { person: "operator" },
     resolve: (_root, { input }, ctx) => deploy(ctx.db, input),
   }),
 );

@@ -55,6 +55,7 @@ builder.mutationField("addCharm", (t) =>
     type: CharmRef,
     description: "Adds a charm from its metadata.yaml as the next revision of its name (url local:<name>-<revision>).",
     args: { input: t.arg({ type: AddCharmInput, required: true }) },
+    authScopes: { person: "operator" },
     resolve: (_root, { input }, ctx) => addCharm(ctx.db, input),
   }),
 );

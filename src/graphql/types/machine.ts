@@ -79,6 +79,7 @@ builder.mutationField("addMachine", (t) =>
     type: MachineRef,
     description: "`juju add-machine`: a machine (or a container on a machine) with no units.",
     args: { input: t.arg({ type: AddMachineInput, required: true }) },
+    authScopes: { person: "operator" },
     resolve: (_root, { input }, ctx) => addMachine(ctx.db, input),
   }),
 );

@@ -63,6 +63,7 @@ builder.mutationFields((t) => ({
   addModel: t.field({
     type: ModelRef,
     description: "`juju add-model`: a new model holding machine 0 with JobManageModel, as after bootstrap.",
+    authScopes: { person: "operator" },
     args: { input: t.arg({ type: AddModelInput, required: true }) },
     resolve: (_root, { input }, ctx) => addModel(ctx.db, input),
   }),
@@ -72,12 +73,14 @@ builder.mutationFields((t) => ({
       "`juju set-constraints` / `juju set-model-constraints`: replaces the constraints of an application or the model. " +
       "Existing units and machines keep what they captured at creation (seed 004).",
     args: { input: t.arg({ type: SetConstraintsInput, required: true }) },
+    authScopes: { person: "operator" },
     resolve: (_root, { input }, ctx) => setConstraints(ctx.db, input),
   }),
   destroyModel: t.field({
     type: OutcomeEnum,
     description: "`juju destroy-model`: Dying; the cleaner destroys its applications and machines, and the model is Dead once empty.",
     args: { name: t.arg.string({ required: true }), force: t.arg.boolean({ required: true, defaultValue: false }) },
+    authScopes: { person: "operator" },
     resolve: (_root, args, ctx) => destroyModel(ctx.db, { model: args.name, force: args.force }),
   }),
 }));

@@ -126,6 +126,7 @@ builder.mutationField("integrate", (t) =>
       "`juju integrate`: relates two applications, inferring the endpoints when exactly one pair matches; " +
       "AMBIGUOUS_RELATION lists the candidates when several do.",
     args: { input: t.arg({ type: IntegrateInput, required: true }) },
+    authScopes: { person: "operator" },
     resolve: (_root, { input }, ctx) => integrate(ctx.db, input),
   }),
 );

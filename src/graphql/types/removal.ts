@@ -95,6 +95,7 @@ for (const [field, inputName, targets, what, run, description] of operations) {
       type: [RemovalResultRef],
       description,
       args: { input: t.arg({ type: Input, required: true }) },
+      authScopes: { person: "operator" },
       resolve: (_root, { input }, ctx) => run(ctx.db, toInput(input as RemoveFields, targets)),
     }),
   );

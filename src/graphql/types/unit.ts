@@ -80,6 +80,7 @@ builder.mutationField("addUnit", (t) =>
     type: [UnitRef],
     description: "`juju add-unit`: refused for subordinate applications and for applications that are not Alive.",
     args: { input: t.arg({ type: AddUnitInput, required: true }) },
+    authScopes: { person: "operator" },
     resolve: (_root, { input }, ctx) => addUnit(ctx.db, input),
   }),
 );

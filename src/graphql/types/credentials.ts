@@ -1,0 +1,122 @@
+// Credentials: people's tokens (admins issue and revoke them) and the agents'
+// secrets, which the provisioner and deployers issue as Juju's do.
+import {
+  type Actor,
+  type AgentCredentials,
+  agentTag,
+  DEFAULT_MODEL,
+  type IssuedToken,
+  issueMachineCredentials,
+  issueToken,
+  issueUnitCredentials,
+  personTokens,
+  revokeToken,
+} from "../../model/index.js";
+import { builder } from "../builder.js";
+
+const TokenRoleEnum = builder.enumType("TokenRole", {
+  values: {
+    ADMIN: { value: "admin" as const, description: "Everything, including issuing and revoking tokens." },
+    OPERATOR: {
+      value: "operator" as const,
+      description: "Every model operation (and the agents', to repair by hand); no token management.",
+    },
+    READ_ONLY: { value: "read-only" as const, description: "Queries and subscriptions only." },
+  },
+});
+
+const ViewerRef = builder.objectRef<Actor>("Viewer").implement({
+  description: "Who the request's credentials stand for.",
+  fields: (t) => ({
+    kind: t.string({ description: '"person", "machine" or "unit".', resolve: (a) => a.kind }),
+    tag: t.string({ description: 'Juju\'s tag: "machine-1", "unit-wordpress-0", or "person-<token id>".', resolve: agentTag }),
+    role: t.field({ type: TokenRoleEnum, nullable: true, resolve: (a) => (a.kind === "person" ? a.role : null) }),
+  }),
+});
+
+const TokenRef = builder
+  .objectRef<{ id: number; role: "admin" | "operator" | "read-only" | null; description: string; createdAt: Date }>("Token")
+  .implement({
+    description: "A person's token (the secret itself is never shown again).",
+    fields: (t) => ({
+      id: t.exposeInt("id"),
+      role: t.field({ type: TokenRoleEnum, resolve: (k) => k.role ?? "read-only" }),
+      description: t.exposeString("description"),
+      createdAt: t.expose("createdAt", { type: "DateTime" }),
+    }),
+  });
+
+const IssuedTokenRef = builder.objectRef<IssuedToken>("IssuedToken").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    token: t.exposeString("token", { description: "The bearer token. Shown only now: Lifeline keeps only its hash." }),
+  }),
+});
+
+const AgentCredentialsRef = builder.objectRef<AgentCredentials>("AgentCredentials").implement({
+  description: "An agent's identity and secret, for the provisioner to hand to a machine's instance or a deployer to a unit's agent.",
+  fields: (t) => ({
+    tag: t.exposeString("tag"),
+    token: t.exposeString("token", { description: "The agent's bearer token. Shown only now; issuing again replaces it." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  viewer: t.field({
+    type: ViewerRef,
+    description: "Who you are, as far as Lifeline can tell from your credentials.",
+    resolve: (_root, _args, ctx) => ctx.actor!,
+  }),
+  tokens: t.field({
+    type: [TokenRef],
+    description: "People's tokens, oldest first (admins only).",
+    authScopes: { person: "admin" },
+    resolve: (_root, _args, ctx) => personTokens(ctx.db),
+  }),
+}));
+
+const IssueTokenInput = builder.inputType("IssueTokenInput", {
+  fields: (t) => ({
+    role: t.field({ type: TokenRoleEnum, required: true }),
+    description: t.string({ required: true, description: "Whose it is, or what it is for." }),
+  }),
+});
+
+const AgentMachineInput = builder.inputType("AgentMachineInput", {
+  fields: (t) => ({ model: t.string({ required: true, defaultValue: DEFAULT_MODEL }), machine: t.string({ required: true }) }),
+});
+const AgentUnitInput = builder.inputType("AgentUnitInput", {
+  fields: (t) => ({ model: t.string({ required: true, defaultValue: DEFAULT_MODEL }), unit: t.string({ required: true }) }),
+});
+
+builder.mutationFields((t) => ({
+  issueToken: t.field({
+    type: IssuedTokenRef,
+    description: "Admin: a new token for a person or a script.",
+    args: { input: t.arg({ type: IssueTokenInput, required: true }) },
+    authScopes: { person: "admin" },
+    resolve: (_root, { input }, ctx) => issueToken(ctx.db, input),
+  }),
+  revokeToken: t.field({
+    type: "Boolean",
+    description: "Admin: the token stops working at once.",
+    args: { id: t.arg.int({ required: true }) },
+    authScopes: { person: "admin" },
+    resolve: (_root, args, ctx) => revokeToken(ctx.db, args),
+  }),
+  issueMachineCredentials: t.field({
+    type: AgentCredentialsRef,
+    description:
+      "Provisioner (or a host's agent, for its containers): a fresh secret for the machine's agent; the previous one stops working.",
+    args: { input: t.arg({ type: AgentMachineInput, required: true }) },
+    authScopes: (_root, { input }) => ({ $any: { provisioner: input, containerHost: input } }),
+    resolve: (_root, { input }, ctx) => issueMachineCredentials(ctx.db, input),
+  }),
+  issueUnitCredentials: t.field({
+    type: AgentCredentialsRef,
+    description: "Deployer: a fresh secret for the unit's agent; the previous one stops working.",
+    args: { input: t.arg({ type: AgentUnitInput, required: true }) },
+    authScopes: (_root, { input }) => ({ deployer: input }),
+    resolve: (_root, { input }, ctx) => issueUnitCredentials(ctx.db, input),
+  }),
+}));

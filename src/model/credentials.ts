@@ -1,0 +1,202 @@
+// Who is calling: bearer credentials and the actors they stand for. People hold
+// tokens with a role; every machine and unit agent has its own identity, whose
+// secret its provisioner (for a machine) or deployer (for a unit) issues and
+// hands over, as in Juju. Tokens are stored only as hashes.
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { LifelineError, notFound } from "../core/errors.js";
+import { Life } from "../core/life.js";
+import type { Database } from "../db/connect.js";
+import { credentials, machines, models, units } from "../db/schema.js";
+import { getMachine, getUnit } from "./lookup.js";
+import type { MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
+import { type InModel, modelOperation, type Tx, transact } from "./transaction.js";
+
+export type PersonRole = "admin" | "operator" | "read-only";
+
+/** Who a request comes from. */
+export type Actor =
+  | { kind: "person"; id: number; role: PersonRole; description: string }
+  | { kind: "machine"; modelId: string; machine: string }
+  | { kind: "unit"; modelId: string; unit: string };
+
+/** Juju's tags name an agent in logs and messages: "machine-1", "machine-1-lxd-0", "unit-wordpress-0". */
+export const agentTag = (actor: Actor) =>
+  actor.kind === "machine"
+    ? `machine-${actor.machine.replaceAll("/", "-")}`
+    : actor.kind === "unit"
+      ? `unit-${actor.unit.replace("/", "-")}`
+      : `person-${actor.id}`;
+
+const hash = (token: string) => createHash("sha256").update(token).digest("hex");
+const newToken = (prefix: string) => `${prefix}_${randomBytes(32).toString("base64url")}`;
+
+/** The actor a bearer token stands for, or null when it is unknown, revoked, expired, or its agent's entity is Dead or gone. */
+export async function authenticate(db: Database, token: string): Promise<Actor | null> {
+  if (!token || token.length > 200) return null;
+  const [row] = await db
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.tokenHash, hash(token)), or(isNull(credentials.expiresAt), gt(credentials.expiresAt, sql`now()`))));
+  if (!row) return null;
+  if (row.kind === "person") return { kind: "person", id: row.id, role: row.role ?? "read-only", description: row.description };
+  if (row.kind === "login" || !row.modelId || !row.entity) return null;
+  // An agent's credentials stop working once its entity is Dead.
+  const table = row.kind === "machine" ? machines : units;
+  const key = row.kind === "machine" ? machines.id : units.name;
+  const [entity] = await db
+    .select({ life: table.life })
+    .from(table)
+    .where(and(eq(table.modelId, row.modelId), eq(key, row.entity)));
+  if (!entity || entity.life === Life.Dead) return null;
+  return row.kind === "machine"
+    ? { kind: "machine", modelId: row.modelId, machine: row.entity }
+    : { kind: "unit", modelId: row.modelId, unit: row.entity };
+}
+
+/** Makes `token` an admin token (LIFELINE_ADMIN_TOKEN): idempotent. */
+export async function ensureAdminToken(db: Database, token: string, description = "LIFELINE_ADMIN_TOKEN"): Promise<void> {
+  if (token.length < 16) throw new LifelineError("INVALID_ARGUMENT", "an admin token needs at least 16 characters");
+  await db
+    .insert(credentials)
+    .values({ tokenHash: hash(token), kind: "person", role: "admin", description })
+    .onConflictDoUpdate({ target: credentials.tokenHash, set: { kind: "person", role: "admin", expiresAt: null } });
+}
+
+/** On a store with no admin yet, makes one and returns its token (to be printed once); null otherwise. */
+export async function bootstrapAdmin(db: Database): Promise<string | null> {
+  return transact(db, async (tx) => {
+    // One bootstrap at a time: concurrent first starts must not both create one.
+    await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext('lifeline_admin_bootstrap'))`);
+    const [admin] = await tx.db
+      .select({ id: credentials.id })
+      .from(credentials)
+      .where(and(eq(credentials.kind, "person"), eq(credentials.role, "admin")))
+      .limit(1);
+    if (admin) return null;
+    const token = newToken("llt");
+    await tx.db.insert(credentials).values({ tokenHash: hash(token), kind: "person", role: "admin", description: "first admin" });
+    return token;
+  });
+}
+
+export interface IssueTokenInput {
+  role: PersonRole;
+  description: string;
+}
+
+export interface IssuedToken {
+  id: number;
+  /** Shown once: only its hash is kept. */
+  token: string;
+}
+
+/** An admin issues a token for a person or a script. */
+export async function issueToken(db: Database, input: IssueTokenInput): Promise<IssuedToken> {
+  const token = newToken("llt");
+  const [row] = await db
+    .insert(credentials)
+    .values({ tokenHash: hash(token), kind: "person", role: input.role, description: input.description.slice(0, 200) })
+    .returning({ id: credentials.id });
+  return { id: row!.id, token };
+}
+
+/** Revokes a person's token at once (an agent's are rotated by issuing new ones, and end with its entity). */
+export async function revokeToken(db: Database, input: { id: number }): Promise<boolean> {
+  const removed = await db
+    .delete(credentials)
+    .where(and(eq(credentials.id, input.id), eq(credentials.kind, "person")))
+    .returning({ id: credentials.id });
+  if (!removed.length) throw notFound("token", String(input.id));
+  return true;
+}
+
+/** People's tokens (never the tokens themselves), oldest first. */
+export const personTokens = (db: Database) =>
+  db
+    .select({ id: credentials.id, role: credentials.role, description: credentials.description, createdAt: credentials.createdAt })
+    .from(credentials)
+    .where(eq(credentials.kind, "person"))
+    .orderBy(credentials.id);
+
+/** How long a login code printed by `npm start` stays redeemable. */
+export const LOGIN_CODE_TTL_S = 24 * 3600;
+
+/** A single-use code that logs a browser in as an admin (the GraphiQL URL `npm start` prints, as Jupyter does). */
+export async function createLoginCode(db: Database): Promise<string> {
+  const code = newToken("login");
+  await db.insert(credentials).values({
+    tokenHash: hash(code),
+    kind: "login",
+    description: "login code printed at start",
+    expiresAt: sql`now() + make_interval(secs => ${LOGIN_CODE_TTL_S})`,
+  });
+  return code;
+}
+
+/** Redeems a login code (once) for an admin session token; null when unknown, used or expired. */
+export async function redeemLoginCode(db: Database, code: string): Promise<string | null> {
+  if (!code || code.length > 200) return null;
+  const used = await db
+    .delete(credentials)
+    .where(and(eq(credentials.tokenHash, hash(code)), eq(credentials.kind, "login"), gt(credentials.expiresAt, sql`now()`)))
+    .returning({ id: credentials.id });
+  if (!used.length) return null;
+  const token = newToken("llt");
+  await db.insert(credentials).values({ tokenHash: hash(token), kind: "person", role: "admin", description: "browser session" });
+  return token;
+}
+
+/** Replaces an agent's secret: the one issued before stops working. */
+async function rotateAgentSecret(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): Promise<string> {
+  await forgetAgent(tx, model, kind, entity);
+  const token = newToken(kind === "machine" ? "llm" : "llu");
+  await tx.db.insert(credentials).values({ tokenHash: hash(token), kind, modelId: model.id, entity, description: `${kind} ${entity}` });
+  return token;
+}
+
+/** An entity's row is being deleted: its agent's credentials go with it. */
+export async function forgetAgent(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): Promise<void> {
+  await tx.db.delete(credentials).where(and(eq(credentials.modelId, model.id), eq(credentials.kind, kind), eq(credentials.entity, entity)));
+}
+
+export interface AgentCredentials {
+  /** Juju's tag for the agent, for logs. */
+  tag: string;
+  /** The agent's bearer token; shown once. */
+  token: string;
+}
+
+function refuseDead(kind: string, id: string, life: string) {
+  if (life === Life.Dead) throw new LifelineError("NOT_ALIVE", `${kind} ${id} is dead: its agent will not run again`, { kind, id, life });
+}
+
+export interface MachineCredentialsInput extends InModel {
+  machine: string;
+}
+
+/** The provisioner's act before it starts an instance: a fresh secret for the machine's agent. */
+export const issueMachineCredentials = modelOperation("any", async (tx, model, input: MachineCredentialsInput) => {
+  const machine: MachineRow = await getMachine(tx, model, input.machine);
+  refuseDead("machine", machine.id, machine.life);
+  const token = await rotateAgentSecret(tx, model, "machine", machine.id);
+  return { tag: agentTag({ kind: "machine", modelId: model.id, machine: machine.id }), token } satisfies AgentCredentials;
+});
+
+export interface UnitCredentialsInput extends InModel {
+  unit: string;
+}
+
+/** The deployer's act before it starts a unit's agent: a fresh secret for it. */
+export const issueUnitCredentials = modelOperation("any", async (tx, model, input: UnitCredentialsInput) => {
+  const unit: UnitRow = await getUnit(tx, model, input.unit);
+  refuseDead("unit", unit.name, unit.life);
+  const token = await rotateAgentSecret(tx, model, "unit", unit.name);
+  return { tag: agentTag({ kind: "unit", modelId: model.id, unit: unit.name }), token } satisfies AgentCredentials;
+});
+
+/** The model id for a model name, for checks made outside an operation's transaction. */
+export async function modelIdOf(q: Queryable, name: string): Promise<string | null> {
+  const [row] = await q.select({ id: models.id }).from(models).where(eq(models.name, name));
+  return row?.id ?? null;
+}

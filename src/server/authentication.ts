@@ -1,0 +1,71 @@
+// Credentials on both transports: a bearer token in the Authorization header
+// (HTTP, or the upgrade request), in graphql-ws connectionParams
+// ({ authorization: "Bearer …" } or { token: "…" }), or in the session cookie a
+// login link sets for the browser. Requests without valid credentials may only
+// introspect the schema; everything else is refused with UNAUTHENTICATED.
+import type { IncomingHttpHeaders } from "node:http";
+import { type DocumentNode, GraphQLError, Kind, type OperationDefinitionNode } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import type { Context } from "../graphql/context.js";
+
+/** The cookie a login link sets: HttpOnly and SameSite=Strict, so scripts on other sites can neither read nor send it. */
+export const SESSION_COOKIE = "lifeline_token";
+
+const bearer = (value: unknown) => (typeof value === "string" ? /^Bearer\s+(\S+)$/i.exec(value.trim())?.[1] : undefined);
+
+function cookie(header: string | null | undefined): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return value.join("=");
+  }
+  return undefined;
+}
+
+/** The token a request carries, wherever it put it. */
+export function tokenOf(request: {
+  headers?: Headers;
+  upgradeHeaders?: IncomingHttpHeaders;
+  connectionParams?: Readonly<Record<string, unknown>>;
+}): string | undefined {
+  const params = request.connectionParams;
+  return (
+    bearer(params?.authorization) ??
+    (typeof params?.token === "string" ? params.token : undefined) ??
+    bearer(request.headers?.get("authorization")) ??
+    bearer(request.upgradeHeaders?.authorization) ??
+    cookie(request.headers?.get("cookie")) ??
+    cookie(request.upgradeHeaders?.cookie)
+  );
+}
+
+/** Only `__schema` / `__type` fields: what GraphiQL and code generators ask before anyone logs in. */
+function introspectionOnly(document: DocumentNode, operationName?: string | null): boolean {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = operations.find((o) => !operationName || o.name?.value === operationName) ?? operations[0];
+  return (
+    !!operation &&
+    operation.operation === "query" &&
+    operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith("__"))
+  );
+}
+
+const unauthenticated = () =>
+  new GraphQLError(
+    "no valid credentials: send a bearer token (Authorization: Bearer …, or connectionParams over graphql-ws). " +
+      "Tokens stop working when revoked, and an agent's once its entity is Dead.",
+    { extensions: { code: "UNAUTHENTICATED" } },
+  );
+
+/** Refuses every operation but introspection when the context has no actor. */
+export function useAuthentication(): Plugin<Context> {
+  const gate = (args: { contextValue: Context; document: DocumentNode; operationName?: string | null | undefined }) =>
+    !args.contextValue.actor && !introspectionOnly(args.document, args.operationName);
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      if (gate(args)) setResultAndStopExecution({ errors: [unauthenticated()] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      if (gate(args)) setResultAndStopExecution({ errors: [unauthenticated()] });
+    },
+  };
+}
