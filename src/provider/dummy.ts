@@ -1,0 +1,230 @@
+// Lifeline's built-in cloud: instances that exist only in memory, for tests and
+// demos. Ids, zones and addresses are derived from counters, never from time or
+// randomness, so a test can predict them. Faults (capacity errors, refused
+// constraints, failed hardware) are injected through plain methods, and hooks
+// let the server run an in-process machine agent for each instance.
+import {
+  allowedZones,
+  DummyInstanceTypes,
+  DummyZones,
+  type InstanceType,
+  matchInstanceType,
+  parseRefusalRule,
+  type RefusalRule,
+  refusedBy,
+} from "./instance-types.js";
+import { type Instance, type Provider, ProviderError, type StartInstanceParams } from "./provider.js";
+
+/** What onStarted listeners get: userData travels only here, since it holds the agent's credentials and no listing may show it. */
+export interface InstanceStarted {
+  instance: Instance;
+  userData: string | undefined;
+}
+
+/** What onStopped and onLost listeners get. */
+export interface InstanceChanged {
+  instance: Instance;
+}
+
+/** An admin's view of the dummy cloud: what it offers, what runs, and which faults are armed. */
+export interface DummyDescription {
+  name: string;
+  instanceTypes: readonly InstanceType[];
+  zones: readonly string[];
+  /** Running and lost instances, oldest first. */
+  instances: Instance[];
+  /** Starts still to fail transiently, and with what message. */
+  failingStarts: number;
+  failureMessage: string;
+  /** The refusal rule in force, or null. */
+  refusing: string | null;
+}
+
+/** The default capacity error, worded like a cloud's. */
+export const DefaultFailureMessage = "insufficient capacity for the requested instance (injected by failNextStarts)";
+
+/**
+ * A typed listener list. A throwing listener neither stops the others nor fails
+ * the operation that has already happened; its error is rethrown on its own, as
+ * an EventTarget reports a listener's error, so a bug in a hook is still loud.
+ */
+class Hook<E> {
+  readonly #listeners = new Set<(event: E) => void>();
+
+  add(listener: (event: E) => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  emit(event: E): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+}
+
+/** Callers get copies, so nothing outside can change an instance behind the provider's back. */
+const copy = (instance: Instance): Instance => ({
+  ...instance,
+  hardware: { ...instance.hardware, tags: [...instance.hardware.tags] },
+  addresses: [...instance.addresses],
+});
+
+/** The IPv4 documentation blocks (RFC 5737): public-looking addresses that can never reach a real host. */
+const publicBlocks = ["203.0.113", "198.51.100", "192.0.2"] as const;
+
+/** Instance n's private address: host n+1 of 10.0.0.0/8, unique for the first 16 million instances. */
+const privateAddress = (n: number) => `10.${((n + 1) >> 16) & 255}.${((n + 1) >> 8) & 255}.${(n + 1) & 255}`;
+
+/** Instance n's public address: hosts .1 to .254 of each documentation block in turn; repeats only after 762 instances. */
+function publicAddress(n: number): string {
+  const slot = n % (publicBlocks.length * 254);
+  return `${publicBlocks[Math.floor(slot / 254)]}.${(slot % 254) + 1}`;
+}
+
+/** The in-memory cloud. */
+export class DummyProvider implements Provider {
+  readonly name = "dummy";
+
+  readonly #instances = new Map<string, Instance>();
+  /** Instance numbers are never reused, so neither are ids. */
+  #nextNumber = 0;
+  /** Index in DummyZones of the last zone used: the next start takes the next allowed zone after it. */
+  #lastZone = -1;
+  #failingStarts = 0;
+  #failureMessage = DefaultFailureMessage;
+  #refusal: RefusalRule | null = null;
+
+  readonly #started = new Hook<InstanceStarted>();
+  readonly #stopped = new Hook<InstanceChanged>();
+  readonly #lost = new Hook<InstanceChanged>();
+
+  /**
+   * Checks in the order a cloud would: constraints against the catalog, then
+   * the refusal rule (both permanent), then an injected capacity error
+   * (transient). Only a start that would otherwise succeed uses up an injected
+   * failure, so failNextStarts(n) means n capacity errors.
+   */
+  async startInstance(params: StartInstanceParams): Promise<Instance> {
+    const type = matchInstanceType(params.constraints);
+    const zones = allowedZones(params.constraints);
+    if (this.#refusal) {
+      const matched = refusedBy(this.#refusal, params.constraints);
+      if (matched !== null)
+        throw new ProviderError(`the dummy provider refuses starts asking for ${this.#refusal.text}; this one asks for ${matched}`, false);
+    }
+    if (this.#failingStarts > 0) {
+      this.#failingStarts--;
+      throw new ProviderError(this.#failureMessage, true);
+    }
+    const zone = this.#nextZone(zones);
+    const n = this.#nextNumber++;
+    const instance: Instance = {
+      id: `dummy-${n}`,
+      machineId: params.machineId,
+      series: params.series,
+      hardware: {
+        arch: type.arch,
+        cores: type.cores,
+        cpuPower: type.cpuPower,
+        mem: type.mem,
+        rootDisk: type.rootDisk,
+        instanceType: type.name,
+        zone,
+        tags: [...type.tags],
+      },
+      addresses: [privateAddress(n), publicAddress(n)],
+      status: "running",
+    };
+    this.#instances.set(instance.id, instance);
+    this.#started.emit({ instance: copy(instance), userData: params.userData });
+    return copy(instance);
+  }
+
+  /** Round-robin over all zones, skipping those not allowed, so instances spread across the cloud. */
+  #nextZone(allowed: readonly string[]): string {
+    for (let step = 1; step <= DummyZones.length; step++) {
+      const index = (this.#lastZone + step) % DummyZones.length;
+      const zone = DummyZones[index]!;
+      if (allowed.includes(zone)) {
+        this.#lastZone = index;
+        return zone;
+      }
+    }
+    throw new ProviderError(`no zone of ${DummyZones.join(", ")} is allowed`, false); // allowedZones already refused this
+  }
+
+  /** Stopped instances are forgotten (their ids stay used); each stop fires onStopped once, lost instances included. */
+  async stopInstances(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      const instance = this.#instances.get(id);
+      if (!instance) continue;
+      this.#instances.delete(id);
+      instance.status = "stopped";
+      this.#stopped.emit({ instance: copy(instance) });
+    }
+  }
+
+  async listInstances(): Promise<Instance[]> {
+    return [...this.#instances.values()].map(copy);
+  }
+
+  /** Runs after an instance starts, with the userData it was started with (the server starts a machine agent here). */
+  onStarted(listener: (event: InstanceStarted) => void): () => void {
+    return this.#started.add(listener);
+  }
+
+  /** Runs after an instance is stopped (the server stops its agent here). */
+  onStopped(listener: (event: InstanceChanged) => void): () => void {
+    return this.#stopped.add(listener);
+  }
+
+  /** Runs when an instance's hardware fails; the instance stays listed as lost until stopped. */
+  onLost(listener: (event: InstanceChanged) => void): () => void {
+    return this.#lost.add(listener);
+  }
+
+  /** The next `count` starts fail transiently with `message`, like a cloud out of capacity; replaces any earlier count (0 disarms). */
+  failNextStarts(count: number, message: string = DefaultFailureMessage): void {
+    if (!Number.isInteger(count) || count < 0) throw new RangeError(`failNextStarts: expected a whole number of starts, got ${count}`);
+    this.#failingStarts = count;
+    this.#failureMessage = message;
+  }
+
+  /** While set, starts asking for what the rule names fail permanently (see RefusalRule); null clears it. */
+  refuseConstraints(text: string | null): void {
+    this.#refusal = text === null ? null : parseRefusalRule(text);
+  }
+
+  /** The instance's hardware fails: it is listed as lost and onLost fires; losing a lost instance again does nothing. */
+  loseInstance(id: string): Instance {
+    const instance = this.#instances.get(id);
+    if (!instance) throw new RangeError(`loseInstance: no instance "${id}" (stopped or never started)`);
+    if (instance.status !== "lost") {
+      instance.status = "lost";
+      this.#lost.emit({ instance: copy(instance) });
+    }
+    return copy(instance);
+  }
+
+  /** For an admin query: the catalog, the instances, and the armed faults. */
+  describe(): DummyDescription {
+    return {
+      name: this.name,
+      instanceTypes: DummyInstanceTypes,
+      zones: DummyZones,
+      instances: [...this.#instances.values()].map(copy),
+      failingStarts: this.#failingStarts,
+      failureMessage: this.#failureMessage,
+      refusing: this.#refusal?.text ?? null,
+    };
+  }
+}
