@@ -76,9 +76,10 @@ module.exports = {
       to: { path: "^src/model/", pathNot: "^src/model/index\\.ts$" },
     },
     {
-      name: "server-runs-no-agent-code",
+      name: "only-the-process-entry-starts-agents",
+      comment: "The API never calls agent code; main.ts (npm start) runs the agents beside it, as clients of it.",
       severity: "error",
-      from: { path: folder("server") },
+      from: { path: folder("server"), pathNot: "^src/server/main\\.ts$" },
       to: { path: folder("agents") },
     },
     {

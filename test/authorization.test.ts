@@ -68,6 +68,8 @@ interface Operation {
 }
 
 const input = (i: Record<string, unknown>) => ({ input: { model, ...i } });
+/** A machine in another model: nobody here is responsible for it. */
+const elsewhere = () => ({ input: { model: otherModel, machine: "0" } });
 /** The unit each kind of agent deploys, and the machine each acts for. */
 const deployed: Partial<Record<Who, string>> = { "machine agent": "wordpress/1", "unit agent": "logging/0" };
 const machineOf: Partial<Record<Who, string>> = { "machine agent": "1", "host agent": "3/lxd/0", provisioner: "2" };
@@ -159,16 +161,49 @@ const operations: Record<string, Operation> = {
     variables: (target, who) => input({ unit: target === "own" ? (deployed[who] ?? "wordpress/1") : "mysql/0" }),
   },
   setMachineDead: {
-    responsible: ["machine agent", "host agent"],
+    // The provisioner sets Dying machines that never got an instance Dead.
+    responsible: ["machine agent", "host agent", "provisioner"],
     query: `mutation ($input: MachineTargetInput!) { setMachineDead(input: $input) { id } }`,
     // Each has a unit assigned: HAS_UNITS.
-    variables: (target, who) => input({ machine: target === "own" ? (machineOf[who] ?? "1") : "2" }),
+    variables: (target, who) => (target === "own" ? input({ machine: machineOf[who] ?? "1" }) : elsewhere()),
+  },
+  "setMachineDead on machine 2 (no machine agent's here; the provisioner's)": {
+    responsible: ["provisioner"],
+    query: `mutation ($input: MachineTargetInput!) { setMachineDead(input: $input) { id } }`,
+    variables: (target) => (target === "own" ? input({ machine: "2" }) : elsewhere()),
   },
   issueMachineCredentials: {
     responsible: ["provisioner", "host agent"],
     query: `mutation ($input: AgentMachineInput!) { issueMachineCredentials(input: $input) { tag } }`,
     variables: (target, who) =>
       target === "own" ? input({ machine: machineOf[who] ?? "2" }) : { input: { model: otherModel, machine: "0" } },
+  },
+  setMachineStatus: {
+    responsible: ["machine agent", "host agent", "provisioner"],
+    query: `mutation ($input: MachineStatusInput!) { setMachineStatus(input: $input) { id } }`,
+    // Back to pending: harmless here, where no agent runs.
+    variables: (target, who) =>
+      target === "own"
+        ? input({ machine: machineOf[who] ?? "1", status: "PENDING" })
+        : { input: { ...elsewhere().input, status: "PENDING" } },
+  },
+  "setMachineStatus on machine 2 (no machine agent's here; the provisioner's)": {
+    responsible: ["provisioner"],
+    query: `mutation ($input: MachineStatusInput!) { setMachineStatus(input: $input) { id } }`,
+    variables: (target) =>
+      target === "own" ? input({ machine: "2", status: "PENDING" }) : { input: { ...elsewhere().input, status: "PENDING" } },
+  },
+  setMachineProvisioned: {
+    responsible: ["provisioner"],
+    query: `mutation ($input: ProvisionedInput!) { setMachineProvisioned(input: $input) { id } }`,
+    // Machine 4 is Dead: NOT_ALIVE.
+    variables: (target) =>
+      target === "own" ? input({ machine: "4", instanceId: "i-1" }) : { input: { model: otherModel, machine: "0", instanceId: "i-1" } },
+  },
+  resolveMachine: {
+    query: `mutation ($input: ResolveMachineInput!) { resolveMachine(input: $input) { id } }`,
+    // Not in error: NOT_IN_ERROR.
+    variables: () => input({ machine: "1" }),
   },
   removeDeadMachine: {
     responsible: ["provisioner"],

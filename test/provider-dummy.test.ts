@@ -10,6 +10,7 @@ const G = 1024;
 
 let machines = 0;
 const params = (constraints: InstanceConstraints = {}, extra: Partial<StartInstanceParams> = {}): StartInstanceParams => ({
+  model: "m",
   machineId: String(machines++),
   series: "jammy",
   constraints,
@@ -203,9 +204,9 @@ describe("instances: ids and addresses", () => {
     ]);
   });
 
-  it("the instance records the machine and series it was started for", async () => {
-    const instance = await new DummyProvider().startInstance({ machineId: "7", series: "noble", constraints: {} });
-    expect(instance).toMatchObject({ machineId: "7", series: "noble", status: "running" });
+  it("the instance records the model, machine and series it was started for", async () => {
+    const instance = await new DummyProvider().startInstance({ model: "prod", machineId: "7", series: "noble", constraints: {} });
+    expect(instance).toMatchObject({ model: "prod", machineId: "7", series: "noble", status: "running" });
   });
 
   it("listed instances are copies: changing one does not change the provider", async () => {

@@ -25,6 +25,7 @@ export interface MachineFields {
   containerType?: ContainerType | null;
   instanceId?: string | null;
   status?: string;
+  statusMessage?: string;
 }
 
 export interface CharmFields {
@@ -144,6 +145,12 @@ export const machineAdded = (m: MachineRow) =>
     status: m.status,
   });
 export const machineLifeSet = (id: string, life: Life) => row("machine", id, life, {});
+export const machineProvisioned = (m: Pick<MachineRow, "id" | "life" | "instanceId">) =>
+  row("machine", m.id, m.life, { instanceId: m.instanceId });
+export const machineStatusSet = (m: Pick<MachineRow, "id" | "life" | "status" | "statusMessage">) =>
+  row("machine", m.id, m.life, { status: m.status, statusMessage: m.statusMessage });
+export const machineConstraintsSet = (m: Pick<MachineRow, "id" | "life" | "constraints" | "status" | "statusMessage">) =>
+  row("machine", m.id, m.life, { constraints: m.constraints, status: m.status, statusMessage: m.statusMessage });
 export const machineRemoved = (m: Pick<MachineRow, "id" | "instanceId">) =>
   row("machine", m.id, "dead", { instanceId: m.instanceId }, true);
 

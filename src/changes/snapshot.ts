@@ -68,6 +68,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
         containerType: m.containerType,
         instanceId: m.instanceId,
         status: m.status,
+        statusMessage: m.statusMessage,
       }),
     );
   },

@@ -24,6 +24,8 @@ export const ErrorCodes = {
   IN_SCOPE: "A unit cannot become Dead while it is in a relation's scope.",
   HAS_SUBORDINATES: "A unit cannot become Dead while subordinates of it exist.",
   NOT_DEAD: "Only a Dead entity can be removed this way.",
+  ALREADY_PROVISIONED: "The machine already has an instance: its instance id is recorded once.",
+  NOT_IN_ERROR: "`resolved` applies only to a machine whose provisioning failed (status error).",
   UNAUTHENTICATED:
     "No credentials, or credentials that do not work (unknown, revoked, or an agent whose entity is Dead): send a bearer token.",
   FORBIDDEN: "The credentials are valid but may not do this: a read-only token writing, or an agent acting outside its responsibility.",

@@ -2,5 +2,9 @@
 export const MachineJob = { HostUnits: "JobHostUnits", ManageModel: "JobManageModel" } as const;
 export type MachineJob = (typeof MachineJob)[keyof typeof MachineJob];
 
+/** Juju's words for a machine's status. */
+export const MachineStatus = { Pending: "pending", Started: "started", Stopped: "stopped", Error: "error" } as const;
+export type MachineStatus = (typeof MachineStatus)[keyof typeof MachineStatus];
+
 export const ContainerTypes = ["lxd", "kvm"] as const;
 export type ContainerType = (typeof ContainerTypes)[number];

@@ -35,10 +35,16 @@ export {
   type AddMachineInput,
   addMachine,
   type MachineInput,
+  type MachineStatusInput,
   machineBlockers,
   type Outcome,
+  type ProvisionedInput,
+  type ResolveMachineInput,
   removeDeadMachine,
+  resolveMachine,
   setMachineDead,
+  setMachineProvisioned,
+  setMachineStatus,
 } from "./machine.js";
 export {
   type AddModelInput,

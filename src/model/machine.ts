@@ -2,10 +2,17 @@
 // "Machines"): top-level ids "0", "1", ...; containers "<parent>/<type>/<n>".
 // The forced fallback (remove-machine --force) is a cleanup (cleanups.ts).
 import { and, asc, eq } from "drizzle-orm";
-import { machineAdded, machineLifeSet, machineRemoved } from "../changes/change.js";
-import { LifelineError } from "../core/errors.js";
+import {
+  machineAdded,
+  machineConstraintsSet,
+  machineLifeSet,
+  machineProvisioned,
+  machineRemoved,
+  machineStatusSet,
+} from "../changes/change.js";
+import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
-import { type ContainerType, MachineJob } from "../core/machine.js";
+import { type ContainerType, MachineJob, MachineStatus } from "../core/machine.js";
 import { machines, units } from "../db/schema.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
@@ -221,3 +228,70 @@ export async function machineBlockers(q: Queryable, machine: MachineRow): Promis
     });
   return blockers;
 }
+
+export interface ProvisionedInput extends MachineInput {
+  instanceId: string;
+}
+
+/**
+ * The provisioner records the instance it started for an Alive machine, once
+ * (Juju's SetProvisioned): a second recording, or one for a machine that is no
+ * longer Alive, is refused, and the provisioner then stops the instance it started.
+ */
+export const setMachineProvisioned = modelOperation("any", async (tx, model, input: ProvisionedInput) => {
+  const machine = await getMachine(tx, model, input.machine);
+  if (!/^[\w./:-]{1,200}$/.test(input.instanceId))
+    throw new LifelineError("INVALID_ARGUMENT", "an instance id is 1 to 200 letters, digits and . / : - _");
+  if (machine.life !== Life.Alive) throw notAlive("machine", machine.id, machine.life);
+  if (machine.instanceId !== null)
+    throw new LifelineError("ALREADY_PROVISIONED", `machine ${machine.id} already has instance ${machine.instanceId}`, {
+      instanceId: machine.instanceId,
+    });
+  const [updated] = await tx.db.update(machines).set({ instanceId: input.instanceId }).where(machineWhere(model, machine.id)).returning();
+  tx.record(model.id, machineProvisioned(updated!));
+  return updated!;
+});
+
+export interface MachineStatusInput extends MachineInput {
+  status: MachineStatus;
+  message?: string | null;
+}
+
+/** The machine agent reports `started` and `stopped`; the provisioner reports `error` when it cannot start an instance. */
+export const setMachineStatus = modelOperation("any", async (tx, model, input: MachineStatusInput) => {
+  const machine = await getMachine(tx, model, input.machine);
+  const message = (input.message ?? "").slice(0, 1000);
+  if (machine.status === input.status && machine.statusMessage === message) return machine;
+  const [updated] = await tx.db
+    .update(machines)
+    .set({ status: input.status, statusMessage: message, statusSince: new Date() })
+    .where(machineWhere(model, machine.id))
+    .returning();
+  tx.record(model.id, machineStatusSet(updated!));
+  return updated!;
+});
+
+export interface ResolveMachineInput extends MachineInput {
+  /** Replaces the machine's constraints (seed 004: `resolved 14 --constraints "mem=2G cpu-power=400"`). */
+  constraints?: string | null;
+}
+
+/**
+ * Seed 004's `resolved` for a machine whose provisioning failed: eligible
+ * again, optionally with new constraints. Refused for a machine not in error.
+ */
+export const resolveMachine = modelOperation("any", async (tx, model, input: ResolveMachineInput) => {
+  const machine = await getMachine(tx, model, input.machine);
+  if (machine.status !== MachineStatus.Error)
+    throw new LifelineError("NOT_IN_ERROR", `machine ${machine.id} is ${machine.status}, not in error: nothing to resolve`, {
+      status: machine.status,
+    });
+  const constraints = input.constraints == null ? machine.constraints : parseConstraints(input.constraints);
+  const [updated] = await tx.db
+    .update(machines)
+    .set({ constraints, status: MachineStatus.Pending, statusMessage: "", statusSince: new Date() })
+    .where(machineWhere(model, machine.id))
+    .returning();
+  tx.record(model.id, machineConstraintsSet(updated!));
+  return updated!;
+});

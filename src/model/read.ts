@@ -287,3 +287,9 @@ export async function unitSettings(db: Database, relation: RelationRow, unit: st
     );
   return row ?? null;
 }
+
+/** The names of the models that are Alive, oldest first: the ones a controller provisions. */
+export async function aliveModelNames(db: Database): Promise<string[]> {
+  const rows = await db.select({ name: models.name }).from(models).where(eq(models.life, "alive")).orderBy(asc(models.seq));
+  return rows.map((r) => r.name);
+}

@@ -129,6 +129,7 @@ export class DummyProvider implements Provider {
     const n = this.#nextNumber++;
     const instance: Instance = {
       id: `dummy-${n}`,
+      model: params.model,
       machineId: params.machineId,
       series: params.series,
       hardware: {

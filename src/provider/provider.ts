@@ -27,6 +27,8 @@ export interface InstanceConstraints {
 
 /** What a provisioner asks for: one instance for one machine. */
 export interface StartInstanceParams {
+  /** The model the instance is for: one cloud serves several models, and each provisioner harvests only its own (Juju tags instances with the model's uuid). */
+  model: string;
   /** The model's machine id, recorded on the instance so instances can be matched back to machines. */
   machineId: string;
   series: string;
@@ -54,6 +56,7 @@ export type InstanceStatus = "running" | "stopped" | "lost";
 export interface Instance {
   /** The provider's id, never reused, so a stale id can never name a new instance. */
   id: string;
+  model: string;
   machineId: string;
   series: string;
   hardware: InstanceHardware;

@@ -35,12 +35,17 @@ export function createYogaApp(store: Store, feed?: ChangeFeed) {
     graphqlEndpoint: GRAPHQL_PATH,
     // A fresh object per request: Pothos keeps the request's dataloaders on it.
     context: async (initial) => {
-      const { request, req, connectionParams } = initial as typeof initial & {
+      const { request, req, connectionParams, params } = initial as typeof initial & {
         req?: IncomingMessage;
         connectionParams?: Readonly<Record<string, unknown>>;
       };
       // Over graphql-ws, `request` is absent and `req` is the socket's upgrade request.
-      const token = tokenOf({ headers: req ? undefined : request?.headers, upgradeHeaders: req?.headers, connectionParams });
+      const token = tokenOf({
+        headers: req ? undefined : request?.headers,
+        upgradeHeaders: req?.headers,
+        connectionParams,
+        extensions: params?.extensions,
+      });
       return { db: store.db, feed, actor: token ? await authenticate(store.db, token) : null };
     },
     plugins: [useAuthentication(), useSharedSubscriptionExecution()],

@@ -1,7 +1,8 @@
-// Credentials on both transports: a bearer token in the Authorization header
-// (HTTP, or the upgrade request), in graphql-ws connectionParams
-// ({ authorization: "Bearer …" } or { token: "…" }), or in the session cookie a
-// login link sets for the browser. Requests without valid credentials may only
+// Credentials on both transports: a bearer token in an operation's extensions
+// ({ authorization: "Bearer …" }: how agents that share one graphql-ws
+// connection each act as themselves), in graphql-ws connectionParams (the same
+// shape, or { token: "…" }), in the Authorization header (HTTP, or the upgrade
+// request), or in the session cookie a login link sets for the browser. Requests without valid credentials may only
 // introspect the schema; everything else is refused with UNAUTHENTICATED.
 import type { IncomingHttpHeaders } from "node:http";
 import { type DocumentNode, GraphQLError, Kind, type OperationDefinitionNode } from "graphql";
@@ -26,9 +27,11 @@ export function tokenOf(request: {
   headers?: Headers;
   upgradeHeaders?: IncomingHttpHeaders;
   connectionParams?: Readonly<Record<string, unknown>>;
+  extensions?: Readonly<Record<string, unknown>>;
 }): string | undefined {
   const params = request.connectionParams;
   return (
+    bearer(request.extensions?.authorization) ??
     bearer(params?.authorization) ??
     (typeof params?.token === "string" ? params.token : undefined) ??
     bearer(request.headers?.get("authorization")) ??

@@ -10,6 +10,8 @@ export interface Config {
   port: number;
   feed: FeedOptions;
   retention: RetentionOptions & { intervalMs: number };
+  /** The in-process agents (provisioners on the dummy cloud, machine agents). */
+  agents: { enabled: boolean; startAttempts: number; retryDelayMs: number };
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -38,6 +40,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       keepRevisions: positive(env, "LIFELINE_CHANGE_RETENTION", defaultRetention.keepRevisions),
       minAgeMs: positive(env, "LIFELINE_CHANGE_RETENTION_MIN_AGE_S", defaultRetention.minAgeMs / 1000) * 1000,
       intervalMs: positive(env, "LIFELINE_COMPACT_INTERVAL_S", 60) * 1000,
+    },
+    agents: {
+      enabled: env.LIFELINE_AGENTS !== "0",
+      startAttempts: Math.max(1, positive(env, "LIFELINE_PROVISIONER_START_ATTEMPTS", 10)),
+      retryDelayMs: positive(env, "LIFELINE_PROVISIONER_RETRY_MS", 10_000),
     },
   };
 }

@@ -1,8 +1,11 @@
 // `npm start`: opens the store (embedded PGlite unless DATABASE_URL is set),
 // bootstraps the default model on a fresh store, and serves the API.
+
+import { Controller } from "../agents/controller.js";
 import { openStore } from "../db/connect.js";
 import { DataDirLockedError } from "../db/lock.js";
-import { bootstrap, bootstrapAdmin, createLoginCode, ensureAdminToken } from "../model/index.js";
+import { aliveModelNames, bootstrap, bootstrapAdmin, createLoginCode, ensureAdminToken, issueMachineCredentials } from "../model/index.js";
+import { DummyProvider } from "../provider/dummy.js";
 import { LOGIN_PATH, startServer } from "./app.js";
 import { configFromEnv } from "./config.js";
 
@@ -14,6 +17,40 @@ async function main() {
   if (process.env.LIFELINE_ADMIN_TOKEN) await ensureAdminToken(store.db, process.env.LIFELINE_ADMIN_TOKEN);
   const firstAdmin = await bootstrapAdmin(store.db);
   const running = await startServer(store, config.host, config.port, { feed: config.feed, retention: config.retention });
+
+  // The agents: each model's provisioner on the built-in dummy cloud, and a machine agent per instance it starts.
+  const provider = new DummyProvider();
+  const controller = config.agents.enabled
+    ? new Controller({
+        url: running.url,
+        provider,
+        models: () => aliveModelNames(store.db),
+        // The controller hands each model's provisioner the credentials of the model's manager machine, as Juju's bootstrap does.
+        provisionerToken: async (model) => ({
+          machine: "0",
+          token: (await issueMachineCredentials(store.db, { model, machine: "0" })).token,
+        }),
+        startAttempts: config.agents.startAttempts,
+        retryDelayMs: config.agents.retryDelayMs,
+        log: (line) => console.log(`lifeline: ${line}`),
+      })
+    : null;
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`lifeline: ${signal}, shutting down`);
+    await controller?.stop();
+    await running.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  await controller?.start();
+
+  // Printed once everything runs: the last line is the one to open.
   console.log(`lifeline: store ${store.driver} at ${store.location}`);
   if (firstAdmin) console.log(`lifeline: admin token, shown only now (Lifeline keeps only its hash): ${firstAdmin}`);
   console.log(`lifeline: GraphQL API and GraphiQL at ${running.url}`);
@@ -21,18 +58,6 @@ async function main() {
   const login = new URL(LOGIN_PATH, running.url);
   login.searchParams.set("code", await createLoginCode(store.db));
   console.log(`lifeline: open GraphiQL logged in as an admin (the link works once, within a day): ${login}`);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`lifeline: ${signal}, shutting down`);
-    await running.close();
-    await store.close();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
 }
 
 main().catch((error) => {

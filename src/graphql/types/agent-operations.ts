@@ -9,13 +9,17 @@ import {
   leaveScope,
   removeDeadMachine,
   removeDeadUnit,
+  resolveMachine,
   runCleanups,
   type ScopeChange,
   setMachineDead,
+  setMachineProvisioned,
+  setMachineStatus,
   setUnitDead,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { MachineRef, UnitRef } from "../refs.js";
+import { MachineStatusEnum } from "./enums.js";
 import { ScopeMemberRef } from "./relation.js";
 
 const EnterScopeInput = builder.inputType("EnterScopeInput", {
@@ -53,6 +57,33 @@ const UnitTargetInput = builder.inputType("UnitTargetInput", {
 });
 const MachineTargetInput = builder.inputType("MachineTargetInput", {
   fields: (t) => ({ model: t.string({ required: true, defaultValue: DEFAULT_MODEL }), machine: t.string({ required: true }) }),
+});
+
+const ProvisionedInput = builder.inputType("ProvisionedInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    machine: t.string({ required: true }),
+    instanceId: t.string({ required: true, description: "The provider's id for the instance." }),
+  }),
+});
+
+const MachineStatusInput = builder.inputType("MachineStatusInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    machine: t.string({ required: true }),
+    status: t.field({ type: MachineStatusEnum, required: true }),
+    message: t.string({ description: "For error: the provider's message." }),
+  }),
+});
+
+const ResolveMachineInput = builder.inputType("ResolveMachineInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    machine: t.string({ required: true }),
+    constraints: t.string({
+      description: 'New constraints for the machine, in Juju syntax (e.g. "mem=2G cpu-power=400"); kept when omitted.',
+    }),
+  }),
 });
 
 const CleanupReportRef = builder.objectRef<CleanupReport>("CleanupReport").implement({
@@ -102,7 +133,8 @@ builder.mutationFields((t) => ({
     description:
       "Machine agent: the machine becomes Dead. Refused while principals are assigned (HAS_UNITS) or containers remain (HAS_CONTAINERS).",
     args: { input: t.arg({ type: MachineTargetInput, required: true }) },
-    authScopes: (_root, { input }) => ({ machineAgent: input }),
+    // The provisioner sets a Dying machine that never got an instance Dead (Juju's provisioner does).
+    authScopes: (_root, { input }) => ({ $any: { machineAgent: input, provisioner: input } }),
     resolve: (_root, { input }, ctx) => setMachineDead(ctx.db, input),
   }),
   removeDeadMachine: t.field({
@@ -111,6 +143,29 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: MachineTargetInput, required: true }) },
     authScopes: (_root, { input }) => ({ provisioner: input }),
     resolve: (_root, { input }, ctx) => removeDeadMachine(ctx.db, input),
+  }),
+  setMachineProvisioned: t.field({
+    type: MachineRef,
+    description:
+      "Provisioner: record the instance started for an Alive machine, once (ALREADY_PROVISIONED after that; NOT_ALIVE for a machine no longer Alive).",
+    args: { input: t.arg({ type: ProvisionedInput, required: true }) },
+    authScopes: (_root, { input }) => ({ provisioner: input }),
+    resolve: (_root, { input }, ctx) => setMachineProvisioned(ctx.db, input),
+  }),
+  setMachineStatus: t.field({
+    type: MachineRef,
+    description: "Machine agent (started, stopped) or provisioner (error, with the provider's message): the machine's status.",
+    args: { input: t.arg({ type: MachineStatusInput, required: true }) },
+    authScopes: (_root, { input }) => ({ $any: { machineAgent: input, provisioner: input } }),
+    resolve: (_root, { input }, ctx) => setMachineStatus(ctx.db, input),
+  }),
+  resolveMachine: t.field({
+    type: MachineRef,
+    description:
+      "`juju resolved` for a machine whose provisioning failed (seed 004): eligible again, with new constraints when given. NOT_IN_ERROR otherwise.",
+    args: { input: t.arg({ type: ResolveMachineInput, required: true }) },
+    authScopes: { person: "operator" },
+    resolve: (_root, { input }, ctx) => resolveMachine(ctx.db, input),
   }),
   runCleanups: t.field({
     type: CleanupReportRef,

@@ -1,6 +1,6 @@
 import { ErrorCodes } from "../../core/errors.js";
 import { Life } from "../../core/life.js";
-import { ContainerTypes, MachineJob } from "../../core/machine.js";
+import { ContainerTypes, MachineJob, MachineStatus } from "../../core/machine.js";
 import { Role, Scope } from "../../core/relation.js";
 import { builder } from "../builder.js";
 
@@ -32,6 +32,15 @@ export const MachineJobEnum = builder.enumType("MachineJob", {
   values: {
     HOST_UNITS: { value: MachineJob.HostUnits, description: "Principal units may be assigned to the machine." },
     MANAGE_MODEL: { value: MachineJob.ManageModel, description: "Runs the model's provisioner and cleaner; never removed." },
+  },
+});
+
+export const MachineStatusEnum = builder.enumType("MachineStatus", {
+  values: {
+    PENDING: { value: MachineStatus.Pending, description: "Waiting for an instance, or for its agent to start." },
+    STARTED: { value: MachineStatus.Started, description: "Its agent runs." },
+    STOPPED: { value: MachineStatus.Stopped, description: "Its agent has finished with it (Dying, nothing left on it)." },
+    ERROR: { value: MachineStatus.Error, description: "No instance could be started: the message says why; `resolveMachine` retries." },
   },
 });
 

@@ -1,0 +1,97 @@
+// One graphql-ws connection that every agent in a process shares (graphql-ws
+// multiplexes), so a thousand agents are not a thousand sockets. Each operation
+// carries its own agent's token in its extensions, so each agent acts as itself
+// on the shared socket. The connection reconnects by itself; streams are
+// resubscribed and start again from their first event (the full state), which
+// is what the agents reconcile from.
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { print } from "graphql";
+import { type Client, createClient } from "graphql-ws";
+import WebSocket from "ws";
+
+/** A refusal or failure the API answered with; `code` is its `extensions.code`. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+type Result = { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] };
+
+const failure = (result: Result) => {
+  const first = result.errors?.[0];
+  return first ? new ApiError(String(first.extensions?.code ?? "UNKNOWN"), first.message) : null;
+};
+
+export class AgentConnection {
+  private readonly client: Client;
+
+  /** `url` is the API's http(s) or ws(s) url. */
+  constructor(url: string) {
+    this.client = createClient({
+      url: url.replace(/^http/, "ws"),
+      webSocketImpl: WebSocket,
+      lazy: true,
+      // Keep trying through a server restart: agents outlive it.
+      retryAttempts: Number.POSITIVE_INFINITY,
+      shouldRetry: () => true,
+      retryWait: async (retries) => new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** retries, 5000))),
+      keepAlive: 10_000,
+    });
+  }
+
+  /** Runs a query or mutation as the agent whose token this is. */
+  request<R, V>(document: TypedDocumentNode<R, V>, variables: V, token: string): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      let settled = false;
+      this.client.subscribe<R>(
+        { query: print(document), variables: variables as Record<string, unknown>, extensions: { authorization: `Bearer ${token}` } },
+        {
+          next: (result) => {
+            settled = true;
+            const error = failure(result as Result);
+            if (error) reject(error);
+            else resolve(result.data as R);
+          },
+          error: (error) => reject(error instanceof Error ? error : new Error(String(error))),
+          complete: () => {
+            if (!settled) reject(new Error("the operation completed without a result"));
+          },
+        },
+      );
+    });
+  }
+
+  /**
+   * Subscribes as the agent whose token this is. `next` sees every event; a
+   * refusal (FORBIDDEN, UNAUTHENTICATED, NOT_FOUND) ends the stream through `failed`.
+   * Returns the unsubscribe function.
+   */
+  subscribe<R, V>(
+    document: TypedDocumentNode<R, V>,
+    variables: V,
+    token: string,
+    handlers: { next: (data: R) => void; failed: (error: Error) => void },
+  ): () => void {
+    return this.client.subscribe<R>(
+      { query: print(document), variables: variables as Record<string, unknown>, extensions: { authorization: `Bearer ${token}` } },
+      {
+        next: (result) => {
+          const error = failure(result as Result);
+          if (error) handlers.failed(error);
+          else handlers.next(result.data as R);
+        },
+        error: (error) => handlers.failed(error instanceof Error ? error : new Error(String(error))),
+        complete: () => {},
+      },
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.client.dispose();
+  }
+}

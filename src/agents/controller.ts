@@ -1,0 +1,95 @@
+// What `npm start` runs beside the API: each Alive model's provisioner, and a
+// machine agent for every instance the (in-process, dummy) provider starts.
+// They are ordinary API clients, sharing one graphql-ws connection to the
+// server, each operation sent with its own agent's credentials.
+import { SetMachineStatusDocument } from "../client/graphql.js";
+import type { DummyProvider } from "../provider/dummy.js";
+import { AgentConnection } from "./connection.js";
+import { MachineAgent, type MachineAgentCredentials } from "./machine-agent.js";
+import { Provisioner } from "./provisioner.js";
+
+export interface ControllerOptions {
+  /** The API's url. */
+  url: string;
+  provider: DummyProvider;
+  /** The models to provision now (called again every `pollMs`). */
+  models: () => Promise<string[]>;
+  /** Credentials for a model's provisioner: its JobManageModel machine's agent (machine 0), issued by the controller itself. */
+  provisionerToken: (model: string) => Promise<{ machine: string; token: string }>;
+  pollMs?: number;
+  startAttempts?: number;
+  retryDelayMs?: number;
+  log?: (line: string) => void;
+}
+
+export class Controller {
+  readonly api: AgentConnection;
+  readonly provisioners = new Map<string, Provisioner>();
+  readonly machineAgents = new Map<string, MachineAgent>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly log: (line: string) => void;
+  private readonly unhook: (() => void)[] = [];
+
+  constructor(private readonly options: ControllerOptions) {
+    this.api = new AgentConnection(options.url);
+    this.log = options.log ?? (() => {});
+  }
+
+  async start(): Promise<void> {
+    const { provider } = this.options;
+    this.unhook.push(
+      provider.onStarted(({ instance, userData }) => {
+        if (!userData) return;
+        const credentials = JSON.parse(userData) as MachineAgentCredentials;
+        const agent = new MachineAgent(this.api, credentials, this.log);
+        this.machineAgents.set(instance.id, agent);
+        agent.start().catch((error) => this.log(`${credentials.tag}: could not start: ${String(error)}`));
+      }),
+      provider.onStopped(({ instance }) => this.stopAgent(instance.id)),
+      provider.onLost(({ instance }) => this.stopAgent(instance.id)),
+    );
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh().catch((e) => this.log(`controller: ${String(e)}`)), this.options.pollMs ?? 2000);
+  }
+
+  private stopAgent(instanceId: string): void {
+    this.machineAgents.get(instanceId)?.stop();
+    this.machineAgents.delete(instanceId);
+  }
+
+  /** Starts a provisioner for each model that has none yet; stops those of models that are gone. */
+  private async refresh(): Promise<void> {
+    const models = new Set(await this.options.models());
+    for (const [model, provisioner] of this.provisioners)
+      if (!models.has(model)) {
+        this.provisioners.delete(model);
+        await provisioner.stop();
+      }
+    for (const model of models) {
+      if (this.provisioners.has(model)) continue;
+      const { machine, token } = await this.options.provisionerToken(model);
+      const provisioner = new Provisioner(this.api, {
+        model,
+        token,
+        provider: this.options.provider,
+        userData: (id, agent) => JSON.stringify({ model, machine: id, ...agent } satisfies MachineAgentCredentials),
+        log: this.log,
+        ...(this.options.startAttempts ? { startAttempts: this.options.startAttempts } : {}),
+        ...(this.options.retryDelayMs !== undefined ? { retryDelayMs: this.options.retryDelayMs } : {}),
+      });
+      this.provisioners.set(model, provisioner);
+      provisioner.start();
+      // The controller's own machine runs this agent: it is started.
+      await this.api.request(SetMachineStatusDocument, { input: { model, machine, status: "STARTED" } }, token);
+      this.log(`controller: provisioner of model ${model} started (machine-${machine})`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    for (const unhook of this.unhook) unhook();
+    for (const agent of this.machineAgents.values()) agent.stop();
+    await Promise.all([...this.provisioners.values()].map((p) => p.stop()));
+    await this.api.close();
+  }
+}

@@ -1,0 +1,200 @@
+// The provisioner (Juju's worker/provisioner, ../shared/JUJU-AGENTS.md): the
+// agent of a model's JobManageModel machine. It watches the model's machines
+// through the `changes` stream and reconciles the provider with them:
+// - an Alive machine without an instance gets one, started with the machine's
+//   own series and constraints and the machine agent's fresh credentials; the
+//   instance id is recorded once (setMachineProvisioned);
+// - a start that keeps failing (bounded tries) leaves the machine in status
+//   `error` with the provider's message, until someone runs resolveMachine;
+// - a Dying machine that never got an instance is set Dead and removed;
+// - a Dead machine's instance is stopped, then the machine removed;
+// - instances no machine owns are stopped (Juju's harvest mode "destroyed").
+// Everything it knows comes from the stream and the provider, so a provisioner
+// killed at any point and started again picks up where things stand: a start
+// whose recording was lost leaves a stray instance, which is harvested, and the
+// machine is provisioned again.
+import {
+  ChangesDocument,
+  IssueMachineCredentialsDocument,
+  RemoveDeadMachineDocument,
+  SetMachineDeadDocument,
+  SetMachineProvisionedDocument,
+  SetMachineStatusDocument,
+} from "../client/graphql.js";
+import { type Provider, ProviderError } from "../provider/provider.js";
+import { type AgentConnection, ApiError } from "./connection.js";
+import { MachinesView, type MachineView } from "./machine-view.js";
+
+export interface ProvisionerOptions {
+  model: string;
+  /** The provisioner's own credentials: those of the model's JobManageModel machine agent. */
+  token: string;
+  provider: Provider;
+  /** Tries of a start that fails transiently before the machine is put in error (Juju: 10). */
+  startAttempts?: number;
+  /** The wait between those tries (Juju: 10 s). */
+  retryDelayMs?: number;
+  /** What the provider hands the instance: the machine agent's credentials and where to find the API. */
+  userData: (machine: string, agent: { tag: string; token: string }) => string;
+  log?: (line: string) => void;
+}
+
+/** A start the provisioner is busy with (credentials, provider, recording): the harvest leaves its instance alone. */
+type InFlight = Set<string>;
+
+export class Provisioner {
+  private readonly view = new MachinesView();
+  private readonly inFlight: InFlight = new Set();
+  private unsubscribe: (() => void) | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private readonly log: (line: string) => void;
+
+  constructor(
+    private readonly api: AgentConnection,
+    private readonly options: ProvisionerOptions,
+  ) {
+    this.log = options.log ?? (() => {});
+  }
+
+  start(): void {
+    this.unsubscribe = this.api.subscribe(ChangesDocument, { model: this.options.model, kinds: ["MACHINE"] }, this.options.token, {
+      next: (data) => {
+        if (this.view.apply(data.changes)) this.reconcileSoon();
+      },
+      failed: (error) => this.log(`provisioner of ${this.options.model}: the machines stream ended: ${error.message}`),
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    await this.running;
+  }
+
+  /** Reconciles now, or once more after the pass in progress: passes never overlap. */
+  private reconcileSoon(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        await this.reconcile().catch((error) => this.log(`provisioner of ${this.options.model}: ${String(error)}`));
+      } while (this.again && !this.stopped);
+      this.running = null;
+    })();
+  }
+
+  /** Runs one pass until no more passes are due; for tests and shutdown. */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async reconcile(): Promise<void> {
+    const machines = [...this.view.machines.values()];
+    for (const machine of machines) {
+      if (this.stopped) return;
+      // The controller's own machines were provisioned at bootstrap.
+      if (machine.jobs.includes("JobManageModel") || this.inFlight.has(machine.id)) continue;
+      if (machine.life === "ALIVE" && machine.instanceId === null && machine.status !== "error") void this.provision(machine);
+      else if (machine.life === "DYING" && machine.instanceId === null) await this.removeUnprovisioned(machine);
+      else if (machine.life === "DEAD") await this.release(machine);
+    }
+    await this.harvest();
+  }
+
+  private async provision(machine: MachineView): Promise<void> {
+    const { model, token, provider } = this.options;
+    this.inFlight.add(machine.id);
+    try {
+      const agent = (await this.api.request(IssueMachineCredentialsDocument, { input: { model, machine: machine.id } }, token))
+        .issueMachineCredentials;
+      const attempts = this.options.startAttempts ?? 10;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const instance = await provider.startInstance({
+            model,
+            machineId: machine.id,
+            series: machine.series,
+            constraints: machine.constraints,
+            userData: this.options.userData(machine.id, agent),
+          });
+          await this.record(machine, instance.id);
+          return;
+        } catch (error) {
+          if (!(error instanceof ProviderError)) throw error;
+          if (!error.transient || attempt >= attempts) {
+            this.log(`provisioner of ${model}: machine ${machine.id} cannot be provisioned: ${error.message}`);
+            await this.api.request(
+              SetMachineStatusDocument,
+              { input: { model, machine: machine.id, status: "ERROR", message: error.message } },
+              token,
+            );
+            this.view.recorded(machine.id, { status: "error" });
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs ?? 10_000));
+        }
+      }
+    } catch (error) {
+      this.log(`provisioner of ${model}: machine ${machine.id}: ${String(error)}`);
+    } finally {
+      this.inFlight.delete(machine.id);
+      this.reconcileSoon();
+    }
+  }
+
+  /** Records the instance once; if the machine no longer wants it (no longer Alive, or already recorded), it is stopped. */
+  private async record(machine: MachineView, instanceId: string): Promise<void> {
+    const { model, token, provider } = this.options;
+    try {
+      await this.api.request(SetMachineProvisionedDocument, { input: { model, machine: machine.id, instanceId } }, token);
+      // Known now, before the stream brings it back: the next pass must not start another.
+      this.view.recorded(machine.id, { instanceId });
+      this.log(`provisioner of ${model}: machine ${machine.id} is instance ${instanceId}`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      await provider.stopInstances([instanceId]);
+      this.log(`provisioner of ${model}: stopped instance ${instanceId}: machine ${machine.id} refused it (${error.code})`);
+    }
+  }
+
+  /** Seed 004's open question, answered as Juju does: a Dying machine that never got an instance has no agent to finish it. */
+  private async removeUnprovisioned(machine: MachineView): Promise<void> {
+    const { model, token } = this.options;
+    try {
+      await this.api.request(SetMachineDeadDocument, { input: { model, machine: machine.id } }, token);
+      await this.api.request(RemoveDeadMachineDocument, { input: { model, machine: machine.id } }, token);
+      this.log(`provisioner of ${model}: removed machine ${machine.id}, which never had an instance`);
+    } catch (error) {
+      // Units or containers still on it: the next change will bring it back here.
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+
+  /** A Dead machine: its instance stopped, then the machine removed. */
+  private async release(machine: MachineView): Promise<void> {
+    const { model, token, provider } = this.options;
+    if (machine.instanceId !== null) await provider.stopInstances([machine.instanceId]);
+    try {
+      await this.api.request(RemoveDeadMachineDocument, { input: { model, machine: machine.id } }, token);
+      this.log(`provisioner of ${model}: stopped ${machine.instanceId ?? "no instance"} and removed machine ${machine.id}`);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === "NOT_FOUND")) throw error;
+    }
+  }
+
+  /** Stops instances no machine owns (a start whose recording was lost, or a machine removed behind its back). */
+  private async harvest(): Promise<void> {
+    const { model, provider } = this.options;
+    const owned = new Set([...this.view.machines.values()].map((m) => m.instanceId).filter((id) => id !== null));
+    const strays = (await provider.listInstances()).filter((i) => i.model === model && !owned.has(i.id) && !this.inFlight.has(i.machineId));
+    if (!strays.length) return;
+    await provider.stopInstances(strays.map((i) => i.id));
+    for (const stray of strays) this.log(`provisioner of ${model}: stopped stray instance ${stray.id} (machine ${stray.machineId})`);
+  }
+}

@@ -1,0 +1,198 @@
+// The provisioner and machine agents, end to end over real sockets: a real
+// server, the real dummy provider, and the agents as GraphQL clients with their
+// own credentials, exactly as `npm start` runs them. Waits poll the API with a
+// deadline; nothing sleeps and hopes.
+import { afterEach, describe, expect, it } from "vitest";
+import { Controller } from "../src/agents/controller.js";
+import { issueMachineCredentials } from "../src/model/index.js";
+import { DummyProvider } from "../src/provider/dummy.js";
+import type { StartInstanceParams } from "../src/provider/provider.js";
+import { useLiveServer } from "./support/streams.js";
+
+const live = useLiveServer();
+const DEADLINE = { timeout: 20_000, interval: 50 };
+
+/** The real dummy cloud, remembering what each start asked for (the provider's side of seed 004). */
+class RecordingProvider extends DummyProvider {
+  readonly asked: StartInstanceParams[] = [];
+  override startInstance(params: StartInstanceParams) {
+    this.asked.push(params);
+    return super.startInstance(params);
+  }
+}
+
+const controllers: Controller[] = [];
+afterEach(async () => {
+  await Promise.all(controllers.splice(0).map((c) => c.stop()));
+});
+
+/** Runs the agents of one model, as `npm start` does for every model. */
+async function agentsFor(model: string, provider = new RecordingProvider(), options: { startAttempts?: number } = {}) {
+  const controller = new Controller({
+    url: live.url,
+    provider,
+    models: async () => [model],
+    provisionerToken: async (name) => ({
+      machine: "0",
+      token: (await issueMachineCredentials(live.store.db, { model: name, machine: "0" })).token,
+    }),
+    startAttempts: options.startAttempts ?? 3,
+    retryDelayMs: 10,
+  });
+  controllers.push(controller);
+  await controller.start();
+  return { controller, provider };
+}
+
+const MACHINES = `query ($model: String!) { model(name: $model) { machines(first: 1000) { edges { node {
+  id life series instanceId constraints { text } status { current message } } } } } }`;
+
+async function machines(model: string): Promise<Record<string, any>> {
+  const data = await live.ok(MACHINES, { model });
+  return Object.fromEntries(data.model.machines.edges.map((e: any) => [e.node.id, e.node]));
+}
+
+const ADD_MACHINE = `mutation ($input: AddMachineInput!) { addMachine(input: $input) { id } }`;
+const addMachine = async (model: string, input: Record<string, unknown> = {}) =>
+  (await live.ok(ADD_MACHINE, { input: { model, ...input } })).addMachine.id as string;
+
+describe("the provisioner", () => {
+  it("starts an instance for every Alive machine with its own series and constraints, records it once, and its agent reports started", async () => {
+    const { name: model } = await live.newModel();
+    const { provider } = await agentsFor(model);
+    const id = await addMachine(model, { series: "focal", constraints: "mem=8G cores=4" });
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
+    const machine = (await machines(model))[id];
+    expect(machine.instanceId).toMatch(/^dummy-\d+$/);
+    const [instance] = (await provider.listInstances()).filter((i) => i.id === machine.instanceId);
+    expect(instance).toMatchObject({ model, machineId: id, series: "focal", status: "running" });
+    expect(instance!.hardware.mem).toBeGreaterThanOrEqual(8 * 1024);
+    expect(instance!.hardware.cores).toBeGreaterThanOrEqual(4);
+    expect(provider.asked.filter((p) => p.machineId === id)).toHaveLength(1);
+    // The controller's own machine was provisioned at bootstrap; its agent is the provisioner.
+    expect((await machines(model))["0"]).toMatchObject({ instanceId: null, status: { current: "started" } });
+  });
+
+  it("seed 004's constraints sequence reaches the provider as the seed says", async () => {
+    const { name: model } = await live.newModel();
+    await live.ok(`mutation ($input: SetConstraintsInput!) { setConstraints(input: $input) { text } }`, {
+      input: { model, constraints: "mem=4G" },
+    });
+    const { provider } = await agentsFor(model);
+    const DEPLOY = `mutation ($input: DeployInput!) { deploy(input: $input) { name } }`;
+    await live.ok(DEPLOY, { input: { model, charm: "wordpress", constraints: "cores=2" } }); // machine 1
+    await live.ok(`mutation ($input: SetConstraintsInput!) { setConstraints(input: $input) { text } }`, {
+      input: { model, application: "wordpress", constraints: "cores=8" },
+    });
+    await live.ok(`mutation ($input: AddUnitInput!) { addUnit(input: $input) { name } }`, { input: { model, application: "wordpress" } }); // 2
+    const alone = await addMachine(model); // 3: a machine added without a unit takes the model's
+    await expect.poll(async () => provider.asked.map((p) => p.machineId).sort(), DEADLINE).toEqual(["1", "2", alone].sort());
+    const asked = Object.fromEntries(provider.asked.map((p) => [p.machineId, p.constraints]));
+    // "The unit's constraints are the application's merged over the model's, captured when the unit is created."
+    expect(asked["1"]).toEqual({ mem: 4096, cores: 2 });
+    expect(asked["2"]).toEqual({ mem: 4096, cores: 8 });
+    expect(asked[alone]).toEqual({ mem: 4096 });
+  });
+
+  it("a start that keeps failing leaves no instance and status error with the provider's message; resolveMachine with new constraints fixes it", async () => {
+    const { name: model } = await live.newModel();
+    await agentsFor(model);
+    const id = await addMachine(model, { constraints: "mem=1024G" });
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("error");
+    expect((await machines(model))[id]).toMatchObject({
+      instanceId: null,
+      status: { message: "no instance type satisfies mem=1T (largest: 256G)" },
+    });
+    const RESOLVE = `mutation ($input: ResolveMachineInput!) { resolveMachine(input: $input) { status { current } constraints { text } } }`;
+    expect((await live.ok(RESOLVE, { input: { model, machine: id, constraints: "mem=2G cpu-power=400" } })).resolveMachine).toEqual({
+      status: { current: "pending" },
+      constraints: { text: "cpu-power=400 mem=2G" },
+    });
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
+    expect((await machines(model))[id].instanceId).toMatch(/^dummy-/);
+  });
+
+  it("resolveMachine is refused, with NOT_IN_ERROR, for a machine not in error", async () => {
+    const { name: model } = await live.newModel();
+    const id = await addMachine(model);
+    const result = await live.post(`mutation ($input: ResolveMachineInput!) { resolveMachine(input: $input) { id } }`, {
+      input: { model, machine: id },
+    });
+    expect(result.errors?.map((e: any) => e.extensions.code)).toEqual(["NOT_IN_ERROR"]);
+  });
+
+  it("transient failures are retried a bounded number of times", async () => {
+    const { name: model } = await live.newModel();
+    const provider = new RecordingProvider();
+    provider.failNextStarts(2);
+    await agentsFor(model, provider, { startAttempts: 3 });
+    const id = await addMachine(model);
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
+    expect(provider.asked.filter((p) => p.machineId === id)).toHaveLength(3);
+
+    provider.failNextStarts(3, "no capacity in zone-a");
+    const unlucky = await addMachine(model);
+    await expect
+      .poll(async () => (await machines(model))[unlucky]?.status, DEADLINE)
+      .toEqual({
+        current: "error",
+        message: "no capacity in zone-a",
+      });
+    expect(provider.asked.filter((p) => p.machineId === unlucky)).toHaveLength(3);
+  });
+
+  it("a removed machine goes Dying, its agent sets it Dead, the provisioner stops its instance and removes it", async () => {
+    const { name: model } = await live.newModel();
+    const { provider } = await agentsFor(model);
+    const id = await addMachine(model);
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
+    const instance = (await machines(model))[id].instanceId;
+    await live.ok(`mutation ($input: RemoveMachineInput!) { removeMachine(input: $input) { outcome } }`, {
+      input: { model, machines: [id] },
+    });
+    await expect.poll(async () => (await machines(model))[id], DEADLINE).toBeUndefined();
+    expect((await provider.listInstances()).map((i) => i.id)).not.toContain(instance);
+  });
+
+  it("a Dying machine that never got an instance is removed by the provisioner (no agent will ever run on it)", async () => {
+    const { name: model } = await live.newModel();
+    await agentsFor(model);
+    const id = await addMachine(model, { constraints: "arch=s390x" });
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("error");
+    await live.ok(`mutation ($input: RemoveMachineInput!) { removeMachine(input: $input) { outcome } }`, {
+      input: { model, machines: [id] },
+    });
+    await expect.poll(async () => (await machines(model))[id], DEADLINE).toBeUndefined();
+  });
+
+  it("stops instances no machine of its model owns, and leaves other models' alone", async () => {
+    const { name: model } = await live.newModel();
+    const provider = new RecordingProvider();
+    const stray = await provider.startInstance({ model, machineId: "99", series: "jammy", constraints: {} });
+    const elsewhere = await provider.startInstance({ model: "someone-else", machineId: "1", series: "jammy", constraints: {} });
+    await agentsFor(model, provider);
+    await expect.poll(async () => (await provider.listInstances()).map((i) => i.id), DEADLINE).not.toContain(stray.id);
+    expect((await provider.listInstances()).map((i) => i.id)).toContain(elsewhere.id);
+  });
+
+  it("killed and started again at any point, it converges: every machine provisioned once, no instance left over", async () => {
+    const { name: model } = await live.newModel();
+    const provider = new RecordingProvider();
+    const first = await agentsFor(model, provider);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await addMachine(model));
+    // Killed while it works through them (some started, some recorded, some neither).
+    await expect.poll(() => provider.asked.length, DEADLINE).toBeGreaterThan(0);
+    await first.controller.stop();
+    controllers.splice(controllers.indexOf(first.controller), 1);
+    await agentsFor(model, provider);
+    await expect
+      .poll(async () => Object.values(await machines(model)).filter((m) => m.id !== "0" && m.instanceId !== null).length, DEADLINE)
+      .toBe(ids.length);
+    const recorded = new Set(Object.values(await machines(model)).map((m) => m.instanceId));
+    // Instances started but never recorded were harvested.
+    await expect
+      .poll(async () => (await provider.listInstances()).filter((i) => i.model === model && !recorded.has(i.id)), DEADLINE)
+      .toEqual([]);
+  });
+});
