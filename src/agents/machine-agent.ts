@@ -7,6 +7,7 @@
 import { ChangesDocument, MachineUnitsDocument, SetMachineDeadDocument, SetMachineStatusDocument } from "../client/graphql.js";
 import { type AgentConnection, ApiError } from "./connection.js";
 import { MachinesView } from "./machine-view.js";
+import { SerialPasses } from "./serial.js";
 
 /** What the provisioner hands an instance (the provider's userData). */
 export interface MachineAgentCredentials {
@@ -21,15 +22,19 @@ export class MachineAgent {
   /** Principal units and the machine each is assigned to. */
   private readonly units = new Map<string, string | null>();
   private readonly unsubscribe: (() => void)[] = [];
-  private busy: Promise<void> | null = null;
-  private again = false;
   private done = false;
+  private readonly passes: SerialPasses;
 
   constructor(
     private readonly api: AgentConnection,
     readonly credentials: MachineAgentCredentials,
     private readonly log: (line: string) => void = () => {},
-  ) {}
+  ) {
+    this.passes = new SerialPasses(
+      () => this.act(),
+      (error) => this.log(`${credentials.tag}: ${String(error)}`),
+    );
+  }
 
   async start(): Promise<void> {
     const { model, machine, token, tag } = this.credentials;
@@ -42,7 +47,7 @@ export class MachineAgent {
     this.unsubscribe.push(
       this.api.subscribe(ChangesDocument, { model, kinds: ["MACHINE"] }, token, {
         next: (data) => {
-          if (this.view.apply(data.changes) || data.changes.type === "BOOKMARK") this.actSoon();
+          if (this.view.apply(data.changes) || data.changes.type === "BOOKMARK") this.passes.poke();
         },
         failed,
       }),
@@ -55,7 +60,7 @@ export class MachineAgent {
           if (!event.entity) return;
           if (event.removed) this.units.delete(event.entity);
           else if (Object.hasOwn(event.fields, "machineId")) this.units.set(event.entity, event.fields.machineId as string | null);
-          this.actSoon();
+          this.passes.poke();
         },
         failed,
       }),
@@ -65,21 +70,7 @@ export class MachineAgent {
   stop(): void {
     this.done = true;
     for (const unsubscribe of this.unsubscribe) unsubscribe();
-  }
-
-  private actSoon(): void {
-    if (this.done) return;
-    if (this.busy) {
-      this.again = true;
-      return;
-    }
-    this.busy = (async () => {
-      do {
-        this.again = false;
-        await this.act().catch((error) => this.log(`${this.credentials.tag}: ${String(error)}`));
-      } while (this.again && !this.done);
-      this.busy = null;
-    })();
+    void this.passes.stop();
   }
 
   /** A Dying machine with nothing left on it reports `stopped` and becomes Dead (the API checks again: HAS_UNITS, HAS_CONTAINERS). */

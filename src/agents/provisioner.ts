@@ -24,6 +24,7 @@ import {
 import { type Provider, ProviderError } from "../provider/provider.js";
 import { type AgentConnection, ApiError } from "./connection.js";
 import { MachinesView, type MachineView } from "./machine-view.js";
+import { SerialPasses } from "./serial.js";
 
 export interface ProvisionerOptions {
   model: string;
@@ -46,22 +47,25 @@ export class Provisioner {
   private readonly view = new MachinesView();
   private readonly inFlight: InFlight = new Set();
   private unsubscribe: (() => void) | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
   private stopped = false;
   private readonly log: (line: string) => void;
+  private readonly passes: SerialPasses;
 
   constructor(
     private readonly api: AgentConnection,
     private readonly options: ProvisionerOptions,
   ) {
     this.log = options.log ?? (() => {});
+    this.passes = new SerialPasses(
+      () => this.reconcile(),
+      (error) => this.log(`provisioner of ${this.options.model}: ${String(error)}`),
+    );
   }
 
   start(): void {
     this.unsubscribe = this.api.subscribe(ChangesDocument, { model: this.options.model, kinds: ["MACHINE"] }, this.options.token, {
       next: (data) => {
-        if (this.view.apply(data.changes)) this.reconcileSoon();
+        if (this.view.apply(data.changes)) this.passes.poke();
       },
       failed: (error) => this.log(`provisioner of ${this.options.model}: the machines stream ended: ${error.message}`),
     });
@@ -70,28 +74,7 @@ export class Provisioner {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
-    await this.running;
-  }
-
-  /** Reconciles now, or once more after the pass in progress: passes never overlap. */
-  private reconcileSoon(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        await this.reconcile().catch((error) => this.log(`provisioner of ${this.options.model}: ${String(error)}`));
-      } while (this.again && !this.stopped);
-      this.running = null;
-    })();
-  }
-
-  /** Runs one pass until no more passes are due; for tests and shutdown. */
-  async settled(): Promise<void> {
-    while (this.running) await this.running;
+    await this.passes.stop();
   }
 
   private async reconcile(): Promise<void> {
@@ -144,7 +127,7 @@ export class Provisioner {
       this.log(`provisioner of ${model}: machine ${machine.id}: ${String(error)}`);
     } finally {
       this.inFlight.delete(machine.id);
-      this.reconcileSoon();
+      this.passes.poke();
     }
   }
 

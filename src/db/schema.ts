@@ -19,6 +19,7 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { Constraints } from "../core/constraints.js";
 import { lives } from "../core/life.js";
 import type { ContainerType, MachineJob } from "../core/machine.js";
 import { roles, scopes } from "../core/relation.js";
@@ -29,17 +30,7 @@ export const roleEnum = pgEnum("relation_role", roles);
 export const scopeEnum = pgEnum("relation_scope", scopes);
 
 /** Constraints as stored: the parsed form of Juju's `mem=2G cores=4` syntax. */
-export type StoredConstraints = {
-  arch?: string;
-  container?: string;
-  cores?: number;
-  cpuPower?: number;
-  instanceType?: string;
-  mem?: number;
-  rootDisk?: number;
-  tags?: string[];
-  zones?: string[];
-};
+export type StoredConstraints = Constraints;
 
 export const models = pgTable("models", {
   id: uuid("id").primaryKey().defaultRandom(),

@@ -2,28 +2,10 @@
 // reduced to starting, stopping and listing instances. Nothing here knows the
 // model; a provider is handed constraints and a machine id, and answers with
 // instances or a ProviderError that says whether retrying could help.
+import type { Constraints } from "../core/constraints.js";
 
-/**
- * Juju's constraints, in the same shape the model stores them, so they pass
- * through unconverted. A key absent or empty (0, "", []) is no constraint.
- */
-export interface InstanceConstraints {
-  arch?: string;
-  /** Ignored by providers: containers are made on a machine, not by the cloud. */
-  container?: string;
-  cores?: number;
-  cpuPower?: number;
-  /** Names one instance type; the other keys must still hold for it. */
-  instanceType?: string;
-  /** MiB. */
-  mem?: number;
-  /** MiB. */
-  rootDisk?: number;
-  /** Tags the instance must have; `^tag` is a tag it must not have. */
-  tags?: string[];
-  /** The zones the instance may be placed in. */
-  zones?: string[];
-}
+/** Juju's constraints, in the shape the model keeps them. A key absent or empty (0, "", []) is no constraint. */
+export type InstanceConstraints = Constraints;
 
 /** What a provisioner asks for: one instance for one machine. */
 export interface StartInstanceParams {
