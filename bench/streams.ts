@@ -47,6 +47,8 @@ function startServer(databaseUrl: string): Promise<{ url: string; stop(): void }
       PORT: "0",
       LIFELINE_BOOKMARK_INTERVAL_MS: "600000",
       LIFELINE_ADMIN_TOKEN: BENCH_TOKEN,
+      // The benchmark measures streams; its models' machines need no provisioning.
+      LIFELINE_AGENTS: "0",
     },
   });
   let output = "";

@@ -38,6 +38,7 @@ async function agentsFor(model: string, provider = new RecordingProvider(), opti
     }),
     startAttempts: options.startAttempts ?? 3,
     retryDelayMs: 10,
+    cloudPollMs: 50,
   });
   controllers.push(controller);
   await controller.start();
@@ -163,6 +164,26 @@ describe("the provisioner", () => {
       input: { model, machines: [id] },
     });
     await expect.poll(async () => (await machines(model))[id], DEADLINE).toBeUndefined();
+  });
+
+  it("notices a lost instance: the machine goes into error saying so; resolveMachine starts a new instance and the lost one is stopped", async () => {
+    const { name: model } = await live.newModel();
+    const { provider, controller } = await agentsFor(model);
+    const id = await addMachine(model);
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
+    const lost = (await machines(model))[id].instanceId;
+    provider.loseInstance(lost);
+    await expect
+      .poll(async () => (await machines(model))[id]?.status, DEADLINE)
+      .toEqual({
+        current: "error",
+        message: `instance ${lost} was lost (its hardware failed): resolveMachine starts a new one, or remove the machine with force`,
+      });
+    expect([...controller.machineAgents.keys()]).not.toContain(lost);
+    await live.ok(`mutation ($input: ResolveMachineInput!) { resolveMachine(input: $input) { id } }`, { input: { model, machine: id } });
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
+    expect((await machines(model))[id].instanceId).not.toBe(lost);
+    await expect.poll(async () => (await provider.listInstances()).map((i) => i.id), DEADLINE).not.toContain(lost);
   });
 
   it("stops instances no machine of its model owns, and leaves other models' alone", async () => {

@@ -131,6 +131,15 @@ const operations: Record<string, Operation> = {
     variables: () => ({ input: { role: "READ_ONLY", description: "matrix" } }),
   },
   revokeToken: { adminOnly: true, query: `mutation ($id: Int!) { revokeToken(id: $id) }`, variables: () => ({ id: -1 }) },
+  // The cloud's admin API (no cloud runs in this test's server: NOT_FOUND once allowed).
+  cloud: { adminOnly: true, query: `{ cloud { name } }`, variables: () => ({}) },
+  failNextStarts: { adminOnly: true, query: `mutation { failNextStarts(count: 1) { failingStarts } }`, variables: () => ({}) },
+  refuseConstraints: {
+    adminOnly: true,
+    query: `mutation { refuseConstraints(constraints: "mem=1G") { refusing } }`,
+    variables: () => ({}),
+  },
+  loseInstance: { adminOnly: true, query: `mutation { loseInstance(id: "dummy-0") { id } }`, variables: () => ({}) },
   // The agents' operations.
   enterScope: {
     responsible: ["unit agent"],
@@ -272,15 +281,17 @@ beforeAll(async () => {
   tokens["unknown token"] = "llt_not-a-token-anyone-was-given";
 });
 
-/** What a refusal must leave as it was: the model's revision covers every change to it; the rest is people's tokens and the models. */
+/**
+ * What a refusal must leave as it was: the revisions of this test's two models cover every
+ * change to them, and the tokens this test issued are the only ones it could add or revoke.
+ * (Other test files add models to a shared database meanwhile, so nothing wider is compared.)
+ */
 const state = async () => {
   const data = await api.ok(
-    `query ($model: String!) { model(name: $model) { revision } tokens { id } models { edges { node { name } } } }`,
-    {
-      model,
-    },
+    `query ($model: String!, $other: String!) { model(name: $model) { revision } other: model(name: $other) { revision } tokens { id description } }`,
+    { model, other: otherModel },
   );
-  return JSON.stringify(data);
+  return JSON.stringify({ ...data, tokens: data.tokens.filter((t: { description: string }) => t.description.startsWith("matrix")) });
 };
 
 describe("who may do what", () => {

@@ -19,6 +19,8 @@ export interface ControllerOptions {
   pollMs?: number;
   startAttempts?: number;
   retryDelayMs?: number;
+  /** How often each provisioner looks at the cloud with no change in its model. */
+  cloudPollMs?: number;
   log?: (line: string) => void;
 }
 
@@ -67,22 +69,30 @@ export class Controller {
       }
     for (const model of models) {
       if (this.provisioners.has(model)) continue;
-      const { machine, token } = await this.options.provisionerToken(model);
-      const provisioner = new Provisioner(this.api, {
-        model,
-        token,
-        provider: this.options.provider,
-        userData: (id, agent) => JSON.stringify({ model, machine: id, ...agent } satisfies MachineAgentCredentials),
-        log: this.log,
-        ...(this.options.startAttempts ? { startAttempts: this.options.startAttempts } : {}),
-        ...(this.options.retryDelayMs !== undefined ? { retryDelayMs: this.options.retryDelayMs } : {}),
-      });
-      this.provisioners.set(model, provisioner);
-      provisioner.start();
-      // The controller's own machine runs this agent: it is started.
-      await this.api.request(SetMachineStatusDocument, { input: { model, machine, status: "STARTED" } }, token);
-      this.log(`controller: provisioner of model ${model} started (machine-${machine})`);
+      // One model's trouble (its provisioner's credentials taken over, say) must not keep the others, or the server, from starting.
+      await this.startProvisioner(model).catch((error) =>
+        this.log(`controller: provisioner of model ${model}: ${String(error)}; retrying`),
+      );
     }
+  }
+
+  private async startProvisioner(model: string): Promise<void> {
+    const { machine, token } = await this.options.provisionerToken(model);
+    const provisioner = new Provisioner(this.api, {
+      model,
+      token,
+      provider: this.options.provider,
+      userData: (id, agent) => JSON.stringify({ model, machine: id, ...agent } satisfies MachineAgentCredentials),
+      log: this.log,
+      ...(this.options.startAttempts ? { startAttempts: this.options.startAttempts } : {}),
+      ...(this.options.retryDelayMs !== undefined ? { retryDelayMs: this.options.retryDelayMs } : {}),
+      ...(this.options.cloudPollMs !== undefined ? { cloudPollMs: this.options.cloudPollMs } : {}),
+    });
+    // The controller's own machine runs this agent: it is started.
+    await this.api.request(SetMachineStatusDocument, { input: { model, machine, status: "STARTED" } }, token);
+    this.provisioners.set(model, provisioner);
+    provisioner.start();
+    this.log(`controller: provisioner of model ${model} started (machine-${machine})`);
   }
 
   async stop(): Promise<void> {

@@ -21,7 +21,7 @@ import {
   SetMachineProvisionedDocument,
   SetMachineStatusDocument,
 } from "../client/graphql.js";
-import { type Provider, ProviderError } from "../provider/provider.js";
+import { type Instance, type Provider, ProviderError } from "../provider/provider.js";
 import { type AgentConnection, ApiError } from "./connection.js";
 import { MachinesView, type MachineView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
@@ -35,6 +35,8 @@ export interface ProvisionerOptions {
   startAttempts?: number;
   /** The wait between those tries (Juju: 10 s). */
   retryDelayMs?: number;
+  /** How often it looks at the cloud with no change in the model (lost instances raise no event; Juju polls too). */
+  cloudPollMs?: number;
   /** What the provider hands the instance: the machine agent's credentials and where to find the API. */
   userData: (machine: string, agent: { tag: string; token: string }) => string;
   log?: (line: string) => void;
@@ -47,6 +49,7 @@ export class Provisioner {
   private readonly view = new MachinesView();
   private readonly inFlight: InFlight = new Set();
   private unsubscribe: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly log: (line: string) => void;
   private readonly passes: SerialPasses;
@@ -69,25 +72,47 @@ export class Provisioner {
       },
       failed: (error) => this.log(`provisioner of ${this.options.model}: the machines stream ended: ${error.message}`),
     });
+    this.timer = setInterval(() => {
+      if (this.view.synced) this.passes.poke();
+    }, this.options.cloudPollMs ?? 5000);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
     this.unsubscribe?.();
     await this.passes.stop();
   }
 
   private async reconcile(): Promise<void> {
-    const machines = [...this.view.machines.values()];
-    for (const machine of machines) {
+    const instances = new Map((await this.options.provider.listInstances()).map((i) => [i.id, i]));
+    for (const id of [...this.view.machines.keys()]) {
       if (this.stopped) return;
+      // As it stands now: a start finished during this pass may have recorded an instance.
+      const machine = this.view.machines.get(id);
+      if (!machine) continue;
       // The controller's own machines were provisioned at bootstrap.
       if (machine.jobs.includes("JobManageModel") || this.inFlight.has(machine.id)) continue;
       if (machine.life === "ALIVE" && machine.instanceId === null && machine.status !== "error") void this.provision(machine);
+      else if (machine.life === "ALIVE" && machine.instanceId !== null && machine.status !== "error")
+        await this.checkInstance(machine, instances.get(machine.instanceId)?.status);
       else if (machine.life === "DYING" && machine.instanceId === null) await this.removeUnprovisioned(machine);
       else if (machine.life === "DEAD") await this.release(machine);
     }
-    await this.harvest();
+    await this.harvest([...instances.values()]);
+  }
+
+  /**
+   * An instance whose hardware failed leaves its machine in error until someone acts. (An instance
+   * missing from the list is not taken as gone: it may have started after the list was read.)
+   */
+  private async checkInstance(machine: MachineView, status: string | undefined): Promise<void> {
+    if (status !== "lost") return;
+    const { model, token } = this.options;
+    const message = `instance ${machine.instanceId} was lost (its hardware failed): resolveMachine starts a new one, or remove the machine with force`;
+    await this.api.request(SetMachineStatusDocument, { input: { model, machine: machine.id, status: "ERROR", message } }, token);
+    this.view.recorded(machine.id, { status: "error" });
+    this.log(`provisioner of ${model}: machine ${machine.id}: ${message}`);
   }
 
   private async provision(machine: MachineView): Promise<void> {
@@ -172,10 +197,10 @@ export class Provisioner {
   }
 
   /** Stops instances no machine owns (a start whose recording was lost, or a machine removed behind its back). */
-  private async harvest(): Promise<void> {
+  private async harvest(instances: Instance[]): Promise<void> {
     const { model, provider } = this.options;
     const owned = new Set([...this.view.machines.values()].map((m) => m.instanceId).filter((id) => id !== null));
-    const strays = (await provider.listInstances()).filter((i) => i.model === model && !owned.has(i.id) && !this.inFlight.has(i.machineId));
+    const strays = instances.filter((i) => i.model === model && !owned.has(i.id) && !this.inFlight.has(i.machineId));
     if (!strays.length) return;
     await provider.stopInstances(strays.map((i) => i.id));
     for (const stray of strays) this.log(`provisioner of ${model}: stopped stray instance ${stray.id} (machine ${stray.machineId})`);

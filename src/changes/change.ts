@@ -149,8 +149,8 @@ export const machineProvisioned = (m: Pick<MachineRow, "id" | "life" | "instance
   row("machine", m.id, m.life, { instanceId: m.instanceId });
 export const machineStatusSet = (m: Pick<MachineRow, "id" | "life" | "status" | "statusMessage">) =>
   row("machine", m.id, m.life, { status: m.status, statusMessage: m.statusMessage });
-export const machineConstraintsSet = (m: Pick<MachineRow, "id" | "life" | "constraints" | "status" | "statusMessage">) =>
-  row("machine", m.id, m.life, { constraints: m.constraints, status: m.status, statusMessage: m.statusMessage });
+export const machineResolved = (m: Pick<MachineRow, "id" | "life" | "constraints" | "status" | "statusMessage" | "instanceId">) =>
+  row("machine", m.id, m.life, { constraints: m.constraints, status: m.status, statusMessage: m.statusMessage, instanceId: m.instanceId });
 export const machineRemoved = (m: Pick<MachineRow, "id" | "instanceId">) =>
   row("machine", m.id, "dead", { instanceId: m.instanceId }, true);
 

@@ -1,5 +1,6 @@
 import type { ChangeFeed } from "../changes/feed.js";
 import type { Actor, Database } from "../model/index.js";
+import type { DummyProvider } from "../provider/dummy.js";
 
 /** What every resolver sees: the store and who is asking. Dataloaders hang off this object per request. */
 export interface Context {
@@ -8,4 +9,6 @@ export interface Context {
   actor: Actor | null;
   /** This process's change feed; absent where no server runs one (subscriptions then refuse). */
   feed?: ChangeFeed;
+  /** The cloud this process's agents provision on, for the admin's fault injection; absent without agents. */
+  provider?: DummyProvider;
 }

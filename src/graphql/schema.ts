@@ -15,6 +15,7 @@ import "./types/blocker.js";
 import "./types/removal.js";
 import "./types/agent-operations.js";
 import "./types/credentials.js";
+import "./types/cloud.js";
 
 export const schema = builder.toSchema();
 

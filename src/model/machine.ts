@@ -2,14 +2,7 @@
 // "Machines"): top-level ids "0", "1", ...; containers "<parent>/<type>/<n>".
 // The forced fallback (remove-machine --force) is a cleanup (cleanups.ts).
 import { and, asc, eq } from "drizzle-orm";
-import {
-  machineAdded,
-  machineConstraintsSet,
-  machineLifeSet,
-  machineProvisioned,
-  machineRemoved,
-  machineStatusSet,
-} from "../changes/change.js";
+import { machineAdded, machineLifeSet, machineProvisioned, machineRemoved, machineResolved, machineStatusSet } from "../changes/change.js";
 import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { type ContainerType, MachineJob, MachineStatus } from "../core/machine.js";
@@ -277,8 +270,10 @@ export interface ResolveMachineInput extends MachineInput {
 }
 
 /**
- * Seed 004's `resolved` for a machine whose provisioning failed: eligible
- * again, optionally with new constraints. Refused for a machine not in error.
+ * Seed 004's `resolved` for a machine in error: eligible again, optionally with
+ * new constraints. A machine whose instance was lost forgets it, so the
+ * provisioner starts a new one (and stops the lost one, which no machine owns
+ * then). Refused for a machine not in error.
  */
 export const resolveMachine = modelOperation("any", async (tx, model, input: ResolveMachineInput) => {
   const machine = await getMachine(tx, model, input.machine);
@@ -289,9 +284,9 @@ export const resolveMachine = modelOperation("any", async (tx, model, input: Res
   const constraints = input.constraints == null ? machine.constraints : parseConstraints(input.constraints);
   const [updated] = await tx.db
     .update(machines)
-    .set({ constraints, status: MachineStatus.Pending, statusMessage: "", statusSince: new Date() })
+    .set({ constraints, instanceId: null, status: MachineStatus.Pending, statusMessage: "", statusSince: new Date() })
     .where(machineWhere(model, machine.id))
     .returning();
-  tx.record(model.id, machineConstraintsSet(updated!));
+  tx.record(model.id, machineResolved(updated!));
   return updated!;
 });

@@ -15,6 +15,7 @@ import type { Context } from "../graphql/context.js";
 import { maskError } from "../graphql/errors.js";
 import { schema } from "../graphql/schema.js";
 import { authenticate, redeemLoginCode } from "../model/index.js";
+import type { DummyProvider } from "../provider/dummy.js";
 import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js";
 import { coalesceWrites } from "./coalesce-writes.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
@@ -29,7 +30,7 @@ interface EnvelopedRoot {
 }
 
 /** The API; subscriptions need the process's change feed (without one they refuse). */
-export function createYogaApp(store: Store, feed?: ChangeFeed) {
+export function createYogaApp(store: Store, feed?: ChangeFeed, provider?: DummyProvider) {
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -46,7 +47,7 @@ export function createYogaApp(store: Store, feed?: ChangeFeed) {
         connectionParams,
         extensions: params?.extensions,
       });
-      return { db: store.db, feed, actor: token ? await authenticate(store.db, token) : null };
+      return { db: store.db, feed, provider, actor: token ? await authenticate(store.db, token) : null };
     },
     plugins: [useAuthentication(), useSharedSubscriptionExecution()],
     maskedErrors: { maskError },
@@ -95,6 +96,8 @@ export interface ServerOptions {
   feed?: Partial<FeedOptions>;
   /** Compacts the change log on a timer; off unless given. */
   retention?: RetentionOptions & { intervalMs: number };
+  /** The cloud the process's agents use, exposed to admins for fault injection. */
+  provider?: DummyProvider;
 }
 
 /** Serves the API; the change feed starts before the port opens and stops after it closes. */
@@ -102,7 +105,7 @@ export async function startServer(store: Store, host: string, port: number, opti
   const feed = new ChangeFeed(store, { ...defaultFeedOptions, ...options.feed });
   await feed.start();
   const compactor = options.retention ? startCompactor(store.db, options.retention, options.retention.intervalMs) : null;
-  const yoga = createYogaApp(store, feed);
+  const yoga = createYogaApp(store, feed, options.provider);
   const server = createServer((req, res) => {
     if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store, req, res);
     else void yoga(req, res);

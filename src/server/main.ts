@@ -16,10 +16,13 @@ async function main() {
   // LIFELINE_ADMIN_TOKEN (scripts, tests) is an admin token; without it, the first start makes one and shows it once.
   if (process.env.LIFELINE_ADMIN_TOKEN) await ensureAdminToken(store.db, process.env.LIFELINE_ADMIN_TOKEN);
   const firstAdmin = await bootstrapAdmin(store.db);
-  const running = await startServer(store, config.host, config.port, { feed: config.feed, retention: config.retention });
-
   // The agents: each model's provisioner on the built-in dummy cloud, and a machine agent per instance it starts.
   const provider = new DummyProvider();
+  const running = await startServer(store, config.host, config.port, {
+    feed: config.feed,
+    retention: config.retention,
+    ...(config.agents.enabled ? { provider } : {}),
+  });
   const controller = config.agents.enabled
     ? new Controller({
         url: running.url,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from "vitest";
 import WebSocket from "ws";
 import type { FeedOptions } from "../../src/changes/feed.js";
 import type { Store } from "../../src/db/connect.js";
-import { type RunningServer, startServer } from "../../src/server/app.js";
+import { type RunningServer, type ServerOptions, startServer } from "../../src/server/app.js";
 import { adminHeaders, openTestStore, uniqueName } from "./store.js";
 
 export interface StreamEvent {
@@ -31,11 +31,11 @@ export interface LiveServer {
 }
 
 /** One server per test file, on the test store, with a fast feed for tests. */
-export function useLiveServer(feed: Partial<FeedOptions> = {}): LiveServer {
+export function useLiveServer(feed: Partial<FeedOptions> = {}, options: Omit<ServerOptions, "feed"> = {}): LiveServer {
   const live = {} as LiveServer;
   beforeAll(async () => {
     live.store = await openTestStore();
-    live.running = await startServer(live.store, "127.0.0.1", 0, { feed: { pollIntervalMs: 250, ...feed } });
+    live.running = await startServer(live.store, "127.0.0.1", 0, { feed: { pollIntervalMs: 250, ...feed }, ...options });
     live.url = live.running.url;
   });
   afterAll(async () => {
