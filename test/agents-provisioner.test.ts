@@ -4,6 +4,7 @@
 // deadline; nothing sleeps and hopes.
 import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "../src/agents/controller.js";
+import { MachineAgent } from "../src/agents/machine-agent.js";
 import { issueMachineCredentials } from "../src/model/index.js";
 import { DummyProvider } from "../src/provider/dummy.js";
 import type { StartInstanceParams } from "../src/provider/provider.js";
@@ -56,6 +57,49 @@ async function machines(model: string): Promise<Record<string, any>> {
 const ADD_MACHINE = `mutation ($input: AddMachineInput!) { addMachine(input: $input) { id } }`;
 const addMachine = async (model: string, input: Record<string, unknown> = {}) =>
   (await live.ok(ADD_MACHINE, { input: { model, ...input } })).addMachine.id as string;
+
+const UNITS = `query ($model: String!) { model(name: $model) { units(first: 1000) { edges { node { name life agentStatus { current } } } } } }`;
+async function units(model: string): Promise<Record<string, any>> {
+  const data = await live.ok(UNITS, { model });
+  return Object.fromEntries(data.model.units.edges.map((e: any) => [e.node.name, e.node]));
+}
+
+describe("the machine agent's deployer", () => {
+  it("deploys every Alive principal assigned to its machine: the unit's agent gets its own credentials and reports idle", async () => {
+    const { name: model } = await live.newModel();
+    const { controller } = await agentsFor(model);
+    await live.ok(`mutation ($input: DeployInput!) { deploy(input: $input) { name } }`, {
+      input: { model, charm: "wordpress", numUnits: 2 },
+    });
+    await expect.poll(async () => Object.values(await units(model)).map((u) => u.agentStatus.current), DEADLINE).toEqual(["idle", "idle"]);
+    const deployed = [...controller.machineAgents.values()].flatMap((agent) => [...agent.unitAgents.values()]);
+    expect(deployed.map((a) => a.credentials.tag).sort()).toEqual(["unit-wordpress-0", "unit-wordpress-1"]);
+  });
+
+  it("restarted, it removes at once a principal that was removed before it was ever deployed (no agent will run it)", async () => {
+    const { name: model } = await live.newModel();
+    const { controller } = await agentsFor(model);
+    const id = await addMachine(model);
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
+    const instance = (await machines(model))[id].instanceId;
+    const agent = controller.machineAgents.get(instance)!;
+    agent.stop(); // killed
+    await live.ok(`mutation ($input: DeployInput!) { deploy(input: $input) { name } }`, {
+      input: { model, charm: "wordpress", placement: [id] },
+    });
+    await live.ok(`mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { outcome } }`, {
+      input: { model, units: ["wordpress/0"] },
+    });
+    expect((await units(model))["wordpress/0"]).toMatchObject({ life: "DYING", agentStatus: { current: "allocating" } });
+    const restarted = new MachineAgent(controller.api, agent.credentials);
+    await restarted.start();
+    try {
+      await expect.poll(async () => (await units(model))["wordpress/0"], DEADLINE).toBeUndefined();
+    } finally {
+      restarted.stop();
+    }
+  });
+});
 
 describe("the provisioner", () => {
   it("starts an instance for every Alive machine with its own series and constraints, records it once, and its agent reports started", async () => {

@@ -154,10 +154,20 @@ const operations: Record<string, Operation> = {
     variables: (target) => (target === "own" ? input({ relation: db, unit: "wordpress/0" }) : input({ relation: log, unit: "mysql/0" })),
   },
   setUnitDead: {
-    responsible: ["unit agent"],
+    // The deployer too: it removes units it never deployed at once.
+    responsible: ["unit agent", "machine agent"],
     query: `mutation ($input: UnitTargetInput!) { setUnitDead(input: $input) { name } }`,
     // In a scope: IN_SCOPE.
     variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0" }),
+  },
+  setUnitAgentStatus: {
+    responsible: ["unit agent", "machine agent"],
+    query: `mutation ($input: UnitAgentStatusInput!) { setUnitAgentStatus(input: $input) { name } }`,
+    variables: (target, who) =>
+      input({
+        unit: target === "own" ? (who === "unit agent" ? "wordpress/0" : (deployed[who] ?? "wordpress/1")) : "mysql/0",
+        status: "IDLE",
+      }),
   },
   removeDeadUnit: {
     responsible: ["machine agent", "unit agent"],

@@ -1,13 +1,34 @@
-// A machine agent (Juju's machiner, ../shared/JUJU-AGENTS.md), with the
-// credentials the provisioner handed its instance. It reports status `started`;
-// once its machine is Dying and nothing is left on it (no principals, no
+// A machine agent (Juju's machiner and deployer, ../shared/JUJU-AGENTS.md), with
+// the credentials the provisioner handed its instance. It reports status
+// `started`, and deploys: an Alive principal assigned to its machine gets fresh
+// credentials and its unit agent started; a non-Alive principal never deployed
+// is set Dead and removed at once (no agent will ever run it); a Dead one is
+// recalled (its agent stopped) and removed. A unit counts as deployed once its
+// agent has reported (its agent status is no longer `allocating`): that state
+// lives on the server, so a restarted machine agent redeploys exactly those.
+// Once its machine is Dying with nothing left on it (no principals, no
 // containers), it reports `stopped`, sets the machine Dead, and stops for good
-// (its credentials stop working then). The deployer side (starting unit agents)
-// is not built yet: see the README's "Agents" section.
-import { ChangesDocument, MachineUnitsDocument, SetMachineDeadDocument, SetMachineStatusDocument } from "../client/graphql.js";
+// (its credentials stop working then).
+import {
+  ChangesDocument,
+  IssueUnitCredentialsDocument,
+  MachineUnitsDocument,
+  RemoveDeadUnitDocument,
+  SetMachineDeadDocument,
+  SetMachineStatusDocument,
+  SetUnitDeadDocument,
+} from "../client/graphql.js";
 import { type AgentConnection, ApiError } from "./connection.js";
 import { MachinesView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
+import { UnitAgent } from "./unit-agent.js";
+
+interface UnitView {
+  life: string;
+  machineId: string | null;
+  principal: string | null;
+  agentStatus: string;
+}
 
 /** What the provisioner hands an instance (the provider's userData). */
 export interface MachineAgentCredentials {
@@ -19,8 +40,10 @@ export interface MachineAgentCredentials {
 
 export class MachineAgent {
   private readonly view = new MachinesView();
-  /** Principal units and the machine each is assigned to. */
-  private readonly units = new Map<string, string | null>();
+  /** The units on the machine (principals and their subordinates), from its machineUnits stream. */
+  private readonly units = new Map<string, UnitView>();
+  /** The unit agents it runs, by unit. */
+  readonly unitAgents = new Map<string, UnitAgent>();
   private readonly unsubscribe: (() => void)[] = [];
   private done = false;
   private readonly passes: SerialPasses;
@@ -59,7 +82,16 @@ export class MachineAgent {
           const event = data.machineUnits;
           if (!event.entity) return;
           if (event.removed) this.units.delete(event.entity);
-          else if (Object.hasOwn(event.fields, "machineId")) this.units.set(event.entity, event.fields.machineId as string | null);
+          else {
+            const before = this.units.get(event.entity);
+            const f = event.fields;
+            this.units.set(event.entity, {
+              life: event.life ?? before?.life ?? "ALIVE",
+              machineId: Object.hasOwn(f, "machineId") ? (f.machineId as string | null) : (before?.machineId ?? null),
+              principal: Object.hasOwn(f, "principal") ? (f.principal as string | null) : (before?.principal ?? null),
+              agentStatus: Object.hasOwn(f, "agentStatus") ? String(f.agentStatus) : (before?.agentStatus ?? "allocating"),
+            });
+          }
           this.passes.poke();
         },
         failed,
@@ -70,16 +102,57 @@ export class MachineAgent {
   stop(): void {
     this.done = true;
     for (const unsubscribe of this.unsubscribe) unsubscribe();
+    for (const agent of this.unitAgents.values()) agent.stop();
+    this.unitAgents.clear();
     void this.passes.stop();
+  }
+
+  /** The deployer's pass over the principals assigned to the machine. */
+  private async deploy(): Promise<void> {
+    const { model, machine, token, tag } = this.credentials;
+    for (const [name, agent] of this.unitAgents)
+      if (!this.units.has(name)) {
+        agent.stop(); // removed, or no longer assigned here: recalled
+        this.unitAgents.delete(name);
+      }
+    for (const [name, unit] of this.units) {
+      if (unit.principal !== null || unit.machineId !== machine) continue; // subordinates are their principals' to deploy
+      const deployed = this.unitAgents.has(name) || unit.agentStatus !== "allocating";
+      try {
+        if (unit.life === "DEAD") {
+          this.unitAgents.get(name)?.stop();
+          this.unitAgents.delete(name);
+          await this.api.request(RemoveDeadUnitDocument, { input: { model, unit: name } }, token);
+          this.log(`${tag}: recalled and removed unit ${name}`);
+        } else if (!deployed && unit.life !== "ALIVE") {
+          // Never deployed: no agent will ever run it, so it goes at once.
+          await this.api.request(SetUnitDeadDocument, { input: { model, unit: name } }, token);
+          await this.api.request(RemoveDeadUnitDocument, { input: { model, unit: name } }, token);
+          this.log(`${tag}: removed unit ${name}, which was never deployed`);
+        } else if (!this.unitAgents.has(name)) {
+          const credentials = (await this.api.request(IssueUnitCredentialsDocument, { input: { model, unit: name } }, token))
+            .issueUnitCredentials;
+          const agent = new UnitAgent(this.api, { model, unit: name, ...credentials }, this.log);
+          this.unitAgents.set(name, agent);
+          await agent.start();
+          this.log(`${tag}: deployed unit ${name}`);
+        }
+      } catch (error) {
+        // In scope, subordinates left, already gone: the next event brings it back here.
+        if (!(error instanceof ApiError)) throw error;
+      }
+    }
   }
 
   /** A Dying machine with nothing left on it reports `stopped` and becomes Dead (the API checks again: HAS_UNITS, HAS_CONTAINERS). */
   private async act(): Promise<void> {
     const { model, machine, token, tag } = this.credentials;
+    await this.deploy();
     const own = this.view.machines.get(machine);
     if (!this.view.synced || !own || own.life !== "DYING") return;
     const occupied =
-      [...this.units.values()].includes(machine) || [...this.view.machines.keys()].some((id) => id.startsWith(`${machine}/`));
+      [...this.units.values()].some((u) => u.machineId === machine) ||
+      [...this.view.machines.keys()].some((id) => id.startsWith(`${machine}/`));
     if (occupied) return;
     await this.api.request(SetMachineStatusDocument, { input: { model, machine, status: "STOPPED" } }, token);
     try {

@@ -176,6 +176,8 @@ export const unitAdded = (u: UnitRow) =>
     principal: u.principal,
   });
 /** Every unit row names the unit's application, so a watcher of an application needs no second read. */
+export const unitAgentStatusSet = (u: Pick<UnitRow, "name" | "application" | "life" | "agentStatus">) =>
+  row("unit", u.name, u.life, { application: u.application, agentStatus: u.agentStatus });
 export const unitLifeSet = (u: Pick<UnitRow, "name" | "application">, life: Life) =>
   row("unit", u.name, life, { application: u.application });
 export const unitRemoved = (u: Pick<UnitRow, "name" | "application" | "machineId" | "principal">) =>

@@ -66,4 +66,14 @@ export { type RemovalResult, type RemoveInput, removeApplications, removeMachine
 export type * from "./rows.js";
 export { type EnterScopeInput, enterScope, leaveScope, type ScopeChange, type ScopeInput } from "./scope.js";
 export { MAX_ATTEMPTS, type Operation, transact } from "./transaction.js";
-export { type AddUnitInput, addUnit, MAX_UNITS_PER_REQUEST, removeDeadUnit, setUnitDead, type UnitInput, unitBlockers } from "./unit.js";
+export {
+  type AddUnitInput,
+  addUnit,
+  MAX_UNITS_PER_REQUEST,
+  removeDeadUnit,
+  setUnitAgentStatus,
+  setUnitDead,
+  type UnitAgentStatusInput,
+  type UnitInput,
+  unitBlockers,
+} from "./unit.js";

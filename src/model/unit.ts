@@ -5,10 +5,10 @@
 // relation (scope.ts), beside it, with no machine of their own (seed 003).
 // The forced fallback (remove-unit --force) is a cleanup (cleanups.ts).
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { unitAdded, unitLifeSet, unitRemoved } from "../changes/change.js";
+import { unitAdded, unitAgentStatusSet, unitLifeSet, unitRemoved } from "../changes/change.js";
 import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
-import { MachineJob } from "../core/machine.js";
+import { MachineJob, type UnitAgentStatus } from "../core/machine.js";
 import { relationScopes, relations, units } from "../db/schema.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
@@ -277,6 +277,23 @@ export const setUnitDead = modelOperation("any", async (tx, model, input: UnitIn
 export const removeDeadUnit = modelOperation("any", async (tx, model, input: UnitInput) => {
   await removeUnitRow(tx, model, await getUnit(tx, model, input.unit));
   return true;
+});
+
+export interface UnitAgentStatusInput extends UnitInput {
+  status: UnitAgentStatus;
+}
+
+/** A unit agent reports what it is doing (`allocating` until it first does). */
+export const setUnitAgentStatus = modelOperation("any", async (tx, model, input: UnitAgentStatusInput) => {
+  const unit = await getUnit(tx, model, input.unit);
+  if (unit.agentStatus === input.status) return unit;
+  const [updated] = await tx.db
+    .update(units)
+    .set({ agentStatus: input.status, statusSince: new Date() })
+    .where(and(eq(units.modelId, model.id), eq(units.name, unit.name)))
+    .returning();
+  tx.record(model.id, unitAgentStatusSet(updated!));
+  return updated!;
 });
 
 /** "Why is it still here?" for a unit: what holds it from Dead and its pending cleanups, else the agent it waits for. */

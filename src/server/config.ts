@@ -11,7 +11,7 @@ export interface Config {
   feed: FeedOptions;
   retention: RetentionOptions & { intervalMs: number };
   /** The in-process agents (provisioners on the dummy cloud, machine agents). */
-  agents: { enabled: boolean; startAttempts: number; retryDelayMs: number };
+  agents: { enabled: boolean; startAttempts: number; retryDelayMs: number; cloudPollMs: number };
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -45,6 +45,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: env.LIFELINE_AGENTS !== "0",
       startAttempts: Math.max(1, positive(env, "LIFELINE_PROVISIONER_START_ATTEMPTS", 10)),
       retryDelayMs: positive(env, "LIFELINE_PROVISIONER_RETRY_MS", 10_000),
+      cloudPollMs: Math.max(50, positive(env, "LIFELINE_PROVISIONER_POLL_MS", 5000)),
     },
   };
 }

@@ -35,6 +35,7 @@ async function main() {
         }),
         startAttempts: config.agents.startAttempts,
         retryDelayMs: config.agents.retryDelayMs,
+        cloudPollMs: config.agents.cloudPollMs,
         log: (line) => console.log(`lifeline: ${line}`),
       })
     : null;

@@ -15,11 +15,12 @@ import {
   setMachineDead,
   setMachineProvisioned,
   setMachineStatus,
+  setUnitAgentStatus,
   setUnitDead,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { MachineRef, UnitRef } from "../refs.js";
-import { MachineStatusEnum } from "./enums.js";
+import { MachineStatusEnum, UnitAgentStatusEnum } from "./enums.js";
 import { ScopeMemberRef } from "./relation.js";
 
 const EnterScopeInput = builder.inputType("EnterScopeInput", {
@@ -57,6 +58,14 @@ const UnitTargetInput = builder.inputType("UnitTargetInput", {
 });
 const MachineTargetInput = builder.inputType("MachineTargetInput", {
   fields: (t) => ({ model: t.string({ required: true, defaultValue: DEFAULT_MODEL }), machine: t.string({ required: true }) }),
+});
+
+const UnitAgentStatusInput = builder.inputType("UnitAgentStatusInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    unit: t.string({ required: true }),
+    status: t.field({ type: UnitAgentStatusEnum, required: true }),
+  }),
 });
 
 const ProvisionedInput = builder.inputType("ProvisionedInput", {
@@ -115,9 +124,11 @@ builder.mutationFields((t) => ({
   }),
   setUnitDead: t.field({
     type: UnitRef,
-    description: "Unit agent: the unit becomes Dead. Refused while it is in any scope (IN_SCOPE) or has subordinates (HAS_SUBORDINATES).",
+    description:
+      "Unit agent (or its deployer, for a unit it never deployed): the unit becomes Dead. Refused while it is in any scope (IN_SCOPE) or has subordinates (HAS_SUBORDINATES).",
     args: { input: t.arg({ type: UnitTargetInput, required: true }) },
-    authScopes: (_root, { input }) => ({ unitAgent: input }),
+    // Juju's deployer removes a non-Alive unit it never deployed directly: no agent of its own will ever run.
+    authScopes: (_root, { input }) => ({ $any: { unitAgent: input, deployer: input } }),
     resolve: (_root, { input }, ctx) => setUnitDead(ctx.db, input),
   }),
   removeDeadUnit: t.field({
@@ -143,6 +154,13 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: MachineTargetInput, required: true }) },
     authScopes: (_root, { input }) => ({ provisioner: input }),
     resolve: (_root, { input }, ctx) => removeDeadMachine(ctx.db, input),
+  }),
+  setUnitAgentStatus: t.field({
+    type: UnitRef,
+    description: "Unit agent: what it is doing (`allocating` until it first reports).",
+    args: { input: t.arg({ type: UnitAgentStatusInput, required: true }) },
+    authScopes: (_root, { input }) => ({ $any: { unitAgent: input, deployer: input } }),
+    resolve: (_root, { input }, ctx) => setUnitAgentStatus(ctx.db, input),
   }),
   setMachineProvisioned: t.field({
     type: MachineRef,

@@ -1,6 +1,6 @@
 import { ErrorCodes } from "../../core/errors.js";
 import { Life } from "../../core/life.js";
-import { ContainerTypes, MachineJob, MachineStatus } from "../../core/machine.js";
+import { ContainerTypes, MachineJob, MachineStatus, UnitAgentStatus } from "../../core/machine.js";
 import { Role, Scope } from "../../core/relation.js";
 import { builder } from "../builder.js";
 
@@ -41,6 +41,14 @@ export const MachineStatusEnum = builder.enumType("MachineStatus", {
     STARTED: { value: MachineStatus.Started, description: "Its agent runs." },
     STOPPED: { value: MachineStatus.Stopped, description: "Its agent has finished with it (Dying, nothing left on it)." },
     ERROR: { value: MachineStatus.Error, description: "No instance could be started: the message says why; `resolveMachine` retries." },
+  },
+});
+
+export const UnitAgentStatusEnum = builder.enumType("UnitAgentStatus", {
+  values: {
+    ALLOCATING: { value: UnitAgentStatus.Allocating, description: "Its agent has not reported yet." },
+    IDLE: { value: UnitAgentStatus.Idle, description: "Its agent runs, with nothing to do." },
+    EXECUTING: { value: UnitAgentStatus.Executing, description: "Its agent is running a hook." },
   },
 });
 
