@@ -47,6 +47,11 @@ export class MachineAgent {
   private readonly unsubscribe: (() => void)[] = [];
   private done = false;
   private readonly passes: SerialPasses;
+  private finish: () => void = () => {};
+  /** Settles once the agent has stopped (its machine is Dead, or it was told to). */
+  readonly finished = new Promise<void>((resolve) => {
+    this.finish = resolve;
+  });
 
   constructor(
     private readonly api: AgentConnection,
@@ -104,7 +109,7 @@ export class MachineAgent {
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     for (const agent of this.unitAgents.values()) agent.stop();
     this.unitAgents.clear();
-    void this.passes.stop();
+    void this.passes.stop().then(this.finish);
   }
 
   /** The deployer's pass over the principals assigned to the machine. */
