@@ -2,6 +2,7 @@
 // HTTP and WebSocket (graphql-ws) on /graphql, the typed client's documents.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { print } from "graphql";
@@ -132,6 +133,21 @@ describe("lifeline server process", () => {
       expect(result.data.model.applications.edges.map((e: any) => e.node.name)).toEqual(["wordpress", "mysql"]);
     } finally {
       await client.dispose();
+    }
+  });
+
+  it("a first start that fails after making the admin token has still shown it (only its hash is kept)", async () => {
+    const busy = createNetServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = String((busy.address() as AddressInfo).port);
+      const failed = startLifeline({ LIFELINE_DATA_DIR: join(dataRoot, "busy-port"), PORT: port }, /failed to start/);
+      const { output } = await failed.ready;
+      expect(await exited(failed.child)).toBe(1);
+      expect(output).toMatch(/admin token, shown only now .*: llt_\S+/);
+      expect(output).toMatch(/EADDRINUSE/);
+    } finally {
+      busy.close();
     }
   });
 

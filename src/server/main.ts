@@ -16,6 +16,8 @@ async function main() {
   // LIFELINE_ADMIN_TOKEN (scripts, tests) is an admin token; without it, the first start makes one and shows it once.
   if (process.env.LIFELINE_ADMIN_TOKEN) await ensureAdminToken(store.db, process.env.LIFELINE_ADMIN_TOKEN);
   const firstAdmin = await bootstrapAdmin(store.db);
+  // Shown the moment it exists: only its hash is kept, so a start that fails later must not lose it.
+  if (firstAdmin) console.log(`lifeline: admin token, shown only now (Lifeline keeps only its hash): ${firstAdmin}`);
   // The agents: each model's provisioner on the built-in dummy cloud, and a machine agent per instance it starts.
   const provider = new DummyProvider();
   const running = await startServer(store, config.host, config.port, {
@@ -56,7 +58,6 @@ async function main() {
 
   // Printed once everything runs: the last line is the one to open.
   console.log(`lifeline: store ${store.driver} at ${store.location}`);
-  if (firstAdmin) console.log(`lifeline: admin token, shown only now (Lifeline keeps only its hash): ${firstAdmin}`);
   console.log(`lifeline: GraphQL API and GraphiQL at ${running.url}`);
   // As Jupyter does: a link that logs the browser in, so GraphiQL works without pasting a token.
   const login = new URL(LOGIN_PATH, running.url);
