@@ -18,3 +18,16 @@ export interface Constraints {
   /** The zones the instance may be placed in. */
   zones?: string[];
 }
+
+/** Juju's spelling of each key, in the order Juju prints them. */
+export const constraintSpelling: Readonly<Record<keyof Constraints, string>> = {
+  arch: "arch",
+  container: "container",
+  cores: "cores",
+  cpuPower: "cpu-power",
+  instanceType: "instance-type",
+  mem: "mem",
+  rootDisk: "root-disk",
+  tags: "tags",
+  zones: "zones",
+};

@@ -3,28 +3,17 @@
 // kept as an explicit "no constraint", so it overrides a fallback when merged,
 // as in Juju.
 
+import { type Constraints, constraintSpelling } from "../core/constraints.js";
 import { LifelineError } from "../core/errors.js";
 import { ContainerTypes } from "../core/machine.js";
-import type { StoredConstraints } from "../db/schema.js";
 
-export type Constraints = StoredConstraints;
+export type { Constraints };
 
 export const Architectures = ["amd64", "arm64", "ppc64el", "s390x", "riscv64"] as const;
 
 type Key = keyof Constraints;
 
-/** Juju's spelling of each key, in the order Juju prints them. */
-const spelling: Record<Key, string> = {
-  arch: "arch",
-  container: "container",
-  cores: "cores",
-  cpuPower: "cpu-power",
-  instanceType: "instance-type",
-  mem: "mem",
-  rootDisk: "root-disk",
-  tags: "tags",
-  zones: "zones",
-};
+const spelling = constraintSpelling;
 const keyOf = new Map<string, Key>(Object.entries(spelling).map(([k, s]) => [s, k as Key]));
 keyOf.set("cpu-cores", "cores"); // Juju's older spelling
 

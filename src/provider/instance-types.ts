@@ -2,6 +2,7 @@
 // Juju's rule for choosing among them: the cheapest type that satisfies every
 // constraint. A refusal names the constraint that cannot be met and what the
 // catalog offers instead, so a person can fix the request.
+import { constraintSpelling } from "../core/constraints.js";
 import { type InstanceConstraints, ProviderError } from "./provider.js";
 
 /** One offering; sizes in MiB, as in constraints, so they compare directly. */
@@ -42,17 +43,7 @@ export const DefaultArch = "amd64";
 type Key = keyof InstanceConstraints;
 
 /** Juju's spelling of each key, for messages and refusal rules. */
-const spelling: Record<Key, string> = {
-  arch: "arch",
-  container: "container",
-  cores: "cores",
-  cpuPower: "cpu-power",
-  instanceType: "instance-type",
-  mem: "mem",
-  rootDisk: "root-disk",
-  tags: "tags",
-  zones: "zones",
-};
+const spelling = constraintSpelling;
 
 const megabytes = { M: 1, G: 1024, T: 1024 ** 2 } as const;
 
