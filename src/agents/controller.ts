@@ -1,5 +1,6 @@
 // What `npm start` runs beside the API: each Alive model's provisioner, and a
-// machine agent for every instance the (in-process, dummy) provider starts.
+// machine agent for every instance the (in-process, dummy) provider starts, or
+// boots again after a restart (the cloud kept it in its file).
 // They are ordinary API clients, sharing one graphql-ws connection to the
 // server, each operation sent with its own agent's credentials.
 import { SetMachineStatusDocument } from "../client/graphql.js";
@@ -41,7 +42,8 @@ export class Controller {
     const { provider } = this.options;
     this.unhook.push(
       provider.onStarted(({ instance, userData }) => {
-        if (!userData) return;
+        // An instance without credentials runs no agent; one already running its agent needs no second.
+        if (!userData || this.machineAgents.has(instance.id)) return;
         const credentials = JSON.parse(userData) as MachineAgentCredentials;
         const agent = new MachineAgent(this.api, credentials, this.log);
         this.machineAgents.set(instance.id, agent);
@@ -50,6 +52,8 @@ export class Controller {
       provider.onStopped(({ instance }) => this.stopAgent(instance.id)),
       provider.onLost(({ instance }) => this.stopAgent(instance.id)),
     );
+    // Instances the cloud kept from an earlier run come up again, before the provisioners look at them.
+    provider.bootInstances();
     await this.refresh();
     this.timer = setInterval(() => void this.refresh().catch((e) => this.log(`controller: ${String(e)}`)), this.options.pollMs ?? 2000);
   }

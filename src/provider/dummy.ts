@@ -1,8 +1,11 @@
-// Lifeline's built-in cloud: instances that exist only in memory, for tests and
-// demos. Ids, zones and addresses are derived from counters, never from time or
-// randomness, so a test can predict them. Faults (capacity errors, refused
+// Lifeline's built-in cloud, for tests and demos: instances in memory, and
+// optionally in a file (dummy-state.ts) so the cloud outlives the process that
+// runs it. Ids, zones and addresses are derived from counters, never from time
+// or randomness, so a test can predict them. Faults (capacity errors, refused
 // constraints, failed hardware) are injected through plain methods, and hooks
 // let the server run an in-process machine agent for each instance.
+
+import { type DummyState, DummyStateError, readDummyState, type StoredInstance, writeDummyState } from "./dummy-state.js";
 import {
   allowedZones,
   DummyInstanceTypes,
@@ -15,7 +18,10 @@ import {
 } from "./instance-types.js";
 import { type Instance, type Provider, ProviderError, type StartInstanceParams } from "./provider.js";
 
-/** What onStarted listeners get: userData travels only here, since it holds the agent's credentials and no listing may show it. */
+/**
+ * What onStarted listeners get: userData travels only here, since it holds the agent's credentials and no listing may show it.
+ * It fires when an instance starts, and again when bootInstances boots an instance the cloud kept in its file.
+ */
 export interface InstanceStarted {
   instance: Instance;
   userData: string | undefined;
@@ -90,11 +96,22 @@ function publicAddress(n: number): string {
   return `${publicBlocks[Math.floor(slot / 254)]}.${(slot % 254) + 1}`;
 }
 
-/** The in-memory cloud. */
+export interface DummyOptions {
+  /**
+   * Where the cloud keeps its state (instances with their userData, counters,
+   * armed faults), read when it is made and rewritten after every change.
+   * Without it the cloud lives in memory only.
+   */
+  stateFile?: string;
+}
+
+/** The dummy cloud. */
 export class DummyProvider implements Provider {
   readonly name = "dummy";
 
   readonly #instances = new Map<string, Instance>();
+  /** Kept for bootInstances, never listed. */
+  readonly #userData = new Map<string, string | undefined>();
   /** Instance numbers are never reused, so neither are ids. */
   #nextNumber = 0;
   /** Index in DummyZones of the last zone used: the next start takes the next allowed zone after it. */
@@ -106,6 +123,15 @@ export class DummyProvider implements Provider {
   readonly #started = new Hook<InstanceStarted>();
   readonly #stopped = new Hook<InstanceChanged>();
   readonly #lost = new Hook<InstanceChanged>();
+  /** The file the state is written to; null in memory, or once closed. */
+  #stateFile: string | null;
+
+  /** Reads the state file when there is one; a file that cannot be used is refused (DummyStateError), never overwritten. */
+  constructor(options: DummyOptions = {}) {
+    this.#stateFile = options.stateFile ?? null;
+    const state = this.#stateFile === null ? null : readDummyState(this.#stateFile);
+    if (state) this.#restore(state, this.#stateFile!);
+  }
 
   /**
    * Checks in the order a cloud would: constraints against the catalog, then
@@ -123,6 +149,7 @@ export class DummyProvider implements Provider {
     }
     if (this.#failingStarts > 0) {
       this.#failingStarts--;
+      this.#save();
       throw new ProviderError(this.#failureMessage, true);
     }
     const zone = this.#nextZone(zones);
@@ -146,6 +173,8 @@ export class DummyProvider implements Provider {
       status: "running",
     };
     this.#instances.set(instance.id, instance);
+    this.#userData.set(instance.id, params.userData);
+    this.#save();
     this.#started.emit({ instance: copy(instance), userData: params.userData });
     return copy(instance);
   }
@@ -169,7 +198,9 @@ export class DummyProvider implements Provider {
       const instance = this.#instances.get(id);
       if (!instance) continue;
       this.#instances.delete(id);
+      this.#userData.delete(id);
       instance.status = "stopped";
+      this.#save();
       this.#stopped.emit({ instance: copy(instance) });
     }
   }
@@ -198,11 +229,13 @@ export class DummyProvider implements Provider {
     if (!Number.isInteger(count) || count < 0) throw new RangeError(`failNextStarts: expected a whole number of starts, got ${count}`);
     this.#failingStarts = count;
     this.#failureMessage = message;
+    this.#save();
   }
 
   /** While set, starts asking for what the rule names fail permanently (see RefusalRule); null clears it. */
   refuseConstraints(text: string | null): void {
     this.#refusal = text === null ? null : parseRefusalRule(text);
+    this.#save();
   }
 
   /** The instance's hardware fails: it is listed as lost and onLost fires; losing a lost instance again does nothing. */
@@ -211,6 +244,7 @@ export class DummyProvider implements Provider {
     if (!instance) throw new RangeError(`loseInstance: no instance "${id}" (stopped or never started)`);
     if (instance.status !== "lost") {
       instance.status = "lost";
+      this.#save();
       this.#lost.emit({ instance: copy(instance) });
     }
     return copy(instance);
@@ -227,5 +261,54 @@ export class DummyProvider implements Provider {
       failureMessage: this.#failureMessage,
       refusing: this.#refusal?.text ?? null,
     };
+  }
+
+  /**
+   * Boots every running instance again, as a host comes back up after the
+   * cloud (the process that ran it) restarted: onStarted fires for each, with
+   * the userData it was first started with, so whoever ran its agent then runs
+   * it again. Lost instances stay down. Call it once its listeners are registered.
+   */
+  bootInstances(): void {
+    for (const instance of this.#instances.values())
+      if (instance.status === "running") this.#started.emit({ instance: copy(instance), userData: this.#userData.get(instance.id) });
+  }
+
+  /** Stops writing the state file (another process's cloud now owns it); the cloud goes on in memory. */
+  close(): void {
+    this.#stateFile = null;
+  }
+
+  /** Written in the same turn as the change it records, so the file never lags behind what a listener was told. */
+  #save(): void {
+    if (this.#stateFile === null) return;
+    const instances: StoredInstance[] = [...this.#instances.values()].map((instance) => {
+      const userData = this.#userData.get(instance.id);
+      return userData === undefined ? { instance: copy(instance) } : { instance: copy(instance), userData };
+    });
+    writeDummyState(this.#stateFile, {
+      nextNumber: this.#nextNumber,
+      lastZone: this.#lastZone,
+      failingStarts: this.#failingStarts,
+      failureMessage: this.#failureMessage,
+      refusing: this.#refusal?.text ?? null,
+      instances,
+    });
+  }
+
+  #restore(state: DummyState, file: string): void {
+    this.#nextNumber = state.nextNumber;
+    this.#lastZone = state.lastZone;
+    this.#failingStarts = state.failingStarts;
+    this.#failureMessage = state.failureMessage;
+    try {
+      this.#refusal = state.refusing === null ? null : parseRefusalRule(state.refusing);
+    } catch (error) {
+      throw new DummyStateError(file, `has a refusal rule the cloud cannot read (${(error as Error).message})`);
+    }
+    for (const { instance, userData } of state.instances) {
+      this.#instances.set(instance.id, copy(instance));
+      this.#userData.set(instance.id, userData);
+    }
   }
 }

@@ -1,5 +1,7 @@
 // Configuration from the environment; every setting has a default that works
 // on a fresh clone.
+
+import { dirname, join, resolve } from "node:path";
 import { defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
 import { defaultRetention, type RetentionOptions } from "../changes/retention.js";
 import type { StoreOptions } from "../db/connect.js";
@@ -11,7 +13,14 @@ export interface Config {
   feed: FeedOptions;
   retention: RetentionOptions & { intervalMs: number };
   /** The in-process agents (provisioners on the dummy cloud, machine agents). */
-  agents: { enabled: boolean; startAttempts: number; retryDelayMs: number; cloudPollMs: number };
+  agents: {
+    enabled: boolean;
+    startAttempts: number;
+    retryDelayMs: number;
+    cloudPollMs: number;
+    /** Where the dummy cloud keeps its state; null keeps it in memory. */
+    cloudFile: string | null;
+  };
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -20,6 +29,18 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const value = Number(text);
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${text}"`);
   return value;
+}
+
+/**
+ * The dummy cloud's file: beside the PGlite data directory (`.lifeline/cloud.json` by default), so the cloud lives as long
+ * as the store it serves; `.lifeline/cloud.json` on PostgreSQL too. An in-memory store gets an in-memory cloud: a cloud
+ * outliving its store would only hold strays.
+ */
+function cloudFile(env: NodeJS.ProcessEnv): string | null {
+  if (env.LIFELINE_CLOUD_FILE) return resolve(env.LIFELINE_CLOUD_FILE);
+  if (env.DATABASE_URL) return resolve(".lifeline/cloud.json");
+  const dataDir = env.LIFELINE_DATA_DIR ?? ".lifeline/pgdata";
+  return dataDir.startsWith("memory://") ? null : resolve(join(dirname(resolve(dataDir)), "cloud.json"));
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -46,6 +67,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       startAttempts: Math.max(1, positive(env, "LIFELINE_PROVISIONER_START_ATTEMPTS", 10)),
       retryDelayMs: positive(env, "LIFELINE_PROVISIONER_RETRY_MS", 10_000),
       cloudPollMs: Math.max(50, positive(env, "LIFELINE_PROVISIONER_POLL_MS", 5000)),
+      cloudFile: cloudFile(env),
     },
   };
 }

@@ -6,6 +6,7 @@ import { openStore } from "../db/connect.js";
 import { DataDirLockedError } from "../db/lock.js";
 import { aliveModelNames, bootstrap, bootstrapAdmin, createLoginCode, ensureAdminToken, issueMachineCredentials } from "../model/index.js";
 import { DummyProvider } from "../provider/dummy.js";
+import { DummyStateError } from "../provider/dummy-state.js";
 import { LOGIN_PATH, startServer } from "./app.js";
 import { configFromEnv } from "./config.js";
 
@@ -19,13 +20,15 @@ async function main() {
   // Shown the moment it exists: only its hash is kept, so a start that fails later must not lose it.
   if (firstAdmin) console.log(`lifeline: admin token, shown only now (Lifeline keeps only its hash): ${firstAdmin}`);
   // The agents: each model's provisioner on the built-in dummy cloud, and a machine agent per instance it starts.
-  const provider = new DummyProvider();
+  const { cloudFile } = config.agents;
+  const provider = config.agents.enabled ? new DummyProvider(cloudFile ? { stateFile: cloudFile } : {}) : null;
+  if (provider) console.log(`lifeline: dummy cloud ${cloudFile ? `kept in ${cloudFile}` : "in memory"}`);
   const running = await startServer(store, config.host, config.port, {
     feed: config.feed,
     retention: config.retention,
-    ...(config.agents.enabled ? { provider } : {}),
+    ...(provider ? { provider } : {}),
   });
-  const controller = config.agents.enabled
+  const controller = provider
     ? new Controller({
         url: running.url,
         provider,
@@ -66,7 +69,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  if (error instanceof DataDirLockedError) console.error(`lifeline: ${error.message}`);
+  if (error instanceof DataDirLockedError || error instanceof DummyStateError) console.error(`lifeline: ${error.message}`);
   else console.error("lifeline: failed to start:", error);
   process.exit(1);
 });
