@@ -29,8 +29,11 @@ interface EnvelopedRoot {
   subscribe: (args: ExecutionArgs) => ReturnType<typeof subscribe>;
 }
 
+/** The cloud the admin's API reaches: fixed, or asked for per request (it comes and goes with the process's agents). */
+export type CloudSource = DummyProvider | (() => DummyProvider | undefined);
+
 /** The API; subscriptions need the process's change feed (without one they refuse). */
-export function createYogaApp(store: Store, feed?: ChangeFeed, provider?: DummyProvider) {
+export function createYogaApp(store: Store, feed?: ChangeFeed, cloud?: CloudSource) {
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -47,6 +50,7 @@ export function createYogaApp(store: Store, feed?: ChangeFeed, provider?: DummyP
         connectionParams,
         extensions: params?.extensions,
       });
+      const provider = typeof cloud === "function" ? cloud() : cloud;
       return { db: store.db, feed, provider, actor: token ? await authenticate(store.db, token) : null };
     },
     plugins: [useAuthentication(), useSharedSubscriptionExecution()],
@@ -97,7 +101,7 @@ export interface ServerOptions {
   /** Compacts the change log on a timer; off unless given. */
   retention?: RetentionOptions & { intervalMs: number };
   /** The cloud the process's agents use, exposed to admins for fault injection. */
-  provider?: DummyProvider;
+  provider?: CloudSource;
 }
 
 /** Serves the API; the change feed starts before the port opens and stops after it closes. */

@@ -20,6 +20,8 @@ export interface Config {
     cloudPollMs: number;
     /** Where the dummy cloud keeps its state; null keeps it in memory. */
     cloudFile: string | null;
+    /** How often a process that does not run the agents tries to take them over, and one that does checks it still may. */
+    electionMs: number;
   };
 }
 
@@ -68,6 +70,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelayMs: positive(env, "LIFELINE_PROVISIONER_RETRY_MS", 10_000),
       cloudPollMs: Math.max(50, positive(env, "LIFELINE_PROVISIONER_POLL_MS", 5000)),
       cloudFile: cloudFile(env),
+      electionMs: Math.max(100, positive(env, "LIFELINE_AGENTS_ELECTION_MS", 5000)),
     },
   };
 }

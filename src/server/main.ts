@@ -7,6 +7,7 @@ import { DataDirLockedError } from "../db/lock.js";
 import { aliveModelNames, bootstrap, bootstrapAdmin, createLoginCode, ensureAdminToken, issueMachineCredentials } from "../model/index.js";
 import { DummyProvider } from "../provider/dummy.js";
 import { DummyStateError } from "../provider/dummy-state.js";
+import { AgentLeader, agentsLock, soleProcess } from "./agent-leader.js";
 import { LOGIN_PATH, startServer } from "./app.js";
 import { configFromEnv } from "./config.js";
 
@@ -19,45 +20,74 @@ async function main() {
   const firstAdmin = await bootstrapAdmin(store.db);
   // Shown the moment it exists: only its hash is kept, so a start that fails later must not lose it.
   if (firstAdmin) console.log(`lifeline: admin token, shown only now (Lifeline keeps only its hash): ${firstAdmin}`);
-  // The agents: each model's provisioner on the built-in dummy cloud, and a machine agent per instance it starts.
-  const { cloudFile } = config.agents;
-  const provider = config.agents.enabled ? new DummyProvider(cloudFile ? { stateFile: cloudFile } : {}) : null;
-  if (provider) console.log(`lifeline: dummy cloud ${cloudFile ? `kept in ${cloudFile}` : "in memory"}`);
+  // The agents, while this process runs them: the dummy cloud, and its controller (each model's provisioner, a machine agent per instance).
+  let agents: { provider: DummyProvider; controller: Controller } | null = null;
   const running = await startServer(store, config.host, config.port, {
     feed: config.feed,
     retention: config.retention,
-    ...(provider ? { provider } : {}),
+    // The admin's cloud API reaches the cloud of this process's agents, while they run here.
+    ...(config.agents.enabled ? { provider: () => agents?.provider } : {}),
   });
-  const controller = provider
-    ? new Controller({
-        url: running.url,
-        provider,
-        models: () => aliveModelNames(store.db),
-        // The controller hands each model's provisioner the credentials of the model's manager machine, as Juju's bootstrap does.
-        provisionerToken: async (model) => ({
-          machine: "0",
-          token: (await issueMachineCredentials(store.db, { model, machine: "0" })).token,
-        }),
-        startAttempts: config.agents.startAttempts,
-        retryDelayMs: config.agents.retryDelayMs,
-        cloudPollMs: config.agents.cloudPollMs,
-        log: (line) => console.log(`lifeline: ${line}`),
+  const log = (line: string) => console.log(`lifeline: ${line}`);
+
+  /** Starts the agents (the cloud read from its file, its instances booted); resolves with how to stop them. */
+  const runAgents = async () => {
+    const { cloudFile } = config.agents;
+    const provider = new DummyProvider(cloudFile ? { stateFile: cloudFile } : {});
+    log(`dummy cloud ${cloudFile ? `kept in ${cloudFile}` : "in memory"}`);
+    const controller = new Controller({
+      url: running.url,
+      provider,
+      models: () => aliveModelNames(store.db),
+      // The controller hands each model's provisioner the credentials of the model's manager machine, as Juju's bootstrap does.
+      provisionerToken: async (model) => ({
+        machine: "0",
+        token: (await issueMachineCredentials(store.db, { model, machine: "0" })).token,
+      }),
+      startAttempts: config.agents.startAttempts,
+      retryDelayMs: config.agents.retryDelayMs,
+      cloudPollMs: config.agents.cloudPollMs,
+      log,
+    });
+    const stopAgents = async () => {
+      agents = null;
+      await controller.stop();
+      // Whatever is still in flight must not write a file the next leader's cloud now owns.
+      provider.close();
+    };
+    agents = { provider, controller };
+    try {
+      await controller.start();
+    } catch (error) {
+      await stopAgents();
+      throw error;
+    }
+    return stopAgents;
+  };
+  const { databaseUrl } = config.store as { databaseUrl?: string };
+  const leader = config.agents.enabled
+    ? new AgentLeader({
+        lock: (lost) => (databaseUrl ? agentsLock(databaseUrl, lost) : soleProcess),
+        lead: runAgents,
+        retryMs: config.agents.electionMs,
+        log,
       })
     : null;
+  if (!leader) log("agents: off (LIFELINE_AGENTS=0)");
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`lifeline: ${signal}, shutting down`);
-    await controller?.stop();
+    await leader?.stop();
     await running.close();
     await store.close();
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
-  await controller?.start();
+  await leader?.start();
 
   // Printed once everything runs: the last line is the one to open.
   console.log(`lifeline: store ${store.driver} at ${store.location}`);
