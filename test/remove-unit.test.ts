@@ -1,7 +1,7 @@
 // Seed 000 "juju remove-unit" and seed 001 "Units".
 import { describe, expect, it } from "vitest";
 import { useApi } from "./support/api.js";
-import { deploy, integrate, snapshot } from "./support/fixtures.js";
+import { DEPLOY, deploy, integrate, provisionMachines, snapshot } from "./support/fixtures.js";
 import { lifecycle, REMOVE_DEAD_UNIT, REMOVE_UNIT, SET_UNIT_DEAD } from "./support/lifecycle.js";
 
 const api = useApi();
@@ -146,5 +146,51 @@ describe("a Dying unit's agent and deployer", () => {
     // "the responsibility for removing the application falls to the last UA to leave scope" (seed 001)
     expect(await l.leave(rel.id, "mysql/0")).toEqual({ relationRemoved: true });
     expect((await l.status()).applications.wordpress).toBeUndefined();
+  });
+});
+
+describe("seed 004: a unit on a machine that was never provisioned", () => {
+  /** Deploys without provisioning: no instance, so no machine agent will ever run these units. */
+  async function unprovisioned(charm: string, numUnits: number, placement?: string[]) {
+    const model = await api.newModel();
+    await api.ok(DEPLOY, { input: { model, charm, numUnits, ...(placement ? { placement } : {}) } });
+    return { model, l: lifecycle(api, model) };
+  }
+
+  it('"a unit assigned to a machine that has not been provisioned can be removed directly"', async () => {
+    const { l } = await unprovisioned("wordpress", 2);
+    expect(await l.removeUnit(["wordpress/0"])).toEqual([{ id: "wordpress/0", outcome: "REMOVED" }]);
+    const status = await l.status();
+    expect(status.units["wordpress/0"]).toBeUndefined();
+    expect(status.applications.wordpress).toMatchObject({ life: "ALIVE", unitCount: 1 });
+    expect(status.machines["1"]).toMatchObject({ life: "ALIVE", blockers: [] }); // the machine stays; removing it is the user's call
+  });
+
+  it("so broken units do not keep their application from being removed: the cleaner removes them, then the application goes", async () => {
+    const { l } = await unprovisioned("wordpress", 2);
+    expect(await l.removeApplication(["wordpress"])).toEqual([{ id: "wordpress", outcome: "DYING" }]);
+    await l.runCleanups();
+    const status = await l.status();
+    expect(status.units).toEqual({});
+    expect(status.applications.wordpress).toBeUndefined();
+  });
+
+  it("a unit that holds something (entered into a scope by hand) still goes Dying and waits for its agent", async () => {
+    const { model, l } = await unprovisioned("wordpress", 1);
+    await deploy(api, model, { charm: "mysql" });
+    const rel = await integrate(api, model, "wordpress", "mysql");
+    await l.enter(rel.id, "wordpress/0");
+    expect(await l.removeUnit(["wordpress/0"])).toEqual([{ id: "wordpress/0", outcome: "DYING" }]);
+  });
+
+  it("a unit on the manager machine 0 goes Dying: that machine was provisioned at bootstrap", async () => {
+    const { l } = await unprovisioned("wordpress", 1, ["0"]);
+    expect(await l.removeUnit(["wordpress/0"])).toEqual([{ id: "wordpress/0", outcome: "DYING" }]);
+  });
+
+  it("once its machine is provisioned, removing a unit makes it Dying", async () => {
+    const { model, l } = await unprovisioned("wordpress", 1);
+    await provisionMachines(api, model);
+    expect(await l.removeUnit(["wordpress/0"])).toEqual([{ id: "wordpress/0", outcome: "DYING" }]);
   });
 });

@@ -8,7 +8,17 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/db/connect.js";
 import { DataDirLockedError } from "../src/db/lock.js";
 import { changes, models } from "../src/db/schema.js";
-import { addModel, bootstrap, deploy, integrate, modelNamed, removeDeadUnit, removeUnits, setUnitDead } from "../src/model/index.js";
+import {
+  addModel,
+  bootstrap,
+  deploy,
+  integrate,
+  modelNamed,
+  removeDeadUnit,
+  removeUnits,
+  setMachineProvisioned,
+  setUnitDead,
+} from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { uniqueName } from "./support/store.js";
 
@@ -97,6 +107,7 @@ describe("change log", () => {
     const name = uniqueName();
     const model = await addModel(db, { name });
     await deploy(db, { model: name, charm: "wordpress" });
+    await setMachineProvisioned(db, { model: name, machine: "1", instanceId: "i-1" }); // else the unit goes at once (seed 004)
     await removeUnits(db, { model: name, targets: ["wordpress/0"] });
     await setUnitDead(db, { model: name, unit: "wordpress/0" });
     await removeDeadUnit(db, { model: name, unit: "wordpress/0" });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { settingsWritten } from "../src/changes/change.js";
 import { relationSettings } from "../src/db/schema.js";
 import { transact } from "../src/model/index.js";
+import { provisionMachines } from "./support/fixtures.js";
 import { EVENT_FIELDS, type Subscription, subscribe, useLiveServer } from "./support/streams.js";
 
 const live = useLiveServer({ bookmarkIntervalMs: 200 });
@@ -45,6 +46,7 @@ async function scene() {
   await live.ok(DEPLOY, { model: m, charm: "logging", n: 0 });
   const db = (await live.ok(INTEGRATE, { model: m, a: "wordpress", b: "mysql" })).integrate.id as number;
   const info = (await live.ok(INTEGRATE, { model: m, a: "logging", b: "wordpress" })).integrate.id as number;
+  await provisionMachines(live, m); // as the provisioner would: units on unprovisioned machines are removed at once (seed 004)
   return { model, m, db, info };
 }
 

@@ -17,7 +17,7 @@ import { aliveContainerRelationBetween } from "./relation.js";
 import type { CleanupRow, MachineRow, ModelRow } from "./rows.js";
 import { leaveScopeOf, scopesOf } from "./scope.js";
 import { lockModel, lockModelById, type Tx, transact } from "./transaction.js";
-import { ensureUnitDead, removeUnitRow, setUnitsDying, subordinatesOf } from "./unit.js";
+import { ensureUnitDead, removeNeverDeployed, removeUnitRow, setUnitsDying, subordinatesOf } from "./unit.js";
 
 /** What a handler reports: finished; more to do right away; or waiting on something else (an agent) first. */
 export type CleanupProgress = "done" | "more" | "waiting";
@@ -91,10 +91,13 @@ const dyingUnitsCleanup: CleanupHandler = async (tx, model, cleanup) => {
     .where(and(eq(units.modelId, model.id), eq(units.application, cleanup.target), gt(units.seq, after)))
     .orderBy(asc(units.seq))
     .limit(CLEANUP_BATCH);
-  await setUnitsDying(tx, model, batch);
+  // Units whose machine was never provisioned go at once (seed 004); the rest wait for their agents.
+  const removed = new Set(await removeNeverDeployed(tx, model, batch));
+  const remaining = batch.filter((u) => !removed.has(u.name));
+  await setUnitsDying(tx, model, remaining);
   if (cleanup.args.force) {
     const forceAt = typeof cleanup.args.forceAt === "string" ? new Date(cleanup.args.forceAt) : undefined;
-    for (const unit of batch.filter((u) => u.principal === null))
+    for (const unit of remaining.filter((u) => u.principal === null))
       await queueCleanup(tx, model, CleanupKinds.forceUnit, unit.name, {}, forceAt);
   }
   if (batch.length < CLEANUP_BATCH) return "done";

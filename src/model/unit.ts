@@ -4,12 +4,12 @@
 // subordinates are created when their principal enters a container-scoped
 // relation (scope.ts), beside it, with no machine of their own (seed 003).
 // The forced fallback (remove-unit --force) is a cleanup (cleanups.ts).
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { unitAdded, unitAgentStatusSet, unitLifeSet, unitRemoved } from "../changes/change.js";
 import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { MachineJob, type UnitAgentStatus } from "../core/machine.js";
-import { relationScopes, relations, units } from "../db/schema.js";
+import { machines, relationScopes, relations, units } from "../db/schema.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { mergeConstraints } from "./constraints.js";
@@ -194,6 +194,7 @@ export async function destroyUnit(tx: Tx, model: ModelRow, unit: UnitRow, option
       "SUBORDINATE_NOT_ALLOWED",
       `unit ${unit.name} is a subordinate: remove the relation to its principal, or its principal ${unit.principal}`,
     );
+  if (unit.life !== Life.Dead && (await removeNeverDeployed(tx, model, [unit])).length) return "removed";
   let outcome: Outcome = "unchanged";
   if (unit.life === Life.Alive) {
     await setUnitsDying(tx, model, [unit]);
@@ -201,6 +202,38 @@ export async function destroyUnit(tx: Tx, model: ModelRow, unit: UnitRow, option
   }
   if (options.force) await queueCleanup(tx, model, CleanupKinds.forceUnit, unit.name, {}, options.forceAt);
   return outcome;
+}
+
+/**
+ * Seed 004: "a unit assigned to a machine that has not been provisioned can be
+ * removed directly": no agent will ever run it, so waiting for one would leave
+ * it (and its application) stuck. Removes, of the given units, the principals
+ * whose machine has no instance (a manager machine counts as provisioned: it
+ * was, at bootstrap) and that hold nothing (no scope, no subordinate; a unit
+ * entered into a scope by hand waits for its agent like any other). Returns
+ * the names removed.
+ */
+export async function removeNeverDeployed(tx: Tx, model: ModelRow, batch: readonly UnitRow[]): Promise<string[]> {
+  const principals = batch.filter((u) => u.principal === null && u.machineId !== null && u.life !== Life.Dead);
+  if (!principals.length) return [];
+  const unprovisioned = await tx.db
+    .select({ id: machines.id, jobs: machines.jobs })
+    .from(machines)
+    .where(
+      and(
+        eq(machines.modelId, model.id),
+        inArray(machines.id, [...new Set(principals.map((u) => u.machineId!))]),
+        isNull(machines.instanceId),
+      ),
+    );
+  const undeployable = new Set(unprovisioned.filter((m) => !m.jobs.includes(MachineJob.ManageModel)).map((m) => m.id));
+  const removed: string[] = [];
+  for (const unit of principals) {
+    if (!undeployable.has(unit.machineId!) || (await deathHolds(tx.db, unit)).length) continue;
+    await removeUnitRow(tx, model, await ensureUnitDead(tx, model, unit));
+    removed.push(unit.name);
+  }
+  return removed;
 }
 
 /**

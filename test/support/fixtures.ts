@@ -8,8 +8,36 @@ export const ADD_MACHINE = `mutation ($input: AddMachineInput!) { addMachine(inp
 export const INTEGRATE = `mutation ($input: IntegrateInput!) { integrate(input: $input) { id key scope interface life endpoints { applicationName name role scope } } }`;
 export const ADD_CHARM = `mutation ($input: AddCharmInput!) { addCharm(input: $input) { url name revision subordinate series endpoints { name role interface scope implicit } } }`;
 
-export const deploy = (api: Api, model: string, input: Record<string, unknown>) =>
-  api.ok(DEPLOY, { input: { model, ...input } }).then((d) => d.deploy);
+/**
+ * Deploys, then provisions the new machines as the provisioner would: these
+ * tests play every agent's part by hand, and a unit whose machine was never
+ * provisioned would be removed at once instead of going Dying (seed 004).
+ */
+export async function deploy(api: Api, model: string, input: Record<string, unknown>) {
+  const deployed = (await api.ok(DEPLOY, { input: { model, ...input } })).deploy;
+  await provisionMachines(api, model);
+  return deployed;
+}
+
+/** `addUnit`, then the new machines provisioned (see deploy). */
+export async function addUnit(api: Api, model: string, input: Record<string, unknown>) {
+  const added = (await api.ok(ADD_UNIT, { input: { model, ...input } })).addUnit;
+  await provisionMachines(api, model);
+  return added;
+}
+
+const PROVISION = `mutation ($input: ProvisionedInput!) { setMachineProvisioned(input: $input) { id } }`;
+
+/** Records an instance for every Alive machine of the model that has none, as the provisioner does. */
+export async function provisionMachines(api: Pick<Api, "ok">, model: string) {
+  const data = await api.ok(
+    `query ($model: String!) { model(name: $model) { machines(first: 1000) { edges { node { id life instanceId jobs } } } } }`,
+    { model },
+  );
+  for (const { node } of data.model.machines.edges)
+    if (node.instanceId === null && node.life === "ALIVE" && !node.jobs.includes("MANAGE_MODEL"))
+      await api.ok(PROVISION, { input: { model, machine: node.id, instanceId: `i-test-${node.id.replaceAll("/", "-")}` } });
+}
 
 export const integrate = (api: Api, model: string, a: string, b: string) =>
   api.ok(INTEGRATE, { input: { model, endpoints: [a, b] } }).then((d) => d.integrate);
