@@ -248,24 +248,27 @@ describe("parseCharmMetadata: refusals (INVALID_CHARM_METADATA)", () => {
   });
 });
 
-describe("bundled charms (src/charms/*.yaml)", () => {
+describe("bundled charms (src/charms/<name>/metadata.yaml)", () => {
   const dir = new URL("../src/charms/", import.meta.url);
-  const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const metadata = (name: string) => parseCharmMetadata(readFileSync(new URL(`${name}/metadata.yaml`, dir), "utf8"));
 
   it("there are bundled charms to check", () => {
-    expect(files.length).toBeGreaterThan(0);
+    expect(names.length).toBeGreaterThan(0);
   });
 
-  for (const file of files) {
-    it(`${file} parses, is named after its file and provides juju-info`, () => {
-      const meta = parseCharmMetadata(readFileSync(new URL(file, dir), "utf8"));
-      expect(meta.name).toBe(file.replace(/\.yaml$/, ""));
+  for (const name of names) {
+    it(`${name}/metadata.yaml parses, is named after its directory and provides juju-info`, () => {
+      const meta = metadata(name);
+      expect(meta.name).toBe(name);
       expect(meta.endpoints.at(-1)).toEqual(jujuInfo);
     });
   }
 
   it("logging is the bundled subordinate, requiring juju-info with container scope", () => {
-    const meta = parseCharmMetadata(readFileSync(new URL("logging.yaml", dir), "utf8"));
+    const meta = metadata("logging");
     expect(meta.subordinate).toBe(true);
     expect(meta.endpoints).toContainEqual({ name: "info", role: "requirer", interface: "juju-info", scope: "container", implicit: false });
   });

@@ -13,11 +13,11 @@ import { type InModel, modelOperation, type Tx } from "./transaction.js";
 
 const bundledDir = new URL("../charms/", import.meta.url);
 
-/** The example charms shipped with Lifeline, by name, as metadata.yaml text. */
+/** The example charms shipped with Lifeline, by name, as metadata.yaml text: a directory each, laid out as a Juju charm. */
 export const bundledCharms: ReadonlyMap<string, string> = new Map(
-  readdirSync(bundledDir)
-    .filter((file) => file.endsWith(".yaml"))
-    .map((file) => [file.slice(0, -".yaml".length), readFileSync(new URL(file, bundledDir), "utf8")]),
+  readdirSync(bundledDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => [entry.name, readFileSync(new URL(`${entry.name}/metadata.yaml`, bundledDir), "utf8")]),
 );
 
 export const charmMetadata = (charm: CharmRow) => charm.metadata as CharmMetadata;
