@@ -1,9 +1,10 @@
-// What `npm start` runs beside the API: each Alive model's provisioner, and a
-// machine agent for every instance the (in-process, dummy) provider starts, or
-// boots again after a restart (the cloud kept it in its file).
+// What `npm start` runs beside the API: for each Alive model, the agent of its
+// machine 0 (JobManageModel and JobHostUnits, so it deploys units placed there
+// like any machine agent) and its provisioner, both with machine 0's
+// credentials; and a machine agent for every instance the (in-process, dummy)
+// provider starts, or boots again after a restart (the cloud kept it in its file).
 // They are ordinary API clients, sharing one graphql-ws connection to the
 // server, each operation sent with its own agent's credentials.
-import { SetMachineStatusDocument } from "../client/graphql.js";
 import type { DummyProvider } from "../provider/dummy.js";
 import { AgentConnection } from "./connection.js";
 import { MachineAgent, type MachineAgentCredentials } from "./machine-agent.js";
@@ -15,7 +16,7 @@ export interface ControllerOptions {
   provider: DummyProvider;
   /** The models to provision now (called again every `pollMs`). */
   models: () => Promise<string[]>;
-  /** Credentials for a model's provisioner: its JobManageModel machine's agent (machine 0), issued by the controller itself. */
+  /** Credentials of a model's JobManageModel machine's agent (machine 0), issued by the controller itself: its provisioner and machine agent use them. */
   provisionerToken: (model: string) => Promise<{ machine: string; token: string }>;
   pollMs?: number;
   startAttempts?: number;
@@ -28,6 +29,8 @@ export interface ControllerOptions {
 export class Controller {
   readonly api: AgentConnection;
   readonly provisioners = new Map<string, Provisioner>();
+  /** Each model's machine 0 agent, by model: the controller's own machine, which hosts units too. */
+  readonly managerAgents = new Map<string, MachineAgent>();
   readonly machineAgents = new Map<string, MachineAgent>();
   private timer: NodeJS.Timeout | null = null;
   private readonly log: (line: string) => void;
@@ -63,24 +66,26 @@ export class Controller {
     this.machineAgents.delete(instanceId);
   }
 
-  /** Starts a provisioner for each model that has none yet; stops those of models that are gone. */
+  /** Starts machine 0's agent and the provisioner of each model that has none yet; stops those of models that are gone. */
   private async refresh(): Promise<void> {
     const models = new Set(await this.options.models());
     for (const [model, provisioner] of this.provisioners)
       if (!models.has(model)) {
         this.provisioners.delete(model);
+        this.managerAgents.get(model)?.stop();
+        this.managerAgents.delete(model);
         await provisioner.stop();
       }
     for (const model of models) {
       if (this.provisioners.has(model)) continue;
       // One model's trouble (its provisioner's credentials taken over, say) must not keep the others, or the server, from starting.
-      await this.startProvisioner(model).catch((error) =>
+      await this.startModelAgents(model).catch((error) =>
         this.log(`controller: provisioner of model ${model}: ${String(error)}; retrying`),
       );
     }
   }
 
-  private async startProvisioner(model: string): Promise<void> {
+  private async startModelAgents(model: string): Promise<void> {
     const { machine, token } = await this.options.provisionerToken(model);
     const provisioner = new Provisioner(this.api, {
       model,
@@ -92,8 +97,16 @@ export class Controller {
       ...(this.options.retryDelayMs !== undefined ? { retryDelayMs: this.options.retryDelayMs } : {}),
       ...(this.options.cloudPollMs !== undefined ? { cloudPollMs: this.options.cloudPollMs } : {}),
     });
-    // The controller's own machine runs this agent: it is started.
-    await this.api.request(SetMachineStatusDocument, { input: { model, machine, status: "STARTED" } }, token);
+    // The controller's own machine runs both agents, as Juju's machine 0 runs its provisioner and its deployer.
+    // Starting its machine agent reports the machine `started`; units placed on it are deployed like anywhere else.
+    const manager = new MachineAgent(this.api, { model, machine, tag: `machine-${machine.replaceAll("/", "-")}`, token }, this.log);
+    try {
+      await manager.start();
+    } catch (error) {
+      manager.stop();
+      throw error;
+    }
+    this.managerAgents.set(model, manager);
     this.provisioners.set(model, provisioner);
     provisioner.start();
     this.log(`controller: provisioner of model ${model} started (machine-${machine})`);
@@ -102,7 +115,7 @@ export class Controller {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     for (const unhook of this.unhook) unhook();
-    for (const agent of this.machineAgents.values()) agent.stop();
+    for (const agent of [...this.machineAgents.values(), ...this.managerAgents.values()]) agent.stop();
     await Promise.all([...this.provisioners.values()].map((p) => p.stop()));
     await this.api.close();
   }

@@ -8,7 +8,9 @@
 // lives on the server, so a restarted machine agent redeploys exactly those.
 // Once its machine is Dying with nothing left on it (no principals, no
 // containers), it reports `stopped`, sets the machine Dead, and stops for good
-// (its credentials stop working then).
+// (its credentials stop working then). A JobManageModel machine (the model's
+// machine 0, whose agent the controller runs) is never set Dead by its agent:
+// it cannot become Dying, and goes only with its model.
 import {
   ChangesDocument,
   IssueUnitCredentialsDocument,
@@ -155,6 +157,8 @@ export class MachineAgent {
     await this.deploy();
     const own = this.view.machines.get(machine);
     if (!this.view.synced || !own || own.life !== "DYING") return;
+    // The model's manager: removeMachine refuses it, and it goes with its model (finishModel), never by its agent.
+    if (own.jobs.includes("JobManageModel")) return;
     const occupied =
       [...this.units.values()].some((u) => u.machineId === machine) ||
       [...this.view.machines.keys()].some((id) => id.startsWith(`${machine}/`));

@@ -20,7 +20,7 @@ async function main() {
   const firstAdmin = await bootstrapAdmin(store.db);
   // Shown the moment it exists: only its hash is kept, so a start that fails later must not lose it.
   if (firstAdmin) console.log(`lifeline: admin token, shown only now (Lifeline keeps only its hash): ${firstAdmin}`);
-  // The agents, while this process runs them: the dummy cloud, and its controller (each model's provisioner, a machine agent per instance).
+  // The agents, while this process runs them: the dummy cloud, and its controller (each model's machine 0 agent and provisioner, a machine agent per instance).
   let agents: { provider: DummyProvider; controller: Controller } | null = null;
   const running = await startServer(store, config.host, config.port, {
     feed: config.feed,
@@ -39,7 +39,7 @@ async function main() {
       url: running.url,
       provider,
       models: () => aliveModelNames(store.db),
-      // The controller hands each model's provisioner the credentials of the model's manager machine, as Juju's bootstrap does.
+      // The controller hands each model's machine 0 agent and provisioner the credentials of that manager machine, as Juju's bootstrap does.
       provisionerToken: async (model) => ({
         machine: "0",
         token: (await issueMachineCredentials(store.db, { model, machine: "0" })).token,
