@@ -90,7 +90,7 @@ describe("blockers", () => {
     expect(peer.id).toBe(1);
     await l.removeMachine(["1"], { force: true, maxWait: 3600 }); // queues force-machine "1"
     await l.enter(1, "haproxy/0");
-    await l.removeRelation(["1"]);
+    await l.removeApplication(["haproxy"]); // a peer relation goes only with its application
     const status = await l.status();
     expect(status.relations["haproxy:peer"].blockers.map((b: any) => b.kind)).toEqual(["UNITS_IN_SCOPE"]);
     expect(status.machines["1"].blockers.map((b: any) => [b.kind, b.message])).toEqual([

@@ -143,6 +143,56 @@ describe("remove-relation", () => {
   });
 });
 
+describe("peer relations", () => {
+  // "juju deploy" gives mysql its peer relation "mysql:cluster"; both units are in its scope.
+  async function mysqlPeers() {
+    const model = await api.newModel();
+    await deploy(api, model, { charm: "mysql", numUnits: 2 });
+    const l = lifecycle(api, model);
+    const peer = (await l.status()).relations["mysql:cluster"];
+    await l.enter(peer.id, "mysql/0");
+    await l.enter(peer.id, "mysql/1");
+    return { model, peer, l };
+  }
+
+  it.each([
+    ["by id", false],
+    ["by id", true],
+    ["by key", false],
+    ["by key", true],
+  ])(
+    'removeRelation refuses a peer relation named %s (force: %s): it goes only with its application (Juju: "is a peer relation"); nothing changes',
+    async (naming, force) => {
+      const { model, peer } = await mysqlPeers();
+      const before = await snapshot(api, model);
+      const target = naming === "by id" ? String(peer.id) : peer.key;
+      const error = await api.refused("PEER_RELATION", REMOVE_RELATION, { input: { model, relations: [target], force } });
+      expect(error.message).toContain(`"mysql:cluster" is a peer relation`);
+      expect(error.message).toContain(`remove application "mysql"`);
+      expect(error.extensions).toMatchObject({ id: peer.id, key: "mysql:cluster", application: "mysql" });
+      expect(await snapshot(api, model)).toEqual(before);
+    },
+  );
+
+  it("removeApplication still takes its peer relation: Dying while its units are in scope, removed as the last one leaves", async () => {
+    const { peer, l } = await mysqlPeers();
+    expect(await l.removeApplication(["mysql"])).toEqual([{ id: "mysql", outcome: "DYING" }]);
+    expect((await l.status()).relations["mysql:cluster"].life).toBe("DYING");
+    await l.runCleanups();
+    await l.retire("mysql/0", [peer.id]);
+    await l.retire("mysql/1", [peer.id]);
+    const status = await l.status();
+    expect(status.relations["mysql:cluster"]).toBeUndefined();
+    expect(status.applications.mysql).toBeUndefined();
+  });
+
+  it("removeApplication with force removes its peer relation at once, members and all", async () => {
+    const { l } = await mysqlPeers();
+    await l.removeApplication(["mysql"], { force: true });
+    expect((await l.status()).relations["mysql:cluster"]).toBeUndefined();
+  });
+});
+
 describe("container scope and subordinates", () => {
   async function loggingOnWordpress(units = 1) {
     const model = await api.newModel();

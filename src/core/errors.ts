@@ -17,6 +17,7 @@ export const ErrorCodes = {
   NO_MATCHING_RELATION: "No endpoint pair of the two applications can be related.",
   AMBIGUOUS_RELATION: "Several endpoint pairs could be related: name the endpoints.",
   INVALID_RELATION: "The named endpoints cannot form a relation.",
+  PEER_RELATION: "A peer relation is removed only with its application.",
   CONTENTION: "The operation kept conflicting with concurrent changes; retry it.",
   MACHINE_MANAGES_MODEL: "A machine with JobManageModel can never be removed.",
   HAS_UNITS: "A machine with principal units assigned cannot change life (unless forced).",

@@ -284,6 +284,37 @@ export async function destroyRelation(tx: Tx, model: ModelRow, relation: Relatio
 }
 
 /**
+ * A peer relation goes only with its application: Juju's remove-relation
+ * refuses it ("is a peer relation", state/relation.go), with force or without,
+ * whatever its life. Application destruction calls destroyRelation and
+ * forceRemoveRelation directly, so this refusal never stands in its way.
+ */
+async function refusePeerRelation(tx: Tx, model: ModelRow, relation: RelationRow): Promise<void> {
+  const endpoints = await tx.db
+    .select({ application: relationEndpoints.application, role: relationEndpoints.role })
+    .from(relationEndpoints)
+    .where(and(eq(relationEndpoints.modelId, model.id), eq(relationEndpoints.relationId, relation.id)));
+  const [only, ...others] = endpoints;
+  if (!only || others.length || only.role !== Role.Peer) return;
+  throw new LifelineError(
+    "PEER_RELATION",
+    `relation ${relation.id} "${relation.key}" is a peer relation of application "${only.application}": it is removed only with its application; remove application "${only.application}" instead`,
+    { id: relation.id, key: relation.key, application: only.application },
+  );
+}
+
+/** `juju remove-relation`, with or without force: any relation but a peer relation. */
+export async function destroyRelationByUser(
+  tx: Tx,
+  model: ModelRow,
+  relation: RelationRow,
+  options: { force?: boolean },
+): Promise<Outcome> {
+  await refusePeerRelation(tx, model, relation);
+  return options.force ? forceRemoveRelation(tx, model, relation) : destroyRelation(tx, model, relation);
+}
+
+/**
  * `remove-relation --force`: removes the relation now, whatever its scope
  * count says. Its members are taken out of scope (their settings stay until
  * the settings cleanup), so no reference to it survives.

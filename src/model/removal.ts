@@ -8,7 +8,7 @@ import { destroyApplication } from "./application.js";
 import { cleanupHandlers, runCleanupQueue } from "./cleanups.js";
 import { getApplication, getMachine, getRelation, getUnit } from "./lookup.js";
 import { type DestroyOptions, destroyMachine, type Outcome } from "./machine.js";
-import { destroyRelation, findRelation, forceRemoveRelation } from "./relation.js";
+import { destroyRelationByUser, findRelation } from "./relation.js";
 import type { ModelRow } from "./rows.js";
 import { type InModel, lockModel, type Tx, transact } from "./transaction.js";
 import { destroyUnit } from "./unit.js";
@@ -77,5 +77,5 @@ export const removeApplications = removal("application", async (tx, model, name,
 /** `juju remove-relation`: relations named by id ("3"), canonical key, or endpoints ("wordpress mysql"). */
 export const removeRelations = removal("relation", async (tx, model, spec, options) => {
   const relation = /^\d+$/.test(spec) ? await getRelation(tx, model, Number(spec)) : await findRelation(tx, model, spec);
-  return options.force ? forceRemoveRelation(tx, model, relation) : destroyRelation(tx, model, relation);
+  return destroyRelationByUser(tx, model, relation, options);
 });

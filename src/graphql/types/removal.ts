@@ -84,7 +84,7 @@ const operations: [string, string, string, string, Operation<RemoveInput, Remova
     "relations",
     'Relation ids ("3"), keys ("wordpress:db mysql:db") or endpoints ("wordpress mysql").',
     removeRelations,
-    "`juju remove-relation`: removed at once when no unit is in scope, else Dying until the last leaves. With force, removed now whatever its scope count says.",
+    "`juju remove-relation`: removed at once when no unit is in scope, else Dying until the last leaves. With force, removed now whatever its scope count says. A peer relation is refused (PEER_RELATION): it goes only with its application.",
   ],
 ];
 
