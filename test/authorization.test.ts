@@ -236,6 +236,12 @@ const operations: Record<string, Operation> = {
     variables: (target) => ({ model: target === "own" ? model : otherModel }),
   },
   runCleanupsEverywhere: { query: `mutation { runCleanups { batches } }`, variables: () => ({}) },
+  // Last: the allowed calls make wordpress/0 (and its subordinate) Dying, which no row above may see.
+  setUnitDying: {
+    responsible: ["unit agent"],
+    query: `mutation ($input: UnitTargetInput!) { setUnitDying(input: $input) { name } }`,
+    variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0" }),
+  },
 };
 
 /** What `who` gets for `operation` on its own entity or someone else's: null when allowed. */

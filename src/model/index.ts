@@ -73,6 +73,7 @@ export {
   removeDeadUnit,
   setUnitAgentStatus,
   setUnitDead,
+  setUnitDying,
   type UnitAgentStatusInput,
   type UnitInput,
   unitBlockers,

@@ -131,13 +131,23 @@ export const addUnit = modelOperation(Life.Alive, async (tx, model, input: AddUn
  * The principal's unit of subordinate application `appName`, created (and
  * recorded) if it does not exist yet and the application is an Alive
  * subordinate; null otherwise. Subordinates take no constraints and no
- * machine of their own (seeds 003, 004).
+ * machine of their own (seeds 003, 004). Refused (CANNOT_ENTER_SCOPE_YET)
+ * while the existing one is Dying or Dead.
  */
 export async function ensureSubordinate(tx: Tx, model: ModelRow, principal: UnitRow, appName: string): Promise<UnitRow | null> {
   const [existing] = await tx.db
     .select()
     .from(units)
     .where(and(eq(units.modelId, model.id), eq(units.application, appName), eq(units.principal, principal.name)));
+  // Juju's ErrCannotEnterScopeYet: a subordinate on its way out cannot serve the
+  // new scope, and a second one beside it would break one-per-principal; the
+  // principal enters once it is removed, and gets a fresh one then.
+  if (existing && existing.life !== Life.Alive)
+    throw new LifelineError(
+      "CANNOT_ENTER_SCOPE_YET",
+      `unit ${principal.name} cannot enter a container-scoped relation with ${appName} yet: its subordinate ${existing.name} is ${existing.life}; it can enter once ${existing.name} is removed`,
+      { unit: principal.name, subordinate: existing.name, life: existing.life },
+    );
   if (existing) return null;
   const app = await getApplication(tx, model, appName);
   if (!app.subordinate || app.life !== Life.Alive) return null;
@@ -300,6 +310,21 @@ export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow): Pro
 export interface UnitInput extends InModel {
   unit: string;
 }
+
+/**
+ * The unit agent's Destroy (seed 001): it sets its own unit Dying when its
+ * application is Dying, and a subordinate's agent when no Alive container-scoped
+ * relation with its principal's application remains. Unlike the user's
+ * remove-unit it works on subordinates: their agents are the ones that know.
+ * Alive → Dying (a principal's subordinates follow, as setUnitsDying does);
+ * a no-op otherwise.
+ */
+export const setUnitDying = modelOperation("any", async (tx, model, input: UnitInput) => {
+  const unit = await getUnit(tx, model, input.unit);
+  if (unit.life !== Life.Alive) return unit;
+  await setUnitsDying(tx, model, [unit]);
+  return getUnit(tx, model, unit.name);
+});
 
 /** The unit agent's last act (Juju's EnsureDead). An Alive unit may be set Dead too. */
 export const setUnitDead = modelOperation("any", async (tx, model, input: UnitInput) =>

@@ -17,6 +17,7 @@ import {
   setMachineStatus,
   setUnitAgentStatus,
   setUnitDead,
+  setUnitDying,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { MachineRef, UnitRef } from "../refs.js";
@@ -121,6 +122,16 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: LeaveScopeInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgent: input }),
     resolve: (_root, { input }, ctx) => leaveScope(ctx.db, input),
+  }),
+  setUnitDying: t.field({
+    type: UnitRef,
+    description:
+      "Unit agent (Juju's uniter Destroy): its unit becomes Dying, when its application is Dying or, for a subordinate, when no Alive " +
+      "container-scoped relation with its principal's application remains. Works on subordinates (unlike removeUnit); a principal's " +
+      "subordinates follow it. A no-op for a unit that is not Alive.",
+    args: { input: t.arg({ type: UnitTargetInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgent: input }),
+    resolve: (_root, { input }, ctx) => setUnitDying(ctx.db, input),
   }),
   setUnitDead: t.field({
     type: UnitRef,
