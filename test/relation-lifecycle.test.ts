@@ -259,6 +259,53 @@ describe("container scope and subordinates", () => {
     expect(status.applications.logging).toMatchObject({ life: "ALIVE", unitCount: 0, relationCount: 0 });
   });
 
+  describe("a principal waits for its previous subordinate (Juju's ErrCannotEnterScopeYet)", () => {
+    // logging/0 goes Dying with the container-scoped relation; the relation is removed, then made again.
+    async function reintegratedBesideDyingSubordinate() {
+      const { model, relation, l } = await loggingOnWordpress();
+      await l.enter(relation.id, "wordpress/0");
+      await l.enter(relation.id, "logging/0");
+      await l.removeRelation([String(relation.id)]);
+      await l.runCleanups();
+      await l.leave(relation.id, "logging/0");
+      await l.leave(relation.id, "wordpress/0");
+      const again = await integrate(api, model, "logging", "wordpress");
+      return { model, again, l };
+    }
+    const enterAgain = (model: string, relation: number) =>
+      api.refused("CANNOT_ENTER_SCOPE_YET", ENTER_SCOPE, { input: { model, relation, unit: "wordpress/0", privateAddress: "10.0.0.1" } });
+
+    it("a principal cannot enter a container-scoped relation while its subordinate of that application is Dying; nothing changes", async () => {
+      const { model, again, l } = await reintegratedBesideDyingSubordinate();
+      expect((await l.status()).units["logging/0"].life).toBe("DYING");
+      const before = await snapshot(api, model);
+      const error = await enterAgain(model, again.id);
+      expect(error.message).toContain("its subordinate logging/0 is dying");
+      expect(error.extensions).toMatchObject({ unit: "wordpress/0", subordinate: "logging/0", life: "dying" });
+      expect(await snapshot(api, model)).toEqual(before);
+      expect((await l.status()).relations[again.key]).toMatchObject({ unitCount: 0, members: [] });
+    });
+
+    it("nor while that subordinate is Dead", async () => {
+      const { model, again, l } = await reintegratedBesideDyingSubordinate();
+      await l.setUnitDead("logging/0");
+      const before = await snapshot(api, model);
+      expect((await enterAgain(model, again.id)).extensions).toMatchObject({ subordinate: "logging/0", life: "dead" });
+      expect(await snapshot(api, model)).toEqual(before);
+    });
+
+    it("once that subordinate is removed, the principal enters and gets a fresh subordinate, the next unit number", async () => {
+      const { again, l } = await reintegratedBesideDyingSubordinate();
+      await l.setUnitDead("logging/0");
+      await l.removeDeadUnit("logging/0");
+      expect(await l.enter(again.id, "wordpress/0")).toEqual({
+        member: { unitName: "wordpress/0", role: "PROVIDER", container: "wordpress/0" },
+        subordinateCreated: { name: "logging/1" },
+      });
+      expect((await l.status()).units["logging/1"].life).toBe("ALIVE");
+    });
+  });
+
   it("a subordinate cannot enter the scope of a container relation through a principal of another application", async () => {
     const { model, relation, l } = await loggingOnWordpress();
     await deploy(api, model, { charm: "mysql" });

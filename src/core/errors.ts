@@ -18,6 +18,7 @@ export const ErrorCodes = {
   AMBIGUOUS_RELATION: "Several endpoint pairs could be related: name the endpoints.",
   INVALID_RELATION: "The named endpoints cannot form a relation.",
   PEER_RELATION: "A peer relation is removed only with its application.",
+  CANNOT_ENTER_SCOPE_YET: "A principal's previous subordinate of that application is still Dying or Dead: enter once it is removed.",
   CONTENTION: "The operation kept conflicting with concurrent changes; retry it.",
   MACHINE_MANAGES_MODEL: "A machine with JobManageModel can never be removed.",
   HAS_UNITS: "A machine with principal units assigned cannot change life (unless forced).",

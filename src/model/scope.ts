@@ -39,7 +39,9 @@ export interface ScopeChange {
 /**
  * Seed 001: "While a principal unit is Alive, it can enter the scopes of Alive
  * relations, which may cause the creation of subordinate units". Entering
- * again is a no-op.
+ * again is a no-op. A principal whose subordinate of the counterpart
+ * application is still Dying or Dead waits until it is removed
+ * (CANNOT_ENTER_SCOPE_YET, from ensureSubordinate).
  */
 export const enterScope = modelOperation(Life.Alive, async (tx, model, input: EnterScopeInput): Promise<ScopeChange> => {
   const relation = await getRelation(tx, model, input.relation);
