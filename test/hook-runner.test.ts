@@ -2,7 +2,7 @@
 // reported, and how the tools of concurrent hooks keep to their own hook
 // (Juju's worker/uniter/runner; ../shared/JUJU-AGENTS.md, "What a hook sees").
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,10 +12,15 @@ import { HOOK_OUTPUT_LIMIT, type HookOutcome, type HookRun, HookRunner } from ".
 import { MemoryHookContext } from "./support/hook-context.js";
 
 const runner = new HookRunner();
-afterAll(() => runner.close());
+/** Every charm and file a test writes, removed with the runner at the end. */
+const root = mkdtempSync(join(tmpdir(), "lifeline-hook-runner-"));
+afterAll(async () => {
+  await runner.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 async function charmWith(hooks: Record<string, string>, mode = 0o755): Promise<string> {
-  const charmDir = await mkdtemp(join(tmpdir(), "lifeline-hook-runner-"));
+  const charmDir = await mkdtemp(join(root, "charm-"));
   await mkdir(join(charmDir, "hooks"));
   for (const [hook, script] of Object.entries(hooks)) await writeFile(join(charmDir, "hooks", hook), `#!/bin/sh\n${script}\n`, { mode });
   return charmDir;
@@ -242,7 +247,7 @@ describe("hook contexts", () => {
   });
 
   it("two hooks running at once are each served against their own context", async () => {
-    const rendezvous = await mkdtemp(join(tmpdir(), "lifeline-hook-rendezvous-"));
+    const rendezvous = await mkdtemp(join(root, "rendezvous-"));
     // Each hook announces itself, waits for the other (so both are running), then uses the tools.
     const script = (me: string, other: string) =>
       `touch ${rendezvous}/${me}; while [ ! -e ${rendezvous}/${other} ]; do sleep 0.01; done\n` +

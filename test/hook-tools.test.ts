@@ -3,6 +3,7 @@
 // defaults and formats (worker/uniter/runner/jujuc in juju/juju). The error
 // catalogue is in hook-tool-args.test.ts, the runner itself in
 // hook-runner.test.ts.
+import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +12,12 @@ import { type HookOutcome, type HookRun, HookRunner } from "../src/agents/hooks/
 import { MemoryHookContext, RelationSettingsStore } from "./support/hook-context.js";
 
 const runner = new HookRunner();
-afterAll(() => runner.close());
+/** Every charm and file a test writes, removed with the runner at the end. */
+const root = mkdtempSync(join(tmpdir(), "lifeline-hook-tools-"));
+afterAll(async () => {
+  await runner.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 /** wordpress/0 in two db relations and a cache relation, with mysql/0's settings in db:2 and its own private-address. */
 function wordpress0(): MemoryHookContext {
@@ -35,7 +41,7 @@ function wordpress0(): MemoryHookContext {
 
 /** Writes a charm with one hook, the script after `#!/bin/sh`. */
 async function charmWith(hook: string, script: string): Promise<string> {
-  const charmDir = await mkdtemp(join(tmpdir(), "lifeline-hook-tools-"));
+  const charmDir = await mkdtemp(join(root, "charm-"));
   await mkdir(join(charmDir, "hooks"));
   await writeFile(join(charmDir, "hooks", hook), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
   return charmDir;
