@@ -1,17 +1,24 @@
 // Agents as their own OS processes, against a server anywhere:
 //
-//   npm run agent -- machine <id> --url http://host:4000/graphql --credentials-file agent.json
+//   npm run agent -- machine <id> --url http://host:4000/graphql --credentials-file agent.json [--address 10.0.0.5]
 //
 // The credentials file is what the provisioner hands an instance (or what an
 // admin's issueMachineCredentials returned, with the model and machine):
 // {"model": "default", "machine": "1", "tag": "machine-1", "token": "llm_…"}.
 // The agent runs until its machine is Dead (exit 0) or it is told to stop.
 import { readFileSync } from "node:fs";
+import { networkInterfaces } from "node:os";
 import { parseArgs } from "node:util";
 import { AgentConnection } from "./connection.js";
 import { MachineAgent, type MachineAgentCredentials } from "./machine-agent.js";
 
-const usage = "usage: npm run agent -- machine <id> --url <api url> --credentials-file <file>";
+const usage = "usage: npm run agent -- machine <id> --url <api url> --credentials-file <file> [--address <private address>]";
+
+/** The host's first IPv4 address other than loopback (what its units publish as private-address), else loopback. */
+function hostAddress(): string {
+  const addresses = Object.values(networkInterfaces()).flatMap((list) => list ?? []);
+  return addresses.find((a) => a.family === "IPv4" && !a.internal)?.address ?? "127.0.0.1";
+}
 
 function fail(message: string): never {
   console.error(`lifeline agent: ${message}\n${usage}`);
@@ -21,7 +28,7 @@ function fail(message: string): never {
 async function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { url: { type: "string" }, "credentials-file": { type: "string" } },
+    options: { url: { type: "string" }, "credentials-file": { type: "string" }, address: { type: "string" } },
   });
   const [kind, id] = positionals;
   if (kind !== "machine" || !id) fail("name the agent: machine <id>");
@@ -38,7 +45,10 @@ async function main() {
   credentials.tag ??= `machine-${id.replaceAll("/", "-")}`;
 
   const api = new AgentConnection(values.url);
-  const agent = new MachineAgent(api, credentials, (line) => console.log(`lifeline agent: ${line}`));
+  const agent = new MachineAgent(api, credentials, {
+    privateAddress: values.address ?? hostAddress(),
+    log: (line) => console.log(`lifeline agent: ${line}`),
+  });
   const stop = () => agent.stop();
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -2,10 +2,12 @@
 // machine 0 (JobManageModel and JobHostUnits, so it deploys units placed there
 // like any machine agent) and its provisioner, both with machine 0's
 // credentials; and a machine agent for every instance the (in-process, dummy)
-// provider starts, or boots again after a restart (the cloud kept it in its file).
+// provider starts, or boots again after a restart (the cloud kept it in its file);
+// and each model's cleaner.
 // They are ordinary API clients, sharing one graphql-ws connection to the
 // server, each operation sent with its own agent's credentials.
 import type { DummyProvider } from "../provider/dummy.js";
+import { Cleaner } from "./cleaner.js";
 import { AgentConnection } from "./connection.js";
 import { MachineAgent, type MachineAgentCredentials } from "./machine-agent.js";
 import { Provisioner } from "./provisioner.js";
@@ -23,12 +25,17 @@ export interface ControllerOptions {
   retryDelayMs?: number;
   /** How often each provisioner looks at the cloud with no change in its model. */
   cloudPollMs?: number;
+  /** How often each model's cleaner runs with nothing waking it (Juju: 30 s). */
+  cleanerIntervalMs?: number;
+  /** The controller machine's private address, published by units placed on machine 0. */
+  controllerAddress?: string;
   log?: (line: string) => void;
 }
 
 export class Controller {
   readonly api: AgentConnection;
   readonly provisioners = new Map<string, Provisioner>();
+  readonly cleaners = new Map<string, Cleaner>();
   /** Each model's machine 0 agent, by model: the controller's own machine, which hosts units too. */
   readonly managerAgents = new Map<string, MachineAgent>();
   readonly machineAgents = new Map<string, MachineAgent>();
@@ -48,7 +55,7 @@ export class Controller {
         // An instance without credentials runs no agent; one already running its agent needs no second.
         if (!userData || this.machineAgents.has(instance.id)) return;
         const credentials = JSON.parse(userData) as MachineAgentCredentials;
-        const agent = new MachineAgent(this.api, credentials, this.log);
+        const agent = new MachineAgent(this.api, credentials, { privateAddress: instance.addresses[0] ?? "127.0.0.1", log: this.log });
         this.machineAgents.set(instance.id, agent);
         agent.start().catch((error) => this.log(`${credentials.tag}: could not start: ${String(error)}`));
       }),
@@ -74,7 +81,8 @@ export class Controller {
         this.provisioners.delete(model);
         this.managerAgents.get(model)?.stop();
         this.managerAgents.delete(model);
-        await provisioner.stop();
+        await Promise.all([provisioner.stop(), this.cleaners.get(model)?.stop()]);
+        this.cleaners.delete(model);
       }
     for (const model of models) {
       if (this.provisioners.has(model)) continue;
@@ -99,7 +107,11 @@ export class Controller {
     });
     // The controller's own machine runs both agents, as Juju's machine 0 runs its provisioner and its deployer.
     // Starting its machine agent reports the machine `started`; units placed on it are deployed like anywhere else.
-    const manager = new MachineAgent(this.api, { model, machine, tag: `machine-${machine.replaceAll("/", "-")}`, token }, this.log);
+    const manager = new MachineAgent(
+      this.api,
+      { model, machine, tag: `machine-${machine.replaceAll("/", "-")}`, token },
+      { privateAddress: this.options.controllerAddress ?? "127.0.0.1", log: this.log },
+    );
     try {
       await manager.start();
     } catch (error) {
@@ -109,6 +121,15 @@ export class Controller {
     this.managerAgents.set(model, manager);
     this.provisioners.set(model, provisioner);
     provisioner.start();
+    // The cleaner runs on the manager machine too, with its credentials (Juju's cleaner is a worker of the controller).
+    const cleaner = new Cleaner(this.api, {
+      model,
+      token,
+      log: this.log,
+      ...(this.options.cleanerIntervalMs !== undefined ? { intervalMs: this.options.cleanerIntervalMs } : {}),
+    });
+    this.cleaners.set(model, cleaner);
+    cleaner.start();
     this.log(`controller: provisioner of model ${model} started (machine-${machine})`);
   }
 
@@ -116,7 +137,7 @@ export class Controller {
     if (this.timer) clearInterval(this.timer);
     for (const unhook of this.unhook) unhook();
     for (const agent of [...this.machineAgents.values(), ...this.managerAgents.values()]) agent.stop();
-    await Promise.all([...this.provisioners.values()].map((p) => p.stop()));
+    await Promise.all([...this.provisioners.values(), ...this.cleaners.values()].map((agent) => agent.stop()));
     await this.api.close();
   }
 }

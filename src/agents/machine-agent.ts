@@ -23,13 +23,12 @@ import {
 import { type AgentConnection, ApiError } from "./connection.js";
 import { MachinesView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
-import { UnitAgent } from "./unit-agent.js";
+import { type DeployedUnitView, UnitAgent } from "./unit-agent.js";
 
-interface UnitView {
-  life: string;
-  machineId: string | null;
-  principal: string | null;
-  agentStatus: string;
+export interface MachineAgentOptions {
+  /** The machine's private address, which its units publish in their relations (a host knows its own; Juju's machiner reports it). */
+  privateAddress?: string;
+  log?: (line: string) => void;
 }
 
 /** What the provisioner hands an instance (the provider's userData). */
@@ -43,7 +42,7 @@ export interface MachineAgentCredentials {
 export class MachineAgent {
   private readonly view = new MachinesView();
   /** The units on the machine (principals and their subordinates), from its machineUnits stream. */
-  private readonly units = new Map<string, UnitView>();
+  private readonly units = new Map<string, DeployedUnitView>();
   /** The unit agents it runs, by unit. */
   readonly unitAgents = new Map<string, UnitAgent>();
   private readonly unsubscribe: (() => void)[] = [];
@@ -55,11 +54,14 @@ export class MachineAgent {
     this.finish = resolve;
   });
 
+  private readonly log: (line: string) => void;
+
   constructor(
     private readonly api: AgentConnection,
     readonly credentials: MachineAgentCredentials,
-    private readonly log: (line: string) => void = () => {},
+    private readonly options: MachineAgentOptions = {},
   ) {
+    this.log = options.log ?? (() => {});
     this.passes = new SerialPasses(
       () => this.act(),
       (error) => this.log(`${credentials.tag}: ${String(error)}`),
@@ -99,6 +101,8 @@ export class MachineAgent {
               agentStatus: Object.hasOwn(f, "agentStatus") ? String(f.agentStatus) : (before?.agentStatus ?? "allocating"),
             });
           }
+          // Principals' agents deploy their subordinates from the same view: no stream of their own for it.
+          for (const agent of this.unitAgents.values()) agent.unitsChanged(this.units);
           this.passes.poke();
         },
         failed,
@@ -139,8 +143,13 @@ export class MachineAgent {
         } else if (!this.unitAgents.has(name)) {
           const credentials = (await this.api.request(IssueUnitCredentialsDocument, { input: { model, unit: name } }, token))
             .issueUnitCredentials;
-          const agent = new UnitAgent(this.api, { model, unit: name, ...credentials }, this.log);
+          const agent = new UnitAgent(
+            this.api,
+            { model, unit: name, ...credentials },
+            { privateAddress: this.options.privateAddress ?? "127.0.0.1", log: this.log },
+          );
           this.unitAgents.set(name, agent);
+          agent.unitsChanged(this.units);
           await agent.start();
           this.log(`${tag}: deployed unit ${name}`);
         }

@@ -1,0 +1,67 @@
+// The cleaner (Juju's worker/cleaner, ../shared/JUJU-AGENTS.md): runs a model's
+// due cleanups whenever something in it starts dying, and on a timer (for
+// cleanups that come due later: a forced removal's max-wait, a failed
+// cleanup's retry). It runs as the model's manager machine agent, like the
+// provisioner. Cleanups work in bounded batches and are idempotent on the
+// server, so a cleaner killed at any point and started again loses nothing; a
+// cleanup that fails is recorded and retried there, and does not block others.
+import { ChangesDocument, RunCleanupsDocument } from "../client/graphql.js";
+import type { AgentConnection } from "./connection.js";
+import { SerialPasses } from "./serial.js";
+
+export interface CleanerOptions {
+  model: string;
+  /** The manager machine agent's credentials. */
+  token: string;
+  /** How often it runs with nothing waking it (Juju: 30 s). */
+  intervalMs?: number;
+  /** Batches per runCleanups call: bounded, so one call never holds the server long. */
+  maxBatches?: number;
+  log?: (line: string) => void;
+}
+
+export class Cleaner {
+  private unsubscribe: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly passes: SerialPasses;
+  private readonly log: (line: string) => void;
+
+  constructor(
+    private readonly api: AgentConnection,
+    private readonly options: CleanerOptions,
+  ) {
+    this.log = options.log ?? (() => {});
+    this.passes = new SerialPasses(
+      () => this.clean(),
+      (error) => this.log(`cleaner of ${options.model}: ${String(error)}`),
+    );
+  }
+
+  start(): void {
+    const { model, token } = this.options;
+    // Cleanups are queued when something becomes Dying or goes (a destroyed application, a removed relation, a force):
+    // those rows wake the cleaner, the first events (the state) included; pokes during a run coalesce into one more run.
+    this.unsubscribe = this.api.subscribe(ChangesDocument, { model, life: ["DYING", "DEAD"] }, token, {
+      next: () => this.passes.poke(),
+      failed: (error) => this.log(`cleaner of ${model}: its stream ended: ${error.message}`),
+    });
+    this.timer = setInterval(() => this.passes.poke(), this.options.intervalMs ?? 30_000);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.unsubscribe?.();
+    await this.passes.stop();
+  }
+
+  /** Runs due cleanups until none is left to run now (the rest wait on agents, or come due later). */
+  private async clean(): Promise<void> {
+    const { model, token } = this.options;
+    for (;;) {
+      const report = (await this.api.request(RunCleanupsDocument, { model, maxBatches: this.options.maxBatches ?? 50 }, token)).runCleanups;
+      if (report.finished) this.log(`cleaner of ${model}: ${report.finished} cleanup(s) done, ${report.remaining} queued`);
+      // A full quota of batches means more may be due now; anything less, and the queue is as far along as it can get.
+      if (report.batches < (this.options.maxBatches ?? 50)) return;
+    }
+  }
+}

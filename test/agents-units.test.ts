@@ -1,0 +1,118 @@
+// Unit agents and the cleaner, end to end over real sockets, with nobody
+// playing an agent's part: the controller runs every agent as `npm start` does,
+// and each removal must converge to the seeds' end state by itself. Waits poll
+// the API with a deadline; nothing sleeps and hopes.
+import { describe, expect, it } from "vitest";
+import { useAgents } from "./support/agents.js";
+import { useLiveServer } from "./support/streams.js";
+
+const live = useLiveServer();
+const agentsFor = useAgents(live);
+const DEADLINE = { timeout: 20_000, interval: 100 };
+
+const STATUS = `query ($model: String!) { model(name: $model) {
+  life
+  machines(first: 1000) { edges { node { id life } } }
+  applications(first: 1000) { edges { node { name life unitCount } } }
+  units(first: 1000) { edges { node { name life agentStatus { current } } } }
+  relations(first: 1000) { edges { node { key life members { unitName } } } }
+} }`;
+
+async function status(model: string) {
+  const { model: m } = await live.ok(STATUS, { model });
+  const byKey = <T>(edges: { node: T }[], key: (n: T) => string) => Object.fromEntries(edges.map((e) => [key(e.node), e.node]));
+  return {
+    life: m.life as string,
+    machines: byKey(m.machines.edges, (n: any) => n.id),
+    applications: byKey(m.applications.edges, (n: any) => n.name),
+    units: byKey(m.units.edges, (n: any) => n.name),
+    /** Each relation's members, sorted, by key. */
+    relations: Object.fromEntries(m.relations.edges.map((e: any) => [e.node.key, e.node.members.map((u: any) => u.unitName).sort()])),
+  };
+}
+
+const mutate = (query: string, input: Record<string, unknown>) => live.ok(query, { input });
+const deploy = (model: string, charm: string, numUnits: number) =>
+  mutate(`mutation ($input: DeployInput!) { deploy(input: $input) { name } }`, { model, charm, numUnits });
+const integrate = (model: string, a: string, b: string) =>
+  mutate(`mutation ($input: IntegrateInput!) { integrate(input: $input) { key } }`, { model, endpoints: [a, b] });
+
+const DB = "wordpress:db mysql:db";
+const INFO = "logging:info wordpress:juju-info";
+
+/** wordpress (2 units), mysql (1) and the logging subordinate, all related, settled by the agents alone. */
+async function settledScene() {
+  const { name: model } = await live.newModel();
+  const agents = await agentsFor(model);
+  await deploy(model, "wordpress", 2);
+  await deploy(model, "mysql", 1);
+  await deploy(model, "logging", 0);
+  await integrate(model, "wordpress", "mysql");
+  await integrate(model, "logging", "wordpress");
+  await expect
+    .poll(async () => (await status(model)).relations, DEADLINE)
+    .toEqual({
+      "mysql:cluster": ["mysql/0"],
+      [DB]: ["mysql/0", "wordpress/0", "wordpress/1"],
+      [INFO]: ["logging/0", "logging/1", "wordpress/0", "wordpress/1"],
+    });
+  await expect
+    .poll(async () => Object.values((await status(model)).units).map((u: any) => `${u.name} ${u.agentStatus.current}`), DEADLINE)
+    .toEqual(["wordpress/0 idle", "wordpress/1 idle", "mysql/0 idle", "logging/0 idle", "logging/1 idle"]);
+  return { model, ...agents };
+}
+
+describe("unit agents settle a deployment by themselves (seed 001 'Agents')", () => {
+  it("every unit enters the scope of each Alive relation of its application; principals deploy their subordinates, which run beside them", async () => {
+    const { controller } = await settledScene();
+    const principals = [...controller.machineAgents.values()].flatMap((m) => [...m.unitAgents.values()]);
+    const subordinates = principals.flatMap((agent) => [...agent.subordinateAgents.keys()]).sort();
+    expect(subordinates).toEqual(["logging/0", "logging/1"]);
+  });
+});
+
+describe("removals converge to the seeds' end state with nothing left behind", () => {
+  it("removeApplication: its units depart, die and are removed with their subordinates; then its relations and the application go", async () => {
+    const { model } = await settledScene();
+    await mutate(`mutation ($input: RemoveApplicationInput!) { removeApplication(input: $input) { outcome } }`, {
+      model,
+      applications: ["wordpress"],
+    });
+    await expect.poll(async () => Object.keys((await status(model)).units), DEADLINE).toEqual(["mysql/0"]);
+    const after = await status(model);
+    expect(after.applications.wordpress).toBeUndefined();
+    expect(after.applications.logging).toMatchObject({ life: "ALIVE", unitCount: 0 });
+    expect(after.relations).toEqual({ "mysql:cluster": ["mysql/0"] });
+  });
+
+  it("removeRelation of the container-scoped relation: the subordinates depart, die and are removed; the principals stay", async () => {
+    const { model } = await settledScene();
+    await mutate(`mutation ($input: RemoveRelationInput!) { removeRelation(input: $input) { outcome } }`, { model, relations: [INFO] });
+    await expect.poll(async () => Object.keys((await status(model)).units), DEADLINE).toEqual(["wordpress/0", "wordpress/1", "mysql/0"]);
+    expect((await status(model)).relations).toEqual({ "mysql:cluster": ["mysql/0"], [DB]: ["mysql/0", "wordpress/0", "wordpress/1"] });
+  });
+
+  it("removeRelation of a global relation: every unit departs and the relation goes; nothing else does", async () => {
+    const { model } = await settledScene();
+    await mutate(`mutation ($input: RemoveRelationInput!) { removeRelation(input: $input) { outcome } }`, { model, relations: [DB] });
+    await expect.poll(async () => Object.keys((await status(model)).relations), DEADLINE).toEqual(["mysql:cluster", INFO]);
+    expect(Object.keys((await status(model)).units)).toHaveLength(5);
+  });
+
+  it("removeUnit, then removeMachine: the unit departs, dies and is removed with its subordinate, then its machine goes", async () => {
+    const { model } = await settledScene();
+    await mutate(`mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { outcome } }`, { model, units: ["wordpress/1"] });
+    await expect.poll(async () => Object.keys((await status(model)).units), DEADLINE).toEqual(["wordpress/0", "mysql/0", "logging/0"]);
+    expect((await status(model)).relations[DB]).toEqual(["mysql/0", "wordpress/0"]);
+    await mutate(`mutation ($input: RemoveMachineInput!) { removeMachine(input: $input) { outcome } }`, { model, machines: ["2"] });
+    await expect.poll(async () => Object.keys((await status(model)).machines), DEADLINE).toEqual(["0", "1", "3"]);
+  });
+
+  it("destroyModel: everything departs, dies and is removed, and the model is Dead", async () => {
+    const { model } = await settledScene();
+    await live.ok(`mutation ($name: String!) { destroyModel(name: $name) }`, { name: model });
+    await expect.poll(async () => (await status(model)).life, DEADLINE).toBe("DEAD");
+    const after = await status(model);
+    expect([after.units, after.applications, after.relations]).toEqual([{}, {}, {}]);
+  });
+});
