@@ -236,6 +236,29 @@ const operations: Record<string, Operation> = {
     variables: (target) => ({ model: target === "own" ? model : otherModel }),
   },
   runCleanupsEverywhere: { query: `mutation { runCleanups { batches } }`, variables: () => ({}) },
+  beginHook: {
+    responsible: ["unit agent"],
+    query: `mutation ($input: BeginHookInput!) { beginHook(input: $input) { id } }`,
+    // Not a hook of the charm: INVALID_ARGUMENT.
+    variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0", hook: "no-such-hook" }),
+  },
+  commitHook: {
+    responsible: ["unit agent"],
+    query: `mutation ($input: CommitHookInput!) { commitHook(input: $input) { id } }`,
+    // No such run: NOT_FOUND.
+    variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0", run: "999999999", result: "SUCCEEDED" }),
+  },
+  setUnitAgentState: {
+    responsible: ["unit agent"],
+    query: `mutation ($input: UnitAgentStateInput!) { setUnitAgentState(input: $input) { name } }`,
+    // A small document: harmless here, where no agent reads it.
+    variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0", state: { matrix: true } }),
+  },
+  resolveUnit: {
+    query: `mutation ($input: ResolveUnitInput!) { resolveUnit(input: $input) { name } }`,
+    // Not in error: NOT_IN_ERROR.
+    variables: () => input({ unit: "wordpress/0" }),
+  },
   // Last: the allowed calls make wordpress/0 (and its subordinate) Dying, which no row above may see.
   setUnitDying: {
     responsible: ["unit agent"],

@@ -7,10 +7,22 @@
 // Every row carries its entity's id; rows that are all a late reader may ever
 // see of an entity (a removal, a scope change) also carry its identifying fields,
 // so a resumed stream recognises rows about entities that are long gone.
+
+import type { AgentStatusData, HookResult, ResolvedMode } from "../core/hooks.js";
 import type { Life } from "../core/life.js";
-import type { ContainerType, MachineJob } from "../core/machine.js";
+import type { ContainerType, MachineJob, UnitAgentStatus } from "../core/machine.js";
 import type { Role, Scope } from "../core/relation.js";
-import type { applications, charms, machines, models, relationScopes, relations, StoredConstraints, units } from "../db/schema.js";
+import type {
+  applications,
+  charms,
+  hookRuns,
+  machines,
+  models,
+  relationScopes,
+  relations,
+  StoredConstraints,
+  units,
+} from "../db/schema.js";
 
 export interface ModelFields {
   defaultSeries?: string;
@@ -52,7 +64,13 @@ export interface UnitFields {
   /** A subordinate's principal unit (null for principals). */
   principal?: string | null;
   workloadStatus?: string;
-  agentStatus?: string;
+  /** Rows about the unit's agent carry all four agent fields together. */
+  agentStatus?: UnitAgentStatus;
+  agentMessage?: string;
+  /** The hook the status is about, while executing or in error. */
+  agentStatusData?: AgentStatusData;
+  /** What `resolveUnit` asked of the agent; null when nothing. */
+  resolved?: ResolvedMode | null;
 }
 
 export interface RelationFields {
@@ -82,6 +100,26 @@ export interface SettingsFields {
   version?: number;
 }
 
+/**
+ * A unit's latest hook run. Entity: the unit's name; every row carries every
+ * field, so a row is the run as it stands. The removal row (the unit is gone,
+ * and its runs with it) carries `unit` and `application` only.
+ */
+export interface HookFields {
+  unit: string;
+  application: string;
+  /** The run's id (HookRun.id). */
+  run?: string;
+  hook?: string;
+  relationId?: number | null;
+  remoteUnit?: string | null;
+  result?: HookResult;
+  message?: string;
+  /** ISO 8601 instants. */
+  startedAt?: string;
+  endedAt?: string | null;
+}
+
 interface Row<K extends string, F> {
   kind: K;
   /** The entity's id in the model: machine id, unit or application name, relation id, charm url, "<relation id>:<unit>". */
@@ -100,7 +138,8 @@ export type Change =
   | Row<"unit", UnitFields>
   | Row<"relation", RelationFields>
   | Row<"scope", ScopeFields>
-  | Row<"settings", SettingsFields>;
+  | Row<"settings", SettingsFields>
+  | Row<"hook", HookFields>;
 
 export type EntityKind = Change["kind"];
 export type ChangeOf<K extends EntityKind> = Extract<Change, { kind: K }>;
@@ -116,6 +155,7 @@ export const entityKinds = [
   "relation",
   "scope",
   "settings",
+  "hook",
 ] as const satisfies readonly EntityKind[];
 
 const row = <K extends EntityKind>(kind: K, entity: string, life: Life | null, fields: FieldsOf<K>, removed = false): ChangeOf<K> =>
@@ -131,6 +171,7 @@ type ApplicationRow = typeof applications.$inferSelect;
 type UnitRow = typeof units.$inferSelect;
 type RelationRow = typeof relations.$inferSelect;
 type ScopeRow = typeof relationScopes.$inferSelect;
+type HookRunRow = typeof hookRuns.$inferSelect;
 
 export const modelAdded = (m: ModelRow) => row("model", m.name, m.life, { defaultSeries: m.defaultSeries, constraints: m.constraints });
 export const modelConstraintsSet = (m: ModelRow, constraints: StoredConstraints) => row("model", m.name, m.life, { constraints });
@@ -175,9 +216,20 @@ export const unitAdded = (u: UnitRow) =>
     machineId: u.machineId,
     principal: u.principal,
   });
-/** Every unit row names the unit's application, so a watcher of an application needs no second read. */
-export const unitAgentStatusSet = (u: Pick<UnitRow, "name" | "application" | "life" | "agentStatus">) =>
-  row("unit", u.name, u.life, { application: u.application, agentStatus: u.agentStatus });
+/**
+ * Every unit row names the unit's application, so a watcher of an application needs no second read.
+ * Its agent's status, message, hook and resolved mode travel together: a row is the agent as it stands.
+ */
+export const unitAgentChanged = (
+  u: Pick<UnitRow, "name" | "application" | "life" | "agentStatus" | "agentMessage" | "agentStatusData" | "resolved">,
+) =>
+  row("unit", u.name, u.life, {
+    application: u.application,
+    agentStatus: u.agentStatus,
+    agentMessage: u.agentMessage,
+    agentStatusData: u.agentStatusData,
+    resolved: u.resolved,
+  });
 export const unitLifeSet = (u: Pick<UnitRow, "name" | "application">, life: Life) =>
   row("unit", u.name, life, { application: u.application });
 export const unitRemoved = (u: Pick<UnitRow, "name" | "application" | "machineId" | "principal">) =>
@@ -202,3 +254,23 @@ export const settingsWritten = (relationId: number, unit: string, version: numbe
   row("settings", memberId(relationId, unit), null, { relationId, unit, version });
 export const settingsRemoved = (relationId: number, unit: string) =>
   row("settings", memberId(relationId, unit), null, { relationId, unit }, true);
+
+/** The unit's application, from its name ("wordpress/0" → "wordpress"). */
+const applicationOf = (unit: string) => unit.slice(0, unit.lastIndexOf("/"));
+
+export const hookRunFields = (r: HookRunRow): HookFields => ({
+  unit: r.unit,
+  application: applicationOf(r.unit),
+  run: String(r.id),
+  hook: r.hook,
+  relationId: r.relationId,
+  remoteUnit: r.remoteUnit,
+  result: r.result,
+  message: r.message,
+  startedAt: r.startedAt.toISOString(),
+  endedAt: r.endedAt?.toISOString() ?? null,
+});
+/** A hook run begun or ended: the unit's latest run, as it now stands. */
+export const hookRunRecorded = (r: HookRunRow) => row("hook", r.unit, null, hookRunFields(r));
+/** The unit is gone, and its hook runs with it. */
+export const hookRunsRemoved = (unit: string) => row("hook", unit, null, { unit, application: applicationOf(unit) }, true);

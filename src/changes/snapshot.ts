@@ -1,10 +1,11 @@
 // The current state of entities, as STATE events: what a fresh stream sends before
 // its first CHANGE. The fields are typed by the same kinds the change rows use
 // (change.ts), so a client applies a STATE event and a CHANGE event with the same code.
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import {
   applications,
   charms,
+  hookRuns,
   machines,
   models,
   relationEndpoints,
@@ -14,7 +15,7 @@ import {
   units,
 } from "../db/schema.js";
 import type { DbTx } from "./append.js";
-import { type EntityKind, memberId } from "./change.js";
+import { type EntityKind, hookRunFields, memberId } from "./change.js";
 import { type EntityEvent, stateEvent } from "./stream-event.js";
 
 /** Entities of one kind, restricted by `where`, at most `limit` of them. */
@@ -142,6 +143,16 @@ export const stateReaders: Record<EntityKind, StateReader> = {
       )
       .filter((e) => !where.ids || where.ids.includes(e.entity));
   },
+  /** Each unit's latest run only: a snapshot is bounded by the units, not by how many hooks ran. */
+  async hook(q, modelId, where, limit) {
+    const rows = await q
+      .selectDistinctOn([hookRuns.unit])
+      .from(hookRuns)
+      .where(and(eq(hookRuns.modelId, modelId), where.ids ? inArray(hookRuns.unit, [...where.ids]) : undefined))
+      .orderBy(asc(hookRuns.unit), desc(hookRuns.id))
+      .limit(limit);
+    return rows.map((r) => stateEvent("hook", r.unit, null, hookRunFields(r)));
+  },
 };
 
 export const unitState = (u: typeof units.$inferSelect) =>
@@ -152,6 +163,9 @@ export const unitState = (u: typeof units.$inferSelect) =>
     principal: u.principal,
     workloadStatus: u.workloadStatus,
     agentStatus: u.agentStatus,
+    agentMessage: u.agentMessage,
+    agentStatusData: u.agentStatusData,
+    resolved: u.resolved,
   });
 
 export const scopeState = (s: typeof relationScopes.$inferSelect) =>

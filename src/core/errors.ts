@@ -27,7 +27,11 @@ export const ErrorCodes = {
   HAS_SUBORDINATES: "A unit cannot become Dead while subordinates of it exist.",
   NOT_DEAD: "Only a Dead entity can be removed this way.",
   ALREADY_PROVISIONED: "The machine already has an instance: its instance id is recorded once.",
-  NOT_IN_ERROR: "`resolved` applies only to a machine whose provisioning failed (status error).",
+  NOT_IN_ERROR:
+    "`resolved` applies only to a machine whose provisioning failed (status error), or a unit whose agent is in error (a hook failed).",
+  NOT_IN_SCOPE: "Only a unit in a relation's scope writes its settings in that relation.",
+  HOOK_RUN_ENDED:
+    "The hook run has ended: committed with another result, or interrupted because its agent began another run. A commit repeated with the same result is accepted and changes nothing.",
   UNAUTHENTICATED:
     "No credentials, or credentials that do not work (unknown, revoked, or an agent whose entity is Dead): send a bearer token.",
   FORBIDDEN: "The credentials are valid but may not do this: a read-only token writing, or an agent acting outside its responsibility.",

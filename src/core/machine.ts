@@ -6,8 +6,8 @@ export type MachineJob = (typeof MachineJob)[keyof typeof MachineJob];
 export const MachineStatus = { Pending: "pending", Started: "started", Stopped: "stopped", Error: "error" } as const;
 export type MachineStatus = (typeof MachineStatus)[keyof typeof MachineStatus];
 
-/** Juju's words for a unit agent's status: `allocating` until its agent first reports. */
-export const UnitAgentStatus = { Allocating: "allocating", Idle: "idle", Executing: "executing" } as const;
+/** Juju's words for a unit agent's status: `allocating` until its agent first reports; `error` once a hook failed, until resolved. */
+export const UnitAgentStatus = { Allocating: "allocating", Idle: "idle", Executing: "executing", Error: "error" } as const;
 export type UnitAgentStatus = (typeof UnitAgentStatus)[keyof typeof UnitAgentStatus];
 
 export const ContainerTypes = ["lxd", "kvm"] as const;

@@ -20,8 +20,9 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { Constraints } from "../core/constraints.js";
+import type { AgentStatusData, HookResult, ResolvedMode } from "../core/hooks.js";
 import { lives } from "../core/life.js";
-import type { ContainerType, MachineJob } from "../core/machine.js";
+import type { ContainerType, MachineJob, UnitAgentStatus } from "../core/machine.js";
 import { roles, scopes } from "../core/relation.js";
 
 /** Declared in lifecycle order, so `life < 'dying'` compares as the seeds mean. */
@@ -153,7 +154,15 @@ export const units = pgTable(
     life: lifeEnum("life").notNull().default("alive"),
     workloadStatus: text("workload_status").notNull().default("waiting"),
     workloadMessage: text("workload_message").notNull().default(""),
-    agentStatus: text("agent_status").notNull().default("allocating"),
+    agentStatus: text("agent_status").$type<UnitAgentStatus>().notNull().default("allocating"),
+    /** Juju's `hook failed: "<hook>"` in error, `running <hook> hook` while executing; empty otherwise. */
+    agentMessage: text("agent_message").notNull().default(""),
+    /** The hook the agent status is about (its relation and remote unit too), while executing or in error. */
+    agentStatusData: jsonb("agent_status_data").$type<AgentStatusData>().notNull().default({}),
+    agentSince: timestamp("agent_since", { withTimezone: true }).notNull().defaultNow(),
+    /** `juju resolved` on an agent in error: what its agent is to do with the failed hook; null when nothing is asked. */
+    resolved: text("resolved").$type<ResolvedMode>(),
+    /** The workload status's. */
     statusSince: timestamp("status_since", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -246,6 +255,58 @@ export const relationSettings = pgTable(
     version: integer("version").notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.modelId, t.relationId, t.unit] })],
+);
+
+/**
+ * A unit agent's progress, kept on the server (the seeds' hardware-failure BUG:
+ * an agent redeployed with nothing local still knows where it was): an opaque
+ * JSON document the agent defines (hooks run, each relation's members and
+ * settings versions, the pending operation), saved with each hook it begins
+ * and commits. Deleted with its unit.
+ */
+export const unitAgentStates = pgTable(
+  "unit_agent_states",
+  {
+    modelId: uuid("model_id").notNull(),
+    unit: text("unit").notNull(),
+    state: jsonb("state").$type<Record<string, unknown>>().notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.modelId, t.unit] }),
+    foreignKey({ columns: [t.modelId, t.unit], foreignColumns: [units.modelId, units.name] }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * Every hook a unit agent ran (issue 10: "so a person can see why a unit is
+ * where it is"): begun `running`, ended by its agent's commit. The latest
+ * HOOK_RUNS_KEPT of each unit are kept, and all go with the unit.
+ */
+export const hookRuns = pgTable(
+  "hook_runs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    modelId: uuid("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
+    unit: text("unit").notNull(),
+    hook: text("hook").notNull(),
+    /** For relation hooks: the relation's id (the relation may be gone by the time `-broken` runs). */
+    relationId: integer("relation_id"),
+    /** For `-joined`, `-changed` and `-departed`: the unit the hook is about. */
+    remoteUnit: text("remote_unit"),
+    result: text("result").$type<HookResult>().notNull().default("running"),
+    /** What the agent said when it committed the run (a failed hook's exit status, say). */
+    message: text("message").notNull().default(""),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+  },
+  (t) => [
+    foreignKey({ columns: [t.modelId, t.unit], foreignColumns: [units.modelId, units.name] }).onDelete("cascade"),
+    index("hook_runs_unit_idx").on(t.modelId, t.unit, t.id),
+    index("hook_runs_model_idx").on(t.modelId, t.id),
+  ],
 );
 
 /**

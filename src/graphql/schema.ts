@@ -14,6 +14,7 @@ import "./types/changes.js";
 import "./types/blocker.js";
 import "./types/removal.js";
 import "./types/agent-operations.js";
+import "./types/unit-agent.js";
 import "./types/credentials.js";
 import "./types/cloud.js";
 

@@ -16,6 +16,7 @@ export type BlockerKind =
   | "applications"
   | "machines"
   | "pending-cleanup"
+  | "hook-failed"
   | "agent";
 
 export interface Blocker {

@@ -4,6 +4,8 @@
 // (checked by .dependency-cruiser.cjs).
 
 export type { Database } from "../db/connect.js";
+export { AGENT_STATE_LIMIT, setUnitAgentState, type UnitAgentStateInput } from "./agent-state.js";
+export { type ResolveUnitInput, resolveUnit, setUnitAgentStatus, type UnitAgentStatusInput } from "./agent-status.js";
 export { applicationBlockers, type DeployInput, deploy } from "./application.js";
 export { actsForMachine, actsForUnit, deploysUnit, hostsContainer, isPerson, provisionsModel } from "./authority.js";
 export type { Blocker, BlockerKind } from "./blocker.js";
@@ -31,6 +33,15 @@ export {
   redeemLoginCode,
   revokeToken,
 } from "./credentials.js";
+export {
+  type BeginHookInput,
+  beginHook,
+  type CommitHookInput,
+  commitHook,
+  HOOK_RUNS_KEPT,
+  type HookCommitResult,
+} from "./hook-runs.js";
+export type { SettingsWrite } from "./hook-settings.js";
 export {
   type AddMachineInput,
   addMachine,
@@ -71,10 +82,9 @@ export {
   addUnit,
   MAX_UNITS_PER_REQUEST,
   removeDeadUnit,
-  setUnitAgentStatus,
   setUnitDead,
   setUnitDying,
-  type UnitAgentStatusInput,
   type UnitInput,
   unitBlockers,
 } from "./unit.js";
+export { agentStatesOf, hookRunsPage } from "./unit-agent-reads.js";

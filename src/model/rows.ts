@@ -7,6 +7,7 @@ import type {
   applications,
   charms,
   cleanups,
+  hookRuns,
   machines,
   models,
   relationEndpoints,
@@ -26,6 +27,7 @@ export type RelationEndpointRow = typeof relationEndpoints.$inferSelect;
 export type ScopeRow = typeof relationScopes.$inferSelect;
 export type SettingsRow = typeof relationSettings.$inferSelect;
 export type CleanupRow = typeof cleanups.$inferSelect;
+export type HookRunRow = typeof hookRuns.$inferSelect;
 
 /** What a check can read through: the store outside a transaction, or one transaction's connection. */
 export type Queryable = Database | DbTx;

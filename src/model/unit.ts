@@ -5,15 +5,17 @@
 // relation (scope.ts), beside it, with no machine of their own (seed 003).
 // The forced fallback (remove-unit --force) is a cleanup (cleanups.ts).
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import { unitAdded, unitAgentStatusSet, unitLifeSet, unitRemoved } from "../changes/change.js";
+import { unitAdded, unitLifeSet, unitRemoved } from "../changes/change.js";
 import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
-import { MachineJob, type UnitAgentStatus } from "../core/machine.js";
+import { MachineJob } from "../core/machine.js";
 import { machines, relationScopes, relations, units } from "../db/schema.js";
+import { hookFailure } from "./agent-status.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { mergeConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
+import { forgetHookRuns } from "./hook-runs.js";
 import { getAliveMachine, getApplication, getUnit } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome } from "./machine.js";
 import { type Placement, parsePlacements } from "./placement.js";
@@ -301,6 +303,7 @@ export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow): Pr
  */
 export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow): Promise<void> {
   if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
+  await forgetHookRuns(tx, model, unit.name);
   await tx.db.delete(units).where(and(eq(units.modelId, model.id), eq(units.name, unit.name)));
   await forgetAgent(tx, model, "unit", unit.name);
   tx.record(model.id, unitRemoved(unit));
@@ -337,23 +340,6 @@ export const removeDeadUnit = modelOperation("any", async (tx, model, input: Uni
   return true;
 });
 
-export interface UnitAgentStatusInput extends UnitInput {
-  status: UnitAgentStatus;
-}
-
-/** A unit agent reports what it is doing (`allocating` until it first does). */
-export const setUnitAgentStatus = modelOperation("any", async (tx, model, input: UnitAgentStatusInput) => {
-  const unit = await getUnit(tx, model, input.unit);
-  if (unit.agentStatus === input.status) return unit;
-  const [updated] = await tx.db
-    .update(units)
-    .set({ agentStatus: input.status, statusSince: new Date() })
-    .where(and(eq(units.modelId, model.id), eq(units.name, unit.name)))
-    .returning();
-  tx.record(model.id, unitAgentStatusSet(updated!));
-  return updated!;
-});
-
 /** "Why is it still here?" for a unit: what holds it from Dead and its pending cleanups, else the agent it waits for. */
 export async function unitBlockers(q: Queryable, unit: UnitRow): Promise<Blocker[]> {
   if (unit.life === Life.Alive) return [];
@@ -367,7 +353,13 @@ export async function unitBlockers(q: Queryable, unit: UnitRow): Promise<Blocker
       { kind: "agent", message: `Dead: waiting for ${deployer} to remove it`, entities: [unit.principal ?? unit.machineId ?? unit.name] },
     ];
   }
-  const blockers: Blocker[] = [...(await deathHolds(q, unit)), ...(await pendingCleanups(q, unit.modelId, "unit", unit.name))];
+  // A failed hook first: until it is resolved, nothing else moves.
+  const failure = hookFailure(unit);
+  const blockers: Blocker[] = [
+    ...(failure ? [failure] : []),
+    ...(await deathHolds(q, unit)),
+    ...(await pendingCleanups(q, unit.modelId, "unit", unit.name)),
+  ];
   if (!blockers.length)
     blockers.push({ kind: "agent", message: "waiting for its unit agent to set it Dead (or remove it with force)", entities: [unit.name] });
   return blockers;

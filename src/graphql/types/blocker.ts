@@ -15,6 +15,10 @@ const BlockerKindEnum = builder.enumType("BlockerKind", {
     APPLICATIONS: { value: "applications", description: "The model still has applications." },
     MACHINES: { value: "machines", description: "The model still has machines." },
     PENDING_CLEANUP: { value: "pending-cleanup", description: "Queued cleanup work for it has not run yet." },
+    HOOK_FAILED: {
+      value: "hook-failed",
+      description: "The unit's agent stopped on a failed hook: resolveUnit (retry or skip it), or removeUnit with force.",
+    },
     AGENT: { value: "agent", description: "Nothing holds it: an agent has not acted yet." },
   } satisfies Record<string, { value: BlockerKind; description: string }>,
 });

@@ -38,6 +38,10 @@ export const EntityKindEnum = builder.enumType("EntityKind", {
     RELATION: { value: "relation" as const },
     SCOPE: { value: "scope" as const, description: 'A unit entering or leaving a relation\'s scope; entity "<relation id>:<unit>".' },
     SETTINGS: { value: "settings" as const, description: 'A unit\'s relation settings version; entity "<relation id>:<unit>".' },
+    HOOK: {
+      value: "hook" as const,
+      description: "A unit's latest hook run, begun or ended; entity: the unit's name. A snapshot holds each unit's latest run.",
+    },
   } satisfies Record<string, { value: EntityKind; description?: string }>,
 });
 

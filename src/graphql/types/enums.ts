@@ -49,6 +49,10 @@ export const UnitAgentStatusEnum = builder.enumType("UnitAgentStatus", {
     ALLOCATING: { value: UnitAgentStatus.Allocating, description: "Its agent has not reported yet." },
     IDLE: { value: UnitAgentStatus.Idle, description: "Its agent runs, with nothing to do." },
     EXECUTING: { value: UnitAgentStatus.Executing, description: "Its agent is running a hook." },
+    ERROR: {
+      value: UnitAgentStatus.Error,
+      description: 'A hook failed (message `hook failed: "<hook>"`): its agent has stopped until resolveUnit, or removeUnit with force.',
+    },
   },
 });
 

@@ -36,10 +36,6 @@ UnitRef.implement({
       type: StatusRef,
       resolve: (u) => ({ current: u.workloadStatus, message: u.workloadMessage, since: u.statusSince }),
     }),
-    agentStatus: t.field({
-      type: StatusRef,
-      resolve: (u) => ({ current: u.agentStatus, message: "", since: u.statusSince }),
-    }),
     blockers: t.field({ type: [BlockerRef], description: blockersDescription, resolve: (u, _args, ctx) => unitBlockers(ctx.db, u) }),
   }),
 });

@@ -1,0 +1,231 @@
+// A unit agent's side of the API: its status (with the hook it is about), the
+// hook runs it begins and commits, the state document it keeps on the server,
+// and `juju resolved` for a person to get a failed hook moving.
+import { resolveCursorConnection } from "@pothos/plugin-relay";
+import { HookResult, ResolvedMode } from "../../core/hooks.js";
+import {
+  agentStatesOf,
+  beginHook,
+  commitHook,
+  DEFAULT_MODEL,
+  entityKey,
+  type HookRunRow,
+  hookRunsPage,
+  type PageWindow,
+  resolveUnit,
+  setUnitAgentState,
+} from "../../model/index.js";
+import { builder } from "../builder.js";
+import { MAX_PAGE } from "../connections.js";
+import { ModelRef, UnitRef } from "../refs.js";
+
+const ResolvedModeEnum = builder.enumType("ResolvedMode", {
+  description: "What `resolveUnit` asked of a unit agent in error.",
+  values: {
+    RETRY_HOOK: { value: ResolvedMode.RetryHook, description: "Run the failed hook again (`juju resolved`)." },
+    SKIP_HOOK: { value: ResolvedMode.SkipHook, description: "Mark the failed hook done without running it (`juju resolved --no-retry`)." },
+  },
+});
+
+const HookRunResultEnum = builder.enumType("HookRunResult", {
+  values: {
+    RUNNING: { value: HookResult.Running, description: "Begun; its agent has not committed it yet." },
+    SUCCEEDED: { value: HookResult.Succeeded, description: "Ran and succeeded: its relation settings were committed with it." },
+    FAILED: { value: HookResult.Failed, description: "Ran and failed: nothing it wrote was committed, and its agent stopped in error." },
+    SKIPPED: { value: HookResult.Skipped, description: "Marked done without running, after `resolveUnit(retry: false)`." },
+    INTERRUPTED: {
+      value: HookResult.Interrupted,
+      description: "Never committed: its agent began another run first (it restarted mid-hook, and runs the hook again).",
+    },
+  },
+});
+
+const HookCommitResultEnum = builder.enumType("HookCommitResult", {
+  description: "How a unit agent ends a hook run.",
+  values: {
+    SUCCEEDED: { value: HookResult.Succeeded },
+    FAILED: { value: HookResult.Failed },
+    SKIPPED: { value: HookResult.Skipped, description: "After `resolveUnit(retry: false)`: the hook is done without running." },
+  },
+});
+
+interface AgentStatusShape {
+  current: string;
+  message: string;
+  since: Date;
+  hook: string | null;
+  relation: number | null;
+  remoteUnit: string | null;
+}
+
+const AgentStatusRef = builder.objectRef<AgentStatusShape>("AgentStatus").implement({
+  description: "A unit agent's status, as `juju status` shows it, with the hook it is about while executing or in error.",
+  fields: (t) => ({
+    current: t.exposeString("current", { description: '"allocating", "idle", "executing" or "error".' }),
+    message: t.exposeString("message", { description: 'Juju\'s: `running <hook> hook`, or `hook failed: "<hook>"`; empty otherwise.' }),
+    since: t.expose("since", { type: "DateTime" }),
+    hook: t.exposeString("hook", { nullable: true, description: "The hook it is running, or the one that failed." }),
+    relation: t.exposeInt("relation", { nullable: true, description: "That hook's relation id, for a relation hook." }),
+    remoteUnit: t.exposeString("remoteUnit", { nullable: true, description: "The remote unit that hook is about, if any." }),
+  }),
+});
+
+export const HookRunRef = builder.objectRef<HookRunRow>("HookRun").implement({
+  description: "One hook a unit agent ran: begun before it ran, ended by its commit.",
+  fields: (t) => ({
+    id: t.id({ resolve: (r) => String(r.id) }),
+    unitName: t.exposeString("unit"),
+    unit: t.field({ type: UnitRef, resolve: (r) => entityKey(r.modelId, r.unit) }),
+    hook: t.exposeString("hook"),
+    relation: t.exposeInt("relationId", { nullable: true, description: "For relation hooks: the relation's id." }),
+    remoteUnit: t.exposeString("remoteUnit", { nullable: true, description: "For -joined, -changed and -departed: the unit it is about." }),
+    result: t.expose("result", { type: HookRunResultEnum }),
+    message: t.exposeString("message", { description: "What its agent said when it committed the run." }),
+    startedAt: t.expose("startedAt", { type: "DateTime" }),
+    endedAt: t.expose("endedAt", { type: "DateTime", nullable: true }),
+  }),
+});
+
+/** Hook runs newest first; cursors are run ids. */
+const hookRunConnection = (args: Parameters<typeof resolveCursorConnection>[0]["args"], page: (w: PageWindow) => Promise<HookRunRow[]>) =>
+  resolveCursorConnection({ args, toCursor: (r: HookRunRow) => String(r.id), maxSize: MAX_PAGE, defaultSize: 100 }, page);
+
+builder.objectFields(UnitRef, (t) => ({
+  agentStatus: t.field({
+    type: AgentStatusRef,
+    resolve: (u) => ({
+      current: u.agentStatus,
+      message: u.agentMessage,
+      since: u.agentSince,
+      hook: u.agentStatusData.hook ?? null,
+      relation: u.agentStatusData.relationId ?? null,
+      remoteUnit: u.agentStatusData.remoteUnit ?? null,
+    }),
+  }),
+  resolved: t.expose("resolved", {
+    type: ResolvedModeEnum,
+    nullable: true,
+    description: "What resolveUnit asked of its agent in error, until the agent's next hook commit; null when nothing is asked.",
+  }),
+  agentState: t.loadable({
+    type: "JSONObject",
+    nullable: true,
+    description: "The state document its agent keeps on the server (beginHook, commitHook, setUnitAgentState); null until it saves one.",
+    load: (keys: string[], ctx) => agentStatesOf(ctx.db, keys),
+    resolve: (u) => entityKey(u.modelId, u.name),
+  }),
+  hookRuns: t.connection({
+    type: HookRunRef,
+    description: "The hooks its agent ran, newest first (the latest 100 are kept).",
+    resolve: (u, args, ctx) => hookRunConnection(args, (window) => hookRunsPage(ctx.db, { modelId: u.modelId, unit: u.name }, window)),
+  }),
+}));
+
+builder.objectFields(ModelRef, (t) => ({
+  hookRuns: t.connection({
+    type: HookRunRef,
+    description: "The hooks the model's unit agents ran, newest first; of one unit when `unit` is given.",
+    args: { unit: t.arg.string() },
+    resolve: (model, args, ctx) =>
+      hookRunConnection(args, (window) => hookRunsPage(ctx.db, { modelId: model.id, unit: args.unit }, window)),
+  }),
+}));
+
+const BeginHookInput = builder.inputType("BeginHookInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    unit: t.string({ required: true }),
+    hook: t.string({ required: true, description: 'A hook its charm may have: "install", "db-relation-changed", …' }),
+    relation: t.int({ description: "For relation hooks: the relation's id." }),
+    remoteUnit: t.string({ description: "For -joined, -changed and -departed: the unit the hook is about." }),
+    state: t.field({ type: "JSONObject", description: "The agent's state document, saved with the run (at most 256 KiB of JSON)." }),
+  }),
+});
+
+const SettingInput = builder.inputType("SettingInput", {
+  fields: (t) => ({ key: t.string({ required: true }), value: t.string({ required: true }) }),
+});
+
+const RelationSettingsWriteInput = builder.inputType("RelationSettingsWriteInput", {
+  description: "A hook's relation-set writes to the unit's own settings in one relation.",
+  fields: (t) => ({
+    relation: t.int({ required: true }),
+    set: t.field({ type: [SettingInput], description: "Keys to set; an empty value deletes the key, as relation-set's does." }),
+    unset: t.stringList({ description: "Keys to delete." }),
+  }),
+});
+
+const CommitHookInput = builder.inputType("CommitHookInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    unit: t.string({ required: true }),
+    run: t.id({ required: true, description: "The run's id, as beginHook returned it." }),
+    result: t.field({ type: HookCommitResultEnum, required: true }),
+    message: t.string({ description: "Kept with the run (e.g. a failed hook's exit status); at most 1000 characters." }),
+    settings: t.field({
+      type: [RelationSettingsWriteInput],
+      description: "The hook's relation-set writes, committed only with SUCCEEDED; one new settings version per relation they change.",
+    }),
+    state: t.field({ type: "JSONObject", description: "The agent's state document, saved with the commit." }),
+  }),
+});
+
+const UnitAgentStateInput = builder.inputType("UnitAgentStateInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    unit: t.string({ required: true }),
+    state: t.field({ type: "JSONObject", required: true, description: "At most 256 KiB of JSON." }),
+  }),
+});
+
+const ResolveUnitInput = builder.inputType("ResolveUnitInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    unit: t.string({ required: true }),
+    retry: t.boolean({
+      required: true,
+      defaultValue: true,
+      description: "Run the failed hook again (`juju resolved`); false marks it done without running it (`--no-retry`).",
+    }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  beginHook: t.field({
+    type: HookRunRef,
+    description:
+      "Unit agent, before it runs a hook: the run is recorded RUNNING, its agent status becomes executing, and its state document is saved. " +
+      "A run of the unit still RUNNING is ended INTERRUPTED (its agent restarted mid-hook). INVALID_ARGUMENT for a hook its charm cannot have; " +
+      "NOT_ALIVE for a Dead unit.",
+    args: { input: t.arg({ type: BeginHookInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgent: input }),
+    resolve: (_root, { input }, ctx) => beginHook(ctx.db, input),
+  }),
+  commitHook: t.field({
+    type: HookRunRef,
+    description:
+      "Unit agent, after it ran (or skipped) a hook; one transaction. SUCCEEDED commits the hook's relation-set writes (NOT_IN_SCOPE for a " +
+      'relation the unit is not in the scope of) and makes the agent idle; FAILED commits nothing and puts the agent in error (`hook failed: "<hook>"`); ' +
+      "SKIPPED commits nothing and makes it idle. Every commit clears `resolved` and saves the state document. Repeating a commit with the run's " +
+      "result changes nothing; another result, or a run already interrupted, is HOOK_RUN_ENDED.",
+    args: { input: t.arg({ type: CommitHookInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgent: input }),
+    resolve: (_root, { input }, ctx) => commitHook(ctx.db, { ...input, run: String(input.run) }),
+  }),
+  setUnitAgentState: t.field({
+    type: UnitRef,
+    description: "Unit agent: saves its state document between hooks (INVALID_ARGUMENT over 256 KiB of JSON).",
+    args: { input: t.arg({ type: UnitAgentStateInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgent: input }),
+    resolve: (_root, { input }, ctx) => setUnitAgentState(ctx.db, input),
+  }),
+  resolveUnit: t.field({
+    type: UnitRef,
+    description:
+      "`juju resolved` (retry: true) and `juju resolved --no-retry` (retry: false) for a unit whose agent is in error (NOT_IN_ERROR otherwise): " +
+      "records what its agent is to do with the failed hook; the agent's next hook commit clears it.",
+    args: { input: t.arg({ type: ResolveUnitInput, required: true }) },
+    authScopes: { person: "operator" },
+    resolve: (_root, { input }, ctx) => resolveUnit(ctx.db, input),
+  }),
+}));

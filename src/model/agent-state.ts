@@ -1,0 +1,50 @@
+// A unit agent's progress, kept on the server (the seeds' hardware-failure BUG,
+// fixed as Juju 2.8 did: the uniter's state lives on the controller). The
+// document is the agent's own (which hooks ran, each relation's members and
+// settings versions, the operation under way); Lifeline stores it whole, bounds
+// its size, and gives it back to whichever agent runs the unit next.
+import { sql } from "drizzle-orm";
+import { LifelineError } from "../core/errors.js";
+import { unitAgentStates } from "../db/schema.js";
+import { getUnit } from "./lookup.js";
+import type { ModelRow } from "./rows.js";
+import { type InModel, modelOperation, type Tx } from "./transaction.js";
+
+/** The largest state document, as JSON text (UTF-8). */
+export const AGENT_STATE_LIMIT = 256 * 1024;
+
+export type AgentState = Record<string, unknown>;
+
+/** The document, or INVALID_ARGUMENT when it is not a JSON object or too big (checked before anything is written). */
+export function checkAgentState(state: unknown): AgentState {
+  if (typeof state !== "object" || state === null || Array.isArray(state))
+    throw new LifelineError("INVALID_ARGUMENT", "a unit agent's state is a JSON object");
+  const size = Buffer.byteLength(JSON.stringify(state), "utf8");
+  if (size > AGENT_STATE_LIMIT)
+    throw new LifelineError("INVALID_ARGUMENT", `a unit agent's state is at most ${AGENT_STATE_LIMIT} bytes of JSON, got ${size}`, {
+      limit: AGENT_STATE_LIMIT,
+      size,
+    });
+  return state as AgentState;
+}
+
+/** Replaces the unit's document. */
+export async function saveAgentState(tx: Tx, model: ModelRow, unit: string, state: AgentState): Promise<void> {
+  await tx.db
+    .insert(unitAgentStates)
+    .values({ modelId: model.id, unit, state })
+    .onConflictDoUpdate({ target: [unitAgentStates.modelId, unitAgentStates.unit], set: { state, updatedAt: sql`now()` } });
+}
+
+export interface UnitAgentStateInput extends InModel {
+  unit: string;
+  state: Record<string, unknown>;
+}
+
+/** The agent saves its state between hooks (after entering a scope, say); beginHook and commitHook save it too. */
+export const setUnitAgentState = modelOperation("any", async (tx, model, input: UnitAgentStateInput) => {
+  const state = checkAgentState(input.state);
+  const unit = await getUnit(tx, model, input.unit);
+  await saveAgentState(tx, model, unit.name, state);
+  return unit;
+});

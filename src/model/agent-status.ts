@@ -1,0 +1,138 @@
+// A unit agent's status (Juju's agent status: allocating, idle, executing,
+// error) with the hook it is about, and `juju resolved`: what a person asks of
+// an agent whose hook failed. A failed hook stops the unit's progress until a
+// hook commit ends the error: the retried hook succeeding, or the skip asked
+// for with `resolved --no-retry` (hook-runs.ts).
+import { and, eq } from "drizzle-orm";
+import { unitAgentChanged } from "../changes/change.js";
+import { LifelineError } from "../core/errors.js";
+import { type AgentStatusData, ResolvedMode } from "../core/hooks.js";
+import { Life } from "../core/life.js";
+import { UnitAgentStatus } from "../core/machine.js";
+import { units } from "../db/schema.js";
+import type { Blocker } from "./blocker.js";
+import { getUnit } from "./lookup.js";
+import type { ModelRow, UnitRow } from "./rows.js";
+import { type InModel, modelOperation, type Tx } from "./transaction.js";
+
+/** What a unit agent's status says: the status, Juju's message for it, and the hook it is about. */
+export interface AgentStatus {
+  status: UnitAgentStatus;
+  message: string;
+  data: AgentStatusData;
+}
+
+/** The hook a run is about, as status data (only the fields it has). */
+export const hookData = (run: { hook: string; relationId: number | null; remoteUnit: string | null }): AgentStatusData => ({
+  hook: run.hook,
+  ...(run.relationId !== null ? { relationId: run.relationId } : {}),
+  ...(run.remoteUnit !== null ? { remoteUnit: run.remoteUnit } : {}),
+});
+
+/** Juju's words (worker/uniter/operation RunningHookMessage, uniter.go's hook failure). */
+export const executing = (run: Parameters<typeof hookData>[0]): AgentStatus => ({
+  status: UnitAgentStatus.Executing,
+  message: `running ${run.hook} hook${run.remoteUnit ? ` for ${run.remoteUnit}` : ""}`,
+  data: hookData(run),
+});
+export const hookFailed = (run: Parameters<typeof hookData>[0]): AgentStatus => ({
+  status: UnitAgentStatus.Error,
+  message: `hook failed: "${run.hook}"`,
+  data: hookData(run),
+});
+export const idle: AgentStatus = { status: UnitAgentStatus.Idle, message: "", data: {} };
+
+const sameData = (a: AgentStatusData, b: AgentStatusData) => JSON.stringify(hookDataOrder(a)) === JSON.stringify(hookDataOrder(b));
+const hookDataOrder = (d: AgentStatusData) => [d.hook ?? null, d.relationId ?? null, d.remoteUnit ?? null];
+
+/**
+ * Sets the unit's agent status and, when given, its resolved mode; records one
+ * unit row carrying all of the agent's fields. Nothing is written when nothing changes.
+ */
+export async function updateAgent(
+  tx: Tx,
+  model: ModelRow,
+  unit: UnitRow,
+  status: AgentStatus | null,
+  resolved?: ResolvedMode | null,
+): Promise<UnitRow> {
+  const statusChanged =
+    status !== null &&
+    (status.status !== unit.agentStatus || status.message !== unit.agentMessage || !sameData(status.data, unit.agentStatusData));
+  const resolvedChanged = resolved !== undefined && resolved !== unit.resolved;
+  if (!statusChanged && !resolvedChanged) return unit;
+  const [updated] = await tx.db
+    .update(units)
+    .set({
+      ...(statusChanged
+        ? { agentStatus: status.status, agentMessage: status.message, agentStatusData: status.data, agentSince: new Date() }
+        : {}),
+      ...(resolvedChanged ? { resolved } : {}),
+    })
+    .where(and(eq(units.modelId, model.id), eq(units.name, unit.name)))
+    .returning();
+  tx.record(model.id, unitAgentChanged(updated!));
+  return updated!;
+}
+
+export interface UnitAgentStatusInput extends InModel {
+  unit: string;
+  status: UnitAgentStatus;
+}
+
+/**
+ * A unit agent reports what it is doing (`allocating` until it first does).
+ * An agent in error stays so: only a hook commit ends the error (resolveUnit
+ * asks the agent for one), so a restarted agent reporting `idle` does not
+ * hide a failed hook. Error itself comes with the failed hook (commitHook).
+ */
+export const setUnitAgentStatus = modelOperation("any", async (tx, model, input: UnitAgentStatusInput) => {
+  if (input.status === UnitAgentStatus.Error)
+    throw new LifelineError("INVALID_ARGUMENT", "a unit agent's error status comes with its failed hook: commit the run with FAILED");
+  const unit = await getUnit(tx, model, input.unit);
+  if (unit.agentStatus === UnitAgentStatus.Error) return unit;
+  return updateAgent(tx, model, unit, { status: input.status, message: "", data: {} });
+});
+
+export interface ResolveUnitInput extends InModel {
+  unit: string;
+  /** Run the failed hook again (the default); false marks it done without running it (`--no-retry`). */
+  retry?: boolean | null;
+}
+
+/**
+ * `juju resolved [--no-retry]` (Juju's Unit.Resolve): only for a unit whose
+ * agent is in error. Records what its agent is to do; the agent acts on it
+ * (it sees the unit row on its unitLife stream) and its next hook commit
+ * clears it. Asking again before the agent acts replaces the mode.
+ */
+export const resolveUnit = modelOperation("any", async (tx, model, input: ResolveUnitInput) => {
+  const unit = await getUnit(tx, model, input.unit);
+  if (unit.agentStatus !== UnitAgentStatus.Error)
+    throw new LifelineError("NOT_IN_ERROR", `unit ${unit.name}'s agent is ${unit.agentStatus}, not in error: nothing to resolve`, {
+      status: unit.agentStatus,
+    });
+  return updateAgent(tx, model, unit, null, input.retry === false ? ResolvedMode.SkipHook : ResolvedMode.RetryHook);
+});
+
+/** "Why is it still here?" for a Dying unit whose hook failed: its agent has stopped, and what gets it moving. */
+export function hookFailure(unit: UnitRow): Blocker | null {
+  if (unit.life !== Life.Dying || unit.agentStatus !== UnitAgentStatus.Error) return null;
+  const { hook, relationId, remoteUnit } = unit.agentStatusData;
+  const about = [relationId !== undefined ? `relation ${relationId}` : null, remoteUnit ? `remote unit ${remoteUnit}` : null].filter(
+    Boolean,
+  );
+  const asked =
+    unit.resolved === ResolvedMode.RetryHook
+      ? "; a retry was asked for (resolveUnit): waiting for its agent"
+      : unit.resolved === ResolvedMode.SkipHook
+        ? "; a skip was asked for (resolveUnit with retry: false): waiting for its agent"
+        : "";
+  return {
+    kind: "hook-failed",
+    message:
+      `its agent stopped on a failed hook: "${hook ?? "unknown"}"${about.length ? ` (${about.join(", ")})` : ""}${asked}. ` +
+      "resolveUnit runs it again, resolveUnit with retry: false skips it, removeUnit with force removes the unit anyway",
+    entities: [unit.name],
+  };
+}

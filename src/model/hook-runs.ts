@@ -1,0 +1,215 @@
+// Hook runs: a unit agent begins each hook before running it and commits it
+// after (Juju's uniter records a hook as pending, then done: operation/state.go),
+// so the server knows what every unit did and where each agent got to. A
+// commit is one transaction: the run's end, the hook's relation-set writes
+// (only if it succeeded), the agent's status and its state document.
+import { and, eq, sql } from "drizzle-orm";
+import { hookRunRecorded, hookRunsRemoved } from "../changes/change.js";
+import { LifelineError } from "../core/errors.js";
+import { HookResult } from "../core/hooks.js";
+import { Life } from "../core/life.js";
+import { charms, hookRuns, relationEndpoints, relations } from "../db/schema.js";
+import { type AgentState, checkAgentState, saveAgentState } from "./agent-state.js";
+import { executing, hookFailed, idle, updateAgent } from "./agent-status.js";
+import { charmMetadata } from "./charm.js";
+import { parseHookName } from "./hook-names.js";
+import { applySettingsWrites, type SettingsWrite } from "./hook-settings.js";
+import { getApplication, getUnit } from "./lookup.js";
+import { parseUnitName } from "./names.js";
+import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
+import { type InModel, modelOperation, type Tx } from "./transaction.js";
+
+/** Runs kept per unit, newest first; older ones are deleted as new ones begin (the change log keeps them while it retains). */
+export const HOOK_RUNS_KEPT = 100;
+
+/** The longest message a commit keeps. */
+const MESSAGE_LIMIT = 1000;
+
+async function charmEndpoints(tx: Tx, model: ModelRow, unit: UnitRow): Promise<{ charm: string; endpoints: string[] }> {
+  const app = await getApplication(tx, model, unit.application);
+  const [charm] = await tx.db
+    .select()
+    .from(charms)
+    .where(and(eq(charms.modelId, model.id), eq(charms.url, app.charmUrl)));
+  return { charm: charm!.name, endpoints: charmMetadata(charm!).endpoints.map((e) => e.name) };
+}
+
+/** A relation hook names a relation of its endpoint; a unit hook names none. A relation already gone is taken on trust (-departed and -broken run after a forced removal). */
+async function checkHookTarget(tx: Tx, model: ModelRow, unit: UnitRow, input: BeginHookInput, endpoint: string | undefined, kind?: string) {
+  const { relation, remoteUnit } = input;
+  if (!endpoint) {
+    if (relation != null || remoteUnit != null)
+      throw new LifelineError("INVALID_ARGUMENT", `hook "${input.hook}" is not a relation hook: it has no relation or remote unit`);
+    return;
+  }
+  if (relation == null) throw new LifelineError("INVALID_ARGUMENT", `relation hook "${input.hook}" needs its relation's id`);
+  if (!Number.isInteger(relation) || relation < 0)
+    throw new LifelineError("INVALID_ID", `invalid relation id ${relation}: expected a non-negative integer`);
+  if (remoteUnit != null) {
+    parseUnitName(remoteUnit);
+    if (kind === "broken") throw new LifelineError("INVALID_ARGUMENT", `"${input.hook}" is about the relation, not a remote unit`);
+  }
+  const [exists] = await tx.db
+    .select({ id: relations.id })
+    .from(relations)
+    .where(and(eq(relations.modelId, model.id), eq(relations.id, relation)));
+  if (!exists) return;
+  const [own] = await tx.db
+    .select({ name: relationEndpoints.name })
+    .from(relationEndpoints)
+    .where(
+      and(
+        eq(relationEndpoints.modelId, model.id),
+        eq(relationEndpoints.relationId, relation),
+        eq(relationEndpoints.application, unit.application),
+      ),
+    );
+  if (own?.name !== endpoint)
+    throw new LifelineError(
+      "INVALID_ARGUMENT",
+      own
+        ? `relation ${relation} is ${unit.application}'s "${own.name}" relation, not "${endpoint}": hook "${input.hook}" does not run for it`
+        : `${unit.application} is not in relation ${relation}`,
+      { relation },
+    );
+}
+
+/** Runs of the unit its agent never committed: it restarted mid-hook and began again. */
+async function interruptRunning(tx: Tx, model: ModelRow, unit: string) {
+  const interrupted = await tx.db
+    .update(hookRuns)
+    .set({
+      result: HookResult.Interrupted,
+      message: "interrupted: its agent began another hook before committing this one",
+      endedAt: sql`now()`,
+    })
+    .where(and(eq(hookRuns.modelId, model.id), eq(hookRuns.unit, unit), eq(hookRuns.result, HookResult.Running)))
+    .returning();
+  for (const run of interrupted) tx.record(model.id, hookRunRecorded(run));
+}
+
+/** Keeps the unit's latest HOOK_RUNS_KEPT runs. */
+async function prune(tx: Tx, model: ModelRow, unit: string) {
+  await tx.db.execute(sql`
+    delete from ${hookRuns} where ${hookRuns.modelId} = ${model.id} and ${hookRuns.unit} = ${unit} and ${hookRuns.id} < (
+      select ${hookRuns.id} from ${hookRuns} where ${hookRuns.modelId} = ${model.id} and ${hookRuns.unit} = ${unit}
+      order by ${hookRuns.id} desc offset ${HOOK_RUNS_KEPT - 1} limit 1)`);
+}
+
+export interface BeginHookInput extends InModel {
+  unit: string;
+  hook: string;
+  /** For relation hooks: the relation's id. */
+  relation?: number | null;
+  /** For -joined, -changed and -departed: the unit the hook is about. */
+  remoteUnit?: string | null;
+  /** The agent's state document, saved with the run (unchanged when omitted). */
+  state?: Record<string, unknown> | null;
+}
+
+/**
+ * The agent is about to run a hook: the run is recorded `running`, the agent
+ * status becomes `executing`, and its state document is saved. A run of the
+ * unit still running is ended `interrupted` (its agent restarted mid-hook).
+ * Refused for a hook the unit's charm cannot have, and for a Dead unit.
+ */
+export const beginHook = modelOperation("any", async (tx, model, input: BeginHookInput): Promise<HookRunRow> => {
+  const unit = await getUnit(tx, model, input.unit);
+  if (unit.life === Life.Dead)
+    throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
+  const { charm, endpoints } = await charmEndpoints(tx, model, unit);
+  const parsed = parseHookName(input.hook, endpoints, charm);
+  await checkHookTarget(tx, model, unit, input, parsed.relation?.endpoint, parsed.relation?.kind);
+  const state = input.state == null ? null : checkAgentState(input.state);
+
+  await interruptRunning(tx, model, unit.name);
+  const [run] = await tx.db
+    .insert(hookRuns)
+    .values({
+      modelId: model.id,
+      unit: unit.name,
+      hook: parsed.name,
+      relationId: parsed.relation ? input.relation! : null,
+      remoteUnit: parsed.relation ? (input.remoteUnit ?? null) : null,
+    })
+    .returning();
+  await prune(tx, model, unit.name);
+  tx.record(model.id, hookRunRecorded(run!));
+  await updateAgent(tx, model, unit, executing(run!));
+  if (state) await saveAgentState(tx, model, unit.name, state);
+  return run!;
+});
+
+/** How the agent ends a run. */
+export type HookCommitResult = typeof HookResult.Succeeded | typeof HookResult.Failed | typeof HookResult.Skipped;
+
+export interface CommitHookInput extends InModel {
+  unit: string;
+  /** The run's id, as beginHook returned it. */
+  run: string;
+  result: HookCommitResult;
+  message?: string | null;
+  /** The hook's relation-set writes: applied only when it succeeded. */
+  settings?: readonly SettingsWrite[] | null;
+  state?: Record<string, unknown> | null;
+}
+
+function parseRunId(id: string): number {
+  if (!/^[1-9][0-9]{0,15}$/.test(id))
+    throw new LifelineError("INVALID_ID", `invalid hook run id "${id.slice(0, 40)}": a run's id as beginHook returned it`);
+  return Number(id);
+}
+
+/**
+ * The agent has run the hook (or, after `resolved --no-retry`, skipped it).
+ * One transaction: succeeded applies the hook's relation-set writes and makes
+ * the agent idle; failed makes it `error` (Juju's `hook failed: "<hook>"`,
+ * with the relation and remote unit) and applies nothing; skipped applies
+ * nothing and makes it idle. Every commit clears the resolved mode (a retried
+ * hook that fails again needs another resolveUnit) and saves the state
+ * document. A commit repeated with the run's result returns the run and
+ * changes nothing (a retry after a lost response); another result is refused
+ * with HOOK_RUN_ENDED, as is a commit of a run its agent interrupted.
+ */
+export const commitHook = modelOperation("any", async (tx, model, input: CommitHookInput): Promise<HookRunRow> => {
+  const id = parseRunId(input.run);
+  const unit = await getUnit(tx, model, input.unit);
+  const [run] = await tx.db
+    .select()
+    .from(hookRuns)
+    .where(and(eq(hookRuns.modelId, model.id), eq(hookRuns.unit, unit.name), eq(hookRuns.id, id)));
+  if (!run)
+    throw new LifelineError("NOT_FOUND", `hook run ${id} of unit ${unit.name} not found in model "${model.name}"`, {
+      kind: "hook run",
+      id: input.run,
+    });
+  if (run.result !== HookResult.Running) {
+    if (run.result === input.result) return run;
+    throw new LifelineError("HOOK_RUN_ENDED", `hook run ${id} ("${run.hook}") of unit ${unit.name} has already ended: ${run.result}`, {
+      result: run.result,
+    });
+  }
+  if (input.settings?.length && input.result !== HookResult.Succeeded)
+    throw new LifelineError("INVALID_ARGUMENT", `a ${input.result} hook's settings are not committed: send settings only with SUCCEEDED`);
+  const state: AgentState | null = input.state == null ? null : checkAgentState(input.state);
+
+  if (input.result === HookResult.Succeeded) await applySettingsWrites(tx, model, unit, input.settings ?? []);
+  const [ended] = await tx.db
+    .update(hookRuns)
+    .set({ result: input.result, message: (input.message ?? "").slice(0, MESSAGE_LIMIT), endedAt: sql`now()` })
+    .where(eq(hookRuns.id, run.id))
+    .returning();
+  tx.record(model.id, hookRunRecorded(ended!));
+  await updateAgent(tx, model, unit, input.result === HookResult.Failed ? hookFailed(run) : idle, null);
+  if (state) await saveAgentState(tx, model, unit.name, state);
+  return ended!;
+});
+
+/** The unit's row is being deleted: its runs go first, and streams of hook runs learn it is gone. */
+export async function forgetHookRuns(tx: Tx, model: ModelRow, unit: string): Promise<void> {
+  const removed = await tx.db
+    .delete(hookRuns)
+    .where(and(eq(hookRuns.modelId, model.id), eq(hookRuns.unit, unit)))
+    .returning({ id: hookRuns.id });
+  if (removed.length) tx.record(model.id, hookRunsRemoved(unit));
+}

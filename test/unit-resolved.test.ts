@@ -1,0 +1,135 @@
+// A failed hook stops its unit's progress (agent status error, Juju's
+// `hook failed: "<hook>"`), until `juju resolved` (retry it) or
+// `juju resolved --no-retry` (skip it) and the agent's next commit, or until
+// the unit is removed with force (../shared/JUJU-AGENTS.md "Hook failures and `resolved`").
+import { describe, expect, it } from "vitest";
+import { useApi } from "./support/api.js";
+import { deploy, integrate } from "./support/fixtures.js";
+import { agent, RESOLVE_UNIT } from "./support/hooks.js";
+import { lifecycle } from "./support/lifecycle.js";
+
+const api = useApi();
+
+/** wordpress/0 in the db relation's scope, its db-relation-changed hook failed. */
+async function failed() {
+  const model = await api.newModel();
+  await deploy(api, model, { charm: "wordpress" });
+  await deploy(api, model, { charm: "mysql" });
+  const db = (await integrate(api, model, "wordpress", "mysql")).id as number;
+  const l = lifecycle(api, model);
+  await l.enter(db, "wordpress/0");
+  await l.enter(db, "mysql/0");
+  const a = agent(api, model);
+  const failedRun = await a.run("wordpress/0", "db-relation-changed", "FAILED", {
+    begin: { relation: db, remoteUnit: "mysql/0" },
+    commit: { message: "exit status 1" },
+  });
+  return { model, db, l, a, failedRun };
+}
+
+const retryChanged = (db: number) => ({ begin: { relation: db, remoteUnit: "mysql/0" } });
+
+describe("resolveUnit", () => {
+  it("is refused with NOT_IN_ERROR for a unit whose agent is not in error, changing nothing", async () => {
+    const { model, a } = await failed();
+    const before = await a.revision();
+    const error = await api.refused("NOT_IN_ERROR", RESOLVE_UNIT, { input: { model, unit: "mysql/0" } });
+    expect(error.message).toMatch("unit mysql/0's agent is allocating, not in error");
+    await api.refused("NOT_IN_ERROR", RESOLVE_UNIT, { input: { model, unit: "mysql/0", retry: false } });
+    await api.refused("NOT_FOUND", RESOLVE_UNIT, { input: { model, unit: "mysql/7" } });
+    expect(await a.revision()).toBe(before);
+  });
+
+  it("records RETRY_HOOK by default and SKIP_HOOK with retry: false; asking again before the agent acts replaces it", async () => {
+    const { a } = await failed();
+    expect(await a.resolve("wordpress/0")).toEqual({ name: "wordpress/0", resolved: "RETRY_HOOK", agentStatus: { current: "error" } });
+    expect((await a.resolve("wordpress/0", false)).resolved).toBe("SKIP_HOOK");
+    const revision = await a.revision();
+    expect((await a.resolve("wordpress/0", false)).resolved).toBe("SKIP_HOOK");
+    expect(await a.revision()).toBe(revision); // the same again changes nothing
+  });
+
+  it("retry: the agent runs the hook again; its success commits the hook's settings, makes it idle and clears resolved", async () => {
+    const { db, a } = await failed();
+    await a.resolve("wordpress/0");
+    const retried = await a.run("wordpress/0", "db-relation-changed", "SUCCEEDED", {
+      ...retryChanged(db),
+      commit: { settings: [{ relation: db, set: [{ key: "url", value: "http://wp" }] }] },
+    });
+    expect(retried.result).toBe("SUCCEEDED");
+    const unit = await a.unit("wordpress/0");
+    expect(unit).toMatchObject({ resolved: null, agentStatus: { current: "idle", message: "" } });
+    expect((await a.settings(db, "wordpress/0")).values.url).toBe("http://wp");
+    expect(unit.runs.map((r: any) => r.result)).toEqual(["SUCCEEDED", "FAILED"]);
+  });
+
+  it("a retried hook that fails again is in error again, and needs another resolveUnit", async () => {
+    const { db, a } = await failed();
+    await a.resolve("wordpress/0");
+    await a.run("wordpress/0", "db-relation-changed", "FAILED", retryChanged(db));
+    expect(await a.unit("wordpress/0")).toMatchObject({
+      resolved: null,
+      agentStatus: { current: "error", message: 'hook failed: "db-relation-changed"' },
+    });
+  });
+
+  it("no retry: the agent commits the hook SKIPPED, with none of its settings; it is idle and resolved cleared", async () => {
+    const { db, a } = await failed();
+    const settings = await a.settings(db, "wordpress/0");
+    await a.resolve("wordpress/0", false);
+    const skipped = await a.run("wordpress/0", "db-relation-changed", "SKIPPED", retryChanged(db));
+    expect(skipped.result).toBe("SKIPPED");
+    expect(await a.unit("wordpress/0")).toMatchObject({ resolved: null, agentStatus: { current: "idle" } });
+    expect(await a.settings(db, "wordpress/0")).toEqual(settings);
+  });
+});
+
+describe("an agent in error", () => {
+  const SET_STATUS = `mutation ($input: UnitAgentStatusInput!) { setUnitAgentStatus(input: $input) { agentStatus { current message } } }`;
+
+  it("stays in error when it reports idle (a restarted agent does not hide its failed hook)", async () => {
+    const { model, a } = await failed();
+    const revision = await a.revision();
+    const data = await api.ok(SET_STATUS, { input: { model, unit: "wordpress/0", status: "IDLE" } });
+    expect(data.setUnitAgentStatus.agentStatus).toEqual({ current: "error", message: 'hook failed: "db-relation-changed"' });
+    expect(await a.revision()).toBe(revision);
+  });
+
+  it("cannot be put in error but by a failed hook", async () => {
+    const { model } = await failed();
+    await api.refused("INVALID_ARGUMENT", SET_STATUS, { input: { model, unit: "mysql/0", status: "ERROR" } });
+  });
+
+  it("an Alive unit in error lists no blockers: only a Dying one is held", async () => {
+    const { a } = await failed();
+    expect((await a.unit("wordpress/0")).blockers).toEqual([]);
+  });
+
+  it("a Dying unit in error shows a hook-failed blocker naming the hook and what gets it moving", async () => {
+    const { db, l, a } = await failed();
+    await l.removeUnit(["wordpress/0"]);
+    const [first, ...rest] = (await a.unit("wordpress/0")).blockers;
+    expect(first).toEqual({
+      kind: "HOOK_FAILED",
+      message: `its agent stopped on a failed hook: "db-relation-changed" (relation ${db}, remote unit mysql/0). resolveUnit runs it again, resolveUnit with retry: false skips it, removeUnit with force removes the unit anyway`,
+      entities: ["wordpress/0"],
+    });
+    expect(rest.map((b: any) => b.kind)).toEqual(["IN_SCOPE"]);
+    await a.resolve("wordpress/0", false);
+    expect((await a.unit("wordpress/0")).blockers[0].message).toMatch(
+      "a skip was asked for (resolveUnit with retry: false): waiting for its agent",
+    );
+    await a.run("wordpress/0", "db-relation-changed", "SKIPPED", retryChanged(db));
+    expect((await a.unit("wordpress/0")).blockers.map((b: any) => b.kind)).toEqual(["IN_SCOPE"]);
+  });
+
+  it("removeUnit with force removes a Dying unit in error, and its hook runs with it", async () => {
+    const { model, l } = await failed();
+    await l.removeUnit(["wordpress/0"]);
+    expect(await l.removeUnit(["wordpress/0"], { force: true })).toEqual([{ id: "wordpress/0", outcome: "UNCHANGED" }]);
+    const status = await l.status();
+    expect(status.units["wordpress/0"]).toBeUndefined();
+    const data = await api.ok(`query ($model: String!) { model(name: $model) { hookRuns { edges { node { unitName } } } } }`, { model });
+    expect(data.model.hookRuns.edges.map((e: any) => e.node.unitName)).not.toContain("wordpress/0");
+  });
+});
