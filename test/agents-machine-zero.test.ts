@@ -5,7 +5,7 @@
 // any deployer does, and never ends machine 0: it stays Alive and started.
 import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "../src/agents/controller.js";
-import { aliveModelNames, issueMachineCredentials } from "../src/model/index.js";
+import { issueMachineCredentials, modelsNotDead } from "../src/model/index.js";
 import { DummyProvider } from "../src/provider/dummy.js";
 import { useLiveServer } from "./support/streams.js";
 
@@ -23,7 +23,7 @@ async function agentsFor(model: string) {
   const controller = new Controller({
     url: live.url,
     provider,
-    models: async () => (await aliveModelNames(live.store.db)).filter((name) => name === model),
+    models: async () => (await modelsNotDead(live.store.db)).filter((name) => name === model),
     pollMs: 50,
     provisionerToken: async (name) => ({
       machine: "0",

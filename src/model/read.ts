@@ -1,7 +1,7 @@
 // The read side `juju status` needs: batch look-ups by key (one query per
 // batch, for the API's dataloaders) and keyset pages in creation order, so a
 // model with 100,000 units is read a page at a time.
-import { and, asc, desc, eq, gt, type InferSelectModel, inArray, isNull, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, type InferSelectModel, inArray, isNull, lt, ne, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Database } from "../db/connect.js";
@@ -288,8 +288,8 @@ export async function unitSettings(db: Database, relation: RelationRow, unit: st
   return row ?? null;
 }
 
-/** The names of the models that are Alive, oldest first: the ones a controller provisions. */
-export async function aliveModelNames(db: Database): Promise<string[]> {
-  const rows = await db.select({ name: models.name }).from(models).where(eq(models.life, "alive")).orderBy(asc(models.seq));
+/** The names of the models not yet Dead, oldest first: the ones whose agents run (a Dying model needs them to take it apart). */
+export async function modelsNotDead(db: Database): Promise<string[]> {
+  const rows = await db.select({ name: models.name }).from(models).where(ne(models.life, "dead")).orderBy(asc(models.seq));
   return rows.map((r) => r.name);
 }

@@ -4,7 +4,7 @@
 import { Controller } from "../agents/controller.js";
 import { openStore } from "../db/connect.js";
 import { DataDirLockedError } from "../db/lock.js";
-import { aliveModelNames, bootstrap, bootstrapAdmin, createLoginCode, ensureAdminToken, issueMachineCredentials } from "../model/index.js";
+import { bootstrap, bootstrapAdmin, createLoginCode, ensureAdminToken, issueMachineCredentials, modelsNotDead } from "../model/index.js";
 import { DummyProvider } from "../provider/dummy.js";
 import { DummyStateError } from "../provider/dummy-state.js";
 import { AgentLeader, agentsLock, soleProcess } from "./agent-leader.js";
@@ -38,7 +38,7 @@ async function main() {
     const controller = new Controller({
       url: running.url,
       provider,
-      models: () => aliveModelNames(store.db),
+      models: () => modelsNotDead(store.db),
       // The controller hands each model's machine 0 agent and provisioner the credentials of that manager machine, as Juju's bootstrap does.
       provisionerToken: async (model) => ({
         machine: "0",
