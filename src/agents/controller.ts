@@ -9,7 +9,8 @@
 import type { DummyProvider } from "../provider/dummy.js";
 import { Cleaner } from "./cleaner.js";
 import { AgentConnection } from "./connection.js";
-import { MachineAgent, type MachineAgentCredentials } from "./machine-agent.js";
+import { HookRunner } from "./hooks/run-hook.js";
+import { MachineAgent, type MachineAgentCredentials, type MachineAgentOptions } from "./machine-agent.js";
 import { Provisioner } from "./provisioner.js";
 
 export interface ControllerOptions {
@@ -29,6 +30,8 @@ export interface ControllerOptions {
   cleanerIntervalMs?: number;
   /** The controller machine's private address, published by units placed on machine 0. */
   controllerAddress?: string;
+  /** Where unit agents keep their charm directories; a temporary directory by default. */
+  dataDir?: string;
   log?: (line: string) => void;
 }
 
@@ -39,6 +42,8 @@ export class Controller {
   /** Each model's machine 0 agent, by model: the controller's own machine, which hosts units too. */
   readonly managerAgents = new Map<string, MachineAgent>();
   readonly machineAgents = new Map<string, MachineAgent>();
+  /** Runs the hooks of every unit agent in the process. */
+  private readonly runner = new HookRunner();
   private timer: NodeJS.Timeout | null = null;
   private readonly log: (line: string) => void;
   private readonly unhook: (() => void)[] = [];
@@ -55,7 +60,7 @@ export class Controller {
         // An instance without credentials runs no agent; one already running its agent needs no second.
         if (!userData || this.machineAgents.has(instance.id)) return;
         const credentials = JSON.parse(userData) as MachineAgentCredentials;
-        const agent = new MachineAgent(this.api, credentials, { privateAddress: instance.addresses[0] ?? "127.0.0.1", log: this.log });
+        const agent = new MachineAgent(this.api, credentials, this.agentOptions(instance.addresses[0] ?? "127.0.0.1"));
         this.machineAgents.set(instance.id, agent);
         agent.start().catch((error) => this.log(`${credentials.tag}: could not start: ${String(error)}`));
       }),
@@ -66,6 +71,11 @@ export class Controller {
     provider.bootInstances();
     await this.refresh();
     this.timer = setInterval(() => void this.refresh().catch((e) => this.log(`controller: ${String(e)}`)), this.options.pollMs ?? 2000);
+  }
+
+  /** Every machine agent of the process shares one hook runner. */
+  private agentOptions(privateAddress: string): MachineAgentOptions {
+    return { privateAddress, runner: this.runner, log: this.log, ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}) };
   }
 
   private stopAgent(instanceId: string): void {
@@ -110,7 +120,7 @@ export class Controller {
     const manager = new MachineAgent(
       this.api,
       { model, machine, tag: `machine-${machine.replaceAll("/", "-")}`, token },
-      { privateAddress: this.options.controllerAddress ?? "127.0.0.1", log: this.log },
+      this.agentOptions(this.options.controllerAddress ?? "127.0.0.1"),
     );
     try {
       await manager.start();
@@ -138,6 +148,7 @@ export class Controller {
     for (const unhook of this.unhook) unhook();
     for (const agent of [...this.machineAgents.values(), ...this.managerAgents.values()]) agent.stop();
     await Promise.all([...this.provisioners.values(), ...this.cleaners.values()].map((agent) => agent.stop()));
+    await this.runner.close();
     await this.api.close();
   }
 }

@@ -11,6 +11,9 @@
 // (its credentials stop working then). A JobManageModel machine (the model's
 // machine 0, whose agent the controller runs) is never set Dead by its agent:
 // it cannot become Dying, and goes only with its model.
+
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   ChangesDocument,
   IssueUnitCredentialsDocument,
@@ -21,6 +24,7 @@ import {
   SetUnitDeadDocument,
 } from "../client/graphql.js";
 import { type AgentConnection, ApiError } from "./connection.js";
+import { HookRunner } from "./hooks/run-hook.js";
 import { MachinesView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
 import { type DeployedUnitView, UnitAgent } from "./unit-agent.js";
@@ -28,6 +32,10 @@ import { type DeployedUnitView, UnitAgent } from "./unit-agent.js";
 export interface MachineAgentOptions {
   /** The machine's private address, which its units publish in their relations (a host knows its own; Juju's machiner reports it). */
   privateAddress?: string;
+  /** Runs its units' hooks: one per process, shared by every agent in it; the agent makes its own when none is given. */
+  runner?: HookRunner;
+  /** Where its unit agents keep their charm directories (a cache of what the API holds); a temporary directory by default. */
+  dataDir?: string;
   log?: (line: string) => void;
 }
 
@@ -55,6 +63,8 @@ export class MachineAgent {
   });
 
   private readonly log: (line: string) => void;
+  private readonly runner: HookRunner;
+  private readonly ownsRunner: boolean;
 
   constructor(
     private readonly api: AgentConnection,
@@ -62,6 +72,8 @@ export class MachineAgent {
     private readonly options: MachineAgentOptions = {},
   ) {
     this.log = options.log ?? (() => {});
+    this.runner = options.runner ?? new HookRunner();
+    this.ownsRunner = !options.runner;
     this.passes = new SerialPasses(
       () => this.act(),
       (error) => this.log(`${credentials.tag}: ${String(error)}`),
@@ -115,7 +127,10 @@ export class MachineAgent {
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     for (const agent of this.unitAgents.values()) agent.stop();
     this.unitAgents.clear();
-    void this.passes.stop().then(this.finish);
+    void this.passes
+      .stop()
+      .then(() => (this.ownsRunner ? this.runner.close() : undefined))
+      .then(this.finish);
   }
 
   /** The deployer's pass over the principals assigned to the machine. */
@@ -146,7 +161,13 @@ export class MachineAgent {
           const agent = new UnitAgent(
             this.api,
             { model, unit: name, ...credentials },
-            { privateAddress: this.options.privateAddress ?? "127.0.0.1", log: this.log },
+            {
+              privateAddress: this.options.privateAddress ?? "127.0.0.1",
+              machineId: machine,
+              runner: this.runner,
+              dataDir: this.options.dataDir ?? join(tmpdir(), "lifeline-agents"),
+              log: this.log,
+            },
           );
           this.unitAgents.set(name, agent);
           agent.unitsChanged(this.units);

@@ -1,38 +1,56 @@
 // A unit agent (Juju's uniter, ../shared/JUJU-AGENTS.md; seed 001 "Agents"),
 // with the credentials its deployer issued. It watches its unit and its
-// application (unitLife) and its application's relations
-// (applicationRelations), and reconciles, one pass at a time:
-// - it enters the scope of each Alive relation of its application (a
-//   principal entering a container-scoped relation creates its subordinate);
-// - it leaves the scopes of relations that are no longer Alive;
-// - it sets its unit Dying when its application is Dying, and, as a
-//   subordinate, when no Alive container-scoped relation with its principal's
-//   application remains;
-// - Dying, it leaves every scope, waits until its subordinates are removed,
-//   and sets its unit Dead; then it stops for good (its deployer removes it);
-// - as a principal, it deploys its subordinates (their agents run beside it,
-//   sharing its addresses, seed 003), removes those never deployed that are no
-//   longer Alive, and recalls and removes Dead ones.
-// Which scopes it is in is read from the server when it starts, never from
-// local files, so an agent redeployed with nothing local still departs its
-// relations (the seeds' hardware-failure BUG).
+// application (unitLife), its application's relations (applicationRelations)
+// and, in each relation whose scope it is in, the counterpart units and their
+// settings versions (relationUnits). One pass at a time, it:
+// - enters the scope of each Alive relation of its application (a principal
+//   entering a container-scoped relation creates its subordinate);
+// - runs its charm's hooks one at a time in Juju's order (uniter/resolver.ts),
+//   each begun and committed on the server with the agent's progress, so an
+//   agent redeployed with nothing local resumes exactly and still departs its
+//   relations (the seeds' hardware-failure BUG); a hook's relation-set writes
+//   are committed with it, only if it succeeded; a failed hook stops the unit
+//   in error until `resolveUnit` (or, when the model allows, a retry with
+//   backoff); committing -broken leaves the scope;
+// - sets its unit Dying when its application is Dying, and, as a subordinate,
+//   when no Alive container-scoped relation with its principal's application
+//   remains;
+// - Dying, departs every relation, runs stop and remove, waits until its
+//   subordinates are removed, and sets its unit Dead; then stops for good;
+// - as a principal, deploys its subordinates (their agents run beside it,
+//   sharing its addresses and machine, seed 003), removes those never deployed
+//   that are no longer Alive, and recalls and removes Dead ones.
+import { join } from "node:path";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import {
   ApplicationRelationsDocument,
   ApplicationScopesDocument,
+  BeginHookDocument,
+  CommitHookDocument,
   EnterScopeDocument,
   IssueUnitCredentialsDocument,
   LeaveScopeDocument,
+  RelationUnitsDocument,
   RemoveDeadUnitDocument,
+  SetUnitAgentStateDocument,
   SetUnitAgentStatusDocument,
   SetUnitDeadDocument,
   SetUnitDyingDocument,
+  SetWorkloadStatusDocument,
+  UnitAgentStateDocument,
+  UnitCharmDocument,
+  UnitConfigDocument,
   UnitLifeDocument,
+  UnitRelationSettingsDocument,
 } from "../client/graphql.js";
 import { Scope } from "../core/relation.js";
 import { type AgentConnection, ApiError } from "./connection.js";
+import type { HookRunner } from "./hooks/run-hook.js";
 import { SerialPasses } from "./serial.js";
 import { StreamView } from "./stream-view.js";
+import { ApiHookContext, type RelationInHook } from "./uniter/api-context.js";
+import { writeCharmDir } from "./uniter/charm-dir.js";
+import { afterHook, freshProgress, type Hook, nextHook, relationsToLeave, type Situation, type UniterProgress } from "./uniter/resolver.js";
 
 export interface UnitAgentCredentials {
   model: string;
@@ -50,21 +68,47 @@ export interface DeployedUnitView {
 }
 
 export interface UnitAgentOptions {
-  /** The address the unit publishes as its `private-address` (its machine's; a subordinate shares its principal's). */
+  /** The addresses the unit publishes (its machine's; a subordinate shares its principal's). */
   privateAddress: string;
+  publicAddress?: string;
+  /** The machine it runs on (a subordinate's is its principal's): JUJU_MACHINE_ID. */
+  machineId: string;
+  /** Runs hooks; one per process, shared by its agents. */
+  runner: HookRunner;
+  /** Where the agent keeps its charm directory: a cache, written again from the API when missing. */
+  dataDir: string;
+  /** A failed hook is retried after this long, doubling up to retryMaxMs, when the model allows it (Juju: 5 s to 5 min). */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
   log?: (line: string) => void;
 }
 
+/** The agent's progress as kept on the server (a JSON document): the resolver's, plus a hook begun and not yet committed. */
+type StoredProgress = UniterProgress & { pending: Hook | null };
+
+/** What a pass does about hooks: run one (or skip it, resolved with no retry), nothing, or wait for resolveUnit. */
+type HookChoice = { hook: Hook; skip: boolean } | null | "wait";
+
 const applicationOf = (unit: string) => unit.slice(0, unit.lastIndexOf("/"));
 
-/** "app:endpoint" strings, as relation change rows carry them, to the applications they name. */
-const applicationsIn = (endpoints: unknown) => (Array.isArray(endpoints) ? endpoints.map((e) => String(e).split(":")[0]!) : []);
+/** "app:endpoint" strings, as relation change rows carry them. */
+const endpointsOf = (fields: Record<string, unknown>) =>
+  (Array.isArray(fields.endpoints) ? fields.endpoints : []).map((e) => {
+    const [application, name] = String(e).split(":");
+    return { application: application!, name: name ?? "" };
+  });
 
 export class UnitAgent {
   private readonly own = new StreamView();
   private readonly relations = new StreamView();
-  /** The relations whose scope the unit is in: from the server at start, then kept by the agent's own acts. */
-  private scopes: Set<number> | null = null;
+  /** relationUnits per relation whose scope the unit is in. */
+  private readonly members = new Map<number, { view: StreamView; unsubscribe: () => void }>();
+  /** Its progress, read from the server when it starts (null until then). */
+  private progress: StoredProgress | null = null;
+  private charmReady = false;
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryDue = false;
   /** Units on the machine, from the deployer's stream: a principal's subordinates are among them. */
   private units: ReadonlyMap<string, DeployedUnitView> = new Map();
   /** The agents of the subordinates it deployed, by unit. */
@@ -87,7 +131,9 @@ export class UnitAgent {
     this.log = options.log ?? (() => {});
     this.passes = new SerialPasses(
       () => this.act(),
-      (error) => this.log(`${credentials.tag}: ${String(error)}`),
+      (error) => {
+        if (!this.done) this.log(`${credentials.tag}: ${String(error)}`);
+      },
     );
   }
 
@@ -95,23 +141,31 @@ export class UnitAgent {
     return applicationOf(this.credentials.unit);
   }
 
+  private get charmDir() {
+    return join(this.options.dataDir, this.credentials.tag, "charm");
+  }
+
   async start(): Promise<void> {
     const { model, unit, token, tag } = this.credentials;
-    await this.api.request(SetUnitAgentStatusDocument, { input: { model, unit, status: "IDLE" } }, token);
+    // The first report ends `allocating`; an agent restarted in error stays in error.
+    const { model: state } = await this.call(UnitAgentStateDocument, { model, unit });
+    if (state?.unit?.agentStatus.current === "allocating")
+      await this.api.request(SetUnitAgentStatusDocument, { input: { model, unit, status: "IDLE" } }, token);
     this.log(`${tag}: started`);
     const failed = (error: Error) => {
       if (!this.done) this.log(`${tag}: a stream ended: ${error.message}`);
     };
-    const poke = (changed: boolean) => {
-      if (changed) this.passes.poke();
-    };
     this.unsubscribe.push(
-      this.api.subscribe(UnitLifeDocument, { model, unit }, token, { next: (d) => poke(this.own.apply(d.unitLife)), failed }),
+      this.api.subscribe(UnitLifeDocument, { model, unit }, token, { next: (d) => this.poked(this.own.apply(d.unitLife)), failed }),
       this.api.subscribe(ApplicationRelationsDocument, { model, application: this.application }, token, {
-        next: (d) => poke(this.relations.apply(d.applicationRelations)),
+        next: (d) => this.poked(this.relations.apply(d.applicationRelations)),
         failed,
       }),
     );
+  }
+
+  private poked(changed: boolean): void {
+    if (changed) this.passes.poke();
   }
 
   /** The deployer's view of the units on the machine changed: a principal's subordinates may have. */
@@ -125,7 +179,9 @@ export class UnitAgent {
   stop(): void {
     if (this.done) return;
     this.done = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const unsubscribe of this.unsubscribe) unsubscribe();
+    for (const { unsubscribe } of this.members.values()) unsubscribe();
     for (const agent of this.subordinateAgents.values()) agent.stop();
     this.subordinateAgents.clear();
     void this.passes.stop().then(this.finish);
@@ -134,16 +190,6 @@ export class UnitAgent {
   /** Sends an operation as this agent. */
   private call<R, V>(document: TypedDocumentNode<R, V>, variables: V): Promise<R> {
     return this.api.request(document, variables, this.credentials.token);
-  }
-
-  /** The server's record of which scopes the unit is in (read once; the agent keeps it current after). */
-  private async knownScopes(): Promise<Set<number>> {
-    if (this.scopes) return this.scopes;
-    const { model, unit } = this.credentials;
-    const data = await this.call(ApplicationScopesDocument, { model, application: this.application });
-    const relations = data.model?.application?.relations ?? [];
-    this.scopes = new Set(relations.filter((r) => r.members.some((m) => m.unitName === unit)).map((r) => r.id));
-    return this.scopes;
   }
 
   private async act(): Promise<void> {
@@ -155,45 +201,270 @@ export class UnitAgent {
       return;
     }
     const principal = (unit.fields.principal as string | null | undefined) ?? null;
-    const scopes = await this.knownScopes();
+    const progress = await this.loadProgress();
 
     if (unit.life === "ALIVE" && this.shouldDie(principal)) {
       await this.call(SetUnitDyingDocument, { input: { model, unit: name } });
       this.log(`${tag}: set unit ${name} Dying`);
       return; // the stream brings the new life back
     }
+    if (unit.life === "ALIVE") await this.enterScopes(progress, principal);
+    this.watchMembers(progress);
+    if ([...this.members.values()].some((m) => !m.view.synced)) return; // a relation's first state is still on its way
 
-    // Leave the scopes of relations that are no longer Alive, and every scope once Dying.
-    for (const id of [...scopes]) {
-      const relation = this.relations.get("RELATION", String(id));
-      if (unit.life === "ALIVE" && relation?.life === "ALIVE") continue;
-      const left = await this.call(LeaveScopeDocument, { input: { model, relation: id, unit: name } });
-      scopes.delete(id);
-      this.log(`${tag}: left the scope of relation ${id}${left.leaveScope.relationRemoved ? ", which is now removed" : ""}`);
+    const situation = this.situation(unit.life ?? "ALIVE");
+    for (const id of relationsToLeave(progress, situation)) {
+      await this.call(LeaveScopeDocument, { input: { model, relation: id, unit: name } });
+      delete progress.relations[id];
+      await this.call(SetUnitAgentStateDocument, { input: { model, unit: name, state: { ...progress } } });
+      this.log(`${tag}: left peer relation ${id}`);
     }
 
-    if (unit.life === "ALIVE")
-      for (const relation of this.relations.all("RELATION")) {
-        const id = Number(relation.entity);
-        if (relation.life !== "ALIVE" || scopes.has(id) || !this.belongsIn(relation.fields, principal)) continue;
-        try {
-          await this.call(EnterScopeDocument, { input: { model, relation: id, unit: name, privateAddress: this.options.privateAddress } });
-          scopes.add(id);
-          this.log(`${tag}: entered the scope of relation ${id} "${String(relation.fields.key ?? "")}"`);
-        } catch (error) {
-          // Dying meanwhile, or a previous subordinate still leaving (CANNOT_ENTER_SCOPE_YET): a later event brings it back here.
-          if (!(error instanceof ApiError)) throw error;
-          this.log(`${tag}: cannot enter relation ${id} yet: ${error.message}`);
-        }
-      }
-
+    // Its subordinates are deployed whatever its hooks are doing: they run beside it, on their own.
     const subordinates = await this.deploySubordinates();
-
-    if (unit.life === "DYING" && scopes.size === 0 && subordinates === 0) {
+    const choice = this.hookToRun(unit.fields, progress, situation);
+    if (choice === "wait") return;
+    if (choice) {
+      await this.runHook(choice, progress, situation);
+      this.passes.poke(); // one hook a pass: the next pass sees what it changed
+      return;
+    }
+    if (unit.life !== "ALIVE" && progress.removed && Object.keys(progress.relations).length === 0 && subordinates === 0) {
       await this.call(SetUnitDeadDocument, { input: { model, unit: name } });
       this.log(`${tag}: unit ${name} is Dead; stopping for good`);
       this.stop();
     }
+  }
+
+  /** The hook to run now: a failed one once resolved (or due for a retry), one begun and never committed, or the resolver's next. */
+  private hookToRun(fields: Record<string, unknown>, progress: StoredProgress, situation: Situation): HookChoice {
+    if (fields.agentStatus === "error" && progress.pending) {
+      if (fields.resolved === "retry-hook" || this.retryDue) return { hook: progress.pending, skip: false };
+      if (fields.resolved === "skip-hook") return { hook: progress.pending, skip: true };
+      return "wait";
+    }
+    // A hook begun but never committed (the agent stopped mid-hook) is run again, as Juju treats it as failed.
+    const hook = progress.pending ?? nextHook(progress, situation);
+    return hook ? { hook, skip: false } : null;
+  }
+
+  /** Reads the agent's progress from the server, once; adds the scopes the server says it is in that the progress lacks. */
+  private async loadProgress(): Promise<StoredProgress> {
+    if (this.progress) return this.progress;
+    const { model, unit } = this.credentials;
+    const [{ model: state }, { model: scopes }] = await Promise.all([
+      this.call(UnitAgentStateDocument, { model, unit }),
+      this.call(ApplicationScopesDocument, { model, application: this.application }),
+    ]);
+    const stored = state?.unit?.agentState as Partial<StoredProgress> | null | undefined;
+    const progress: StoredProgress = { ...freshProgress(), pending: null, ...stored, relations: { ...stored?.relations } };
+    for (const relation of scopes?.application?.relations ?? []) {
+      const key = String(relation.id);
+      if (!relation.members.some((m) => m.unitName === unit) || progress.relations[key]) continue;
+      const endpoint = this.ownEndpoint(this.relations.get("RELATION", key)?.fields ?? {});
+      progress.relations[key] = { endpoint, members: {}, changedPending: null };
+    }
+    this.progress = progress;
+    return progress;
+  }
+
+  /** The unit's own endpoint name in a relation (the endpoint of its application). */
+  private ownEndpoint(fields: Record<string, unknown>): string {
+    return endpointsOf(fields).find((e) => e.application === this.application)?.name ?? "";
+  }
+
+  /** Enters the scope of each Alive relation of its application it belongs in and is not in yet. */
+  private async enterScopes(progress: StoredProgress, principal: string | null): Promise<void> {
+    const { model, unit: name, tag } = this.credentials;
+    for (const relation of this.relations.all("RELATION")) {
+      const id = Number(relation.entity);
+      if (relation.life !== "ALIVE" || progress.relations[id] || !this.belongsIn(relation.fields, principal)) continue;
+      try {
+        await this.call(EnterScopeDocument, { input: { model, relation: id, unit: name, privateAddress: this.options.privateAddress } });
+        progress.relations[id] = { endpoint: this.ownEndpoint(relation.fields), members: {}, changedPending: null };
+        this.log(`${tag}: entered the scope of relation ${id} "${String(relation.fields.key ?? "")}"`);
+      } catch (error) {
+        // Dying meanwhile, or a previous subordinate still leaving (CANNOT_ENTER_SCOPE_YET): a later event brings it back here.
+        if (!(error instanceof ApiError)) throw error;
+        this.log(`${tag}: cannot enter relation ${id} yet: ${error.message}`);
+      }
+    }
+  }
+
+  /** Keeps one relationUnits stream open per relation in the progress, and none for the others. */
+  private watchMembers(progress: StoredProgress): void {
+    const { model, unit, token } = this.credentials;
+    for (const [id, watch] of this.members)
+      if (!progress.relations[id]) {
+        watch.unsubscribe();
+        this.members.delete(id);
+      }
+    for (const key of Object.keys(progress.relations)) {
+      const id = Number(key);
+      if (this.members.has(id)) continue;
+      const view = new StreamView();
+      const unsubscribe = this.api.subscribe(RelationUnitsDocument, { model, relation: id, unit }, token, {
+        next: (d) => this.poked(view.apply(d.relationUnits)),
+        // A relation removed under the agent: its stream ends with NOT_FOUND; it then counts as gone (every member departs).
+        failed: () => {
+          view.synced = true;
+          this.passes.poke();
+        },
+      });
+      this.members.set(id, { view, unsubscribe });
+    }
+  }
+
+  /** What the streams say now, in the resolver's terms. */
+  private situation(unitLife: string): Situation {
+    const relations: Situation["relations"] = {};
+    for (const [id, { view }] of this.members) {
+      const relation = this.relations.get("RELATION", String(id));
+      if (!relation) continue; // removed: gone for the resolver
+      const remote: Record<string, number> = {};
+      for (const scope of view.all("SCOPE")) {
+        const unit = String(scope.fields.unit);
+        if (unit === this.credentials.unit) continue;
+        remote[unit] = Number(view.get("SETTINGS", scope.entity)?.fields.version ?? 0);
+      }
+      const peer = endpointsOf(relation.fields).length === 1;
+      relations[id] = { life: relation.life ?? "ALIVE", peer, remote };
+    }
+    const application = this.own.get("APPLICATION", this.application);
+    return {
+      unitLife: unitLife as Situation["unitLife"],
+      configVersion: Number(application?.fields.configVersion ?? 0),
+      relations,
+    };
+  }
+
+  /** Begins, runs and commits one hook (or, resolved with no retry, marks it done without running). */
+  private async runHook(
+    { hook: spec, skip }: { hook: Hook; skip: boolean },
+    progress: StoredProgress,
+    situation: Situation,
+  ): Promise<void> {
+    const { model, unit, tag } = this.credentials;
+    const begun = { ...progress, pending: spec };
+    const run = (
+      await this.call(BeginHookDocument, {
+        input: { model, unit, hook: spec.name, relation: spec.relation?.id ?? null, remoteUnit: spec.remoteUnit ?? null, state: begun },
+      })
+    ).beginHook;
+    this.progress = begun;
+    const context = this.context(spec, situation);
+    const outcome = skip ? { ran: false as const } : await this.execute(spec, context);
+    if (outcome.ran && !outcome.ok) {
+      await this.call(CommitHookDocument, {
+        input: { model, unit, run: run.id, result: "FAILED", message: failureMessage(outcome), state: begun },
+      });
+      this.log(`${tag}: hook ${spec.name} failed (${failureMessage(outcome)})`);
+      this.scheduleRetry();
+      return;
+    }
+    // Committing -broken leaves the scope (Juju's relationer); leaving first means a crash in between runs -broken again, never skips it.
+    if (spec.name.endsWith("-relation-broken") && spec.relation)
+      await this.call(LeaveScopeDocument, { input: { model, relation: spec.relation.id, unit } });
+    const next: StoredProgress = { ...afterHook(progress, spec, situation), pending: null };
+    const settings = [...context.pending.changes()].map(([relation, values]) => ({
+      relation,
+      set: Object.entries(values).map(([key, value]) => ({ key, value })),
+    }));
+    await this.call(CommitHookDocument, {
+      input: { model, unit, run: run.id, result: skip ? "SKIPPED" : "SUCCEEDED", settings: skip ? [] : settings, state: next },
+    });
+    this.progress = next;
+    this.failures = 0;
+    this.retryDue = false;
+    this.log(`${tag}: ${skip ? "skipped" : outcome.ran ? "ran" : "no"} hook ${spec.name}${spec.remoteUnit ? ` (${spec.remoteUnit})` : ""}`);
+  }
+
+  private async execute(hook: Hook, context: ApiHookContext) {
+    const { model, unit } = this.credentials;
+    await this.ensureCharm();
+    const relation = hook.relation;
+    const remoteApp = relation ? (this.relationInHook(relation.id, hook)?.remoteApplication ?? "") : "";
+    const principal = this.own.get("UNIT", unit)?.fields.principal;
+    return this.options.runner.run({
+      charmDir: this.charmDir,
+      hook: hook.name,
+      unit,
+      model,
+      machineId: this.options.machineId,
+      principalUnit: typeof principal === "string" ? principal : "",
+      context,
+      ...(relation ? { relation, remoteApp } : {}),
+      ...(hook.remoteUnit ? { remoteUnit: hook.remoteUnit } : {}),
+      ...(hook.departingUnit ? { departingUnit: hook.departingUnit } : {}),
+    });
+  }
+
+  /** Writes the charm's hooks out once per agent start (the directory is only a cache of what the API holds). */
+  private async ensureCharm(): Promise<void> {
+    if (this.charmReady) return;
+    const { model } = this.credentials;
+    const data = await this.call(UnitCharmDocument, { model, application: this.application });
+    await writeCharmDir(this.charmDir, data.model?.application?.charm.hooks ?? []);
+    this.charmReady = true;
+  }
+
+  /** The relations a hook sees, with each one's members as of the hook. */
+  private context(hook: Hook, situation: Situation): ApiHookContext {
+    const { model, unit } = this.credentials;
+    const relations = new Map<number, RelationInHook>();
+    for (const key of Object.keys(this.progress?.relations ?? {})) {
+      const relation = this.relationInHook(Number(key), hook);
+      if (relation && situation.relations[key]) relations.set(Number(key), relation);
+    }
+    return new ApiHookContext({
+      unit,
+      relations,
+      readSettings: async (relation, of) => {
+        const data = await this.call(UnitRelationSettingsDocument, { model, relation, unit: of });
+        return Object.fromEntries((data.model?.relation?.settings?.values ?? []).map((v) => [v.key, v.value]));
+      },
+      setStatus: async (status, message) => {
+        await this.call(SetWorkloadStatusDocument, { input: { model, unit, status: status.toUpperCase() as never, message } });
+      },
+      config: async () => {
+        const data = await this.call(UnitConfigDocument, { model, application: this.application });
+        return (data.model?.application?.config ?? {}) as Record<string, string | number | boolean>;
+      },
+      addresses: { private: this.options.privateAddress, public: this.options.publicAddress ?? this.options.privateAddress },
+      log: (level, message) => this.log(`${this.credentials.tag}: juju-log ${level}: ${message}`),
+    });
+  }
+
+  /** A relation as a hook sees it: relation-list holds the joining unit in -joined, not the departing one in -departed. */
+  private relationInHook(id: number, hook: Hook): RelationInHook | null {
+    const progress = this.progress?.relations[id];
+    if (!progress) return null;
+    const fields = this.relations.get("RELATION", String(id))?.fields ?? {};
+    // A peer relation's counterpart is the unit's own application.
+    const remoteApplication = endpointsOf(fields).find((e) => e.application !== this.application)?.application ?? this.application;
+    const members = new Set(Object.keys(progress.members));
+    if (hook.relation?.id === id && hook.remoteUnit) {
+      if (hook.name.endsWith("-relation-joined")) members.add(hook.remoteUnit);
+      if (hook.name.endsWith("-relation-departed")) members.delete(hook.remoteUnit);
+    }
+    return {
+      ref: { id, endpoint: progress.endpoint },
+      remoteApplication,
+      members: [...members].sort((a, b) => a.localeCompare(b, "en", { numeric: true })),
+    };
+  }
+
+  /** A failed hook waits for resolveUnit; where the model allows it, it is also retried with backoff (Juju: 5 s doubling to 5 min). */
+  private scheduleRetry(): void {
+    const base = this.options.retryBaseMs;
+    if (base === undefined) return;
+    const wait = Math.min(base * 2 ** this.failures, this.options.retryMaxMs ?? 300_000);
+    this.failures++;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryDue = true;
+      this.passes.poke();
+    }, wait);
   }
 
   /** Seed 001: Dying with its application; as a subordinate, once no Alive container-scoped relation with its principal's application remains. */
@@ -203,13 +474,16 @@ export class UnitAgent {
     const principalApp = applicationOf(principal);
     return !this.relations
       .all("RELATION")
-      .some((r) => r.life === "ALIVE" && r.fields.scope === Scope.Container && applicationsIn(r.fields.endpoints).includes(principalApp));
+      .some(
+        (r) =>
+          r.life === "ALIVE" && r.fields.scope === Scope.Container && endpointsOf(r.fields).some((e) => e.application === principalApp),
+      );
   }
 
   /** A subordinate takes part only in its principal's container-scoped relations, and in global ones. */
   private belongsIn(fields: Record<string, unknown>, principal: string | null): boolean {
     if (principal === null || fields.scope !== Scope.Container) return true;
-    return applicationsIn(fields.endpoints).includes(applicationOf(principal));
+    return endpointsOf(fields).some((e) => e.application === applicationOf(principal));
   }
 
   /**
@@ -254,4 +528,11 @@ export class UnitAgent {
     }
     return remaining;
   }
+}
+
+/** Kept with the failed run: how it ended and the end of its output (where a failure says why). */
+function failureMessage(outcome: { exitCode: number | null; signal: string | null; timedOut: boolean; output: string }): string {
+  const how = outcome.timedOut ? "timed out" : outcome.signal ? `killed by ${outcome.signal}` : `exit status ${outcome.exitCode}`;
+  const tail = outcome.output.trim().split("\n").slice(-3).join(" | ");
+  return `${how}${tail ? `: ${tail}` : ""}`.slice(0, 1000);
 }

@@ -22,16 +22,16 @@
 import type { Life } from "../../client/graphql.js";
 
 /** One relation's progress: the remote units the unit has run -joined for, with the settings version last seen. */
-export interface RelationProgress {
+export type RelationProgress = {
   endpoint: string;
   /** Remote unit → the settings version its last -joined or -changed saw. */
   members: Record<string, number>;
   /** A -joined ran for this unit and its -changed has not yet. */
   changedPending: string | null;
-}
+};
 
 /** The agent's progress: the state document it keeps on the server (Juju's uniter state). */
-export interface UniterProgress {
+export type UniterProgress = {
   installed: boolean;
   /** The application config version the last config-changed ran for, null before the first. */
   configVersion: number | null;
@@ -40,7 +40,7 @@ export interface UniterProgress {
   removed: boolean;
   /** By relation id: every relation whose scope the unit is in (entered, not yet left). */
   relations: Record<string, RelationProgress>;
-}
+};
 
 export const freshProgress = (): UniterProgress => ({
   installed: false,

@@ -1,0 +1,35 @@
+// A unit's workload status, as its charm sets it (status-set, run by the unit
+// agent's hooks): maintenance, blocked, waiting or active, with a message.
+// Juju's status-set takes effect at once, not with the hook's commit.
+import { and, eq } from "drizzle-orm";
+import { unitWorkloadStatusSet } from "../changes/change.js";
+import { LifelineError } from "../core/errors.js";
+import type { WorkloadStatus } from "../core/machine.js";
+import { units } from "../db/schema.js";
+import { getUnit } from "./lookup.js";
+import { type InModel, modelOperation } from "./transaction.js";
+
+/** Juju keeps status messages short enough to show in `juju status`; longer ones are refused, not cut. */
+export const WORKLOAD_MESSAGE_LIMIT = 1000;
+
+export interface WorkloadStatusInput extends InModel {
+  unit: string;
+  status: WorkloadStatus;
+  message?: string | null;
+}
+
+/** status-set: the unit's workload status and message; nothing is written when neither changes. */
+export const setWorkloadStatus = modelOperation("any", async (tx, model, input: WorkloadStatusInput) => {
+  const message = input.message ?? "";
+  if (message.length > WORKLOAD_MESSAGE_LIMIT)
+    throw new LifelineError("INVALID_ARGUMENT", `a status message is at most ${WORKLOAD_MESSAGE_LIMIT} characters, got ${message.length}`);
+  const unit = await getUnit(tx, model, input.unit);
+  if (unit.workloadStatus === input.status && unit.workloadMessage === message) return unit;
+  const [updated] = await tx.db
+    .update(units)
+    .set({ workloadStatus: input.status, workloadMessage: message, statusSince: new Date() })
+    .where(and(eq(units.modelId, model.id), eq(units.name, unit.name)))
+    .returning();
+  tx.record(model.id, unitWorkloadStatusSet(updated!));
+  return updated!;
+});
