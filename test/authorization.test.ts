@@ -254,6 +254,11 @@ const operations: Record<string, Operation> = {
     // A small document: harmless here, where no agent reads it.
     variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0", state: { matrix: true } }),
   },
+  setApplicationConfig: {
+    query: `mutation ($input: SetApplicationConfigInput!) { setApplicationConfig(input: $input) { name } }`,
+    // No such option: INVALID_ARGUMENT.
+    variables: () => input({ application: "wordpress", values: [{ key: "no-such-option", value: "1" }] }),
+  },
   resolveUnit: {
     query: `mutation ($input: ResolveUnitInput!) { resolveUnit(input: $input) { name } }`,
     // Not in error: NOT_IN_ERROR.
@@ -264,6 +269,11 @@ const operations: Record<string, Operation> = {
     responsible: ["unit agent"],
     query: `mutation ($input: UnitTargetInput!) { setUnitDying(input: $input) { name } }`,
     variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0" }),
+  },
+  setWorkloadStatus: {
+    responsible: ["unit agent"],
+    query: `mutation ($input: WorkloadStatusInput!) { setWorkloadStatus(input: $input) { name } }`,
+    variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0", status: "ACTIVE", message: "ready" }),
   },
 };
 

@@ -8,6 +8,7 @@
 // see of an entity (a removal, a scope change) also carry its identifying fields,
 // so a resumed stream recognises rows about entities that are long gone.
 
+import type { ConfigSettings } from "../core/config.js";
 import type { AgentStatusData, HookResult, ResolvedMode } from "../core/hooks.js";
 import type { Life } from "../core/life.js";
 import type { ContainerType, MachineJob, UnitAgentStatus } from "../core/machine.js";
@@ -54,6 +55,10 @@ export interface ApplicationFields {
   constraints?: StoredConstraints;
   unitCount?: number;
   relationCount?: number;
+  /** Moves with every change to the effective config: a unit agent runs config-changed when it does. */
+  configVersion?: number;
+  /** The effective config (defaults filled in), when its JSON is at most CONFIG_IN_CHANGES bytes; else read Application.config. */
+  config?: ConfigSettings;
 }
 
 export interface UnitFields {
@@ -64,6 +69,7 @@ export interface UnitFields {
   /** A subordinate's principal unit (null for principals). */
   principal?: string | null;
   workloadStatus?: string;
+  workloadMessage?: string;
   /** Rows about the unit's agent carry all four agent fields together. */
   agentStatus?: UnitAgentStatus;
   agentMessage?: string;
@@ -197,13 +203,25 @@ export const machineRemoved = (m: Pick<MachineRow, "id" | "instanceId">) =>
 
 export const charmAdded = (c: CharmRow) => row("charm", c.url, null, { name: c.name, revision: c.revision });
 
-export const applicationAdded = (a: ApplicationRow) =>
+/** The most config a change row carries, as JSON bytes: enough for most charms, never a burden on every stream. */
+export const CONFIG_IN_CHANGES = 4096;
+
+/** `{ config }` when it is small enough to travel in change rows, else nothing. */
+export const configIfSmall = (config: ConfigSettings): { config?: ConfigSettings } =>
+  Buffer.byteLength(JSON.stringify(config), "utf8") <= CONFIG_IN_CHANGES ? { config } : {};
+
+export const applicationAdded = (a: ApplicationRow, config: ConfigSettings) =>
   row("application", a.name, a.life, {
     charmUrl: a.charmUrl,
     series: a.series,
     subordinate: a.subordinate,
     constraints: a.constraints,
+    configVersion: a.configVersion,
+    ...configIfSmall(config),
   });
+/** `juju config`: the new version, and the effective config when small. */
+export const applicationConfigSet = (a: Pick<ApplicationRow, "name" | "life" | "configVersion">, config: ConfigSettings) =>
+  row("application", a.name, a.life, { configVersion: a.configVersion, ...configIfSmall(config) });
 export const applicationConstraintsSet = (a: ApplicationRow, constraints: StoredConstraints) =>
   row("application", a.name, a.life, { constraints });
 export const applicationLifeSet = (name: string, life: Life) => row("application", name, life, {});
@@ -230,6 +248,9 @@ export const unitAgentChanged = (
     agentStatusData: u.agentStatusData,
     resolved: u.resolved,
   });
+/** A charm's status-set. */
+export const unitWorkloadStatusSet = (u: Pick<UnitRow, "name" | "application" | "life" | "workloadStatus" | "workloadMessage">) =>
+  row("unit", u.name, u.life, { application: u.application, workloadStatus: u.workloadStatus, workloadMessage: u.workloadMessage });
 export const unitLifeSet = (u: Pick<UnitRow, "name" | "application">, life: Life) =>
   row("unit", u.name, life, { application: u.application });
 export const unitRemoved = (u: Pick<UnitRow, "name" | "application" | "machineId" | "principal">) =>

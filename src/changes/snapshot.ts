@@ -2,6 +2,7 @@
 // its first CHANGE. The fields are typed by the same kinds the change rows use
 // (change.ts), so a client applies a STATE event and a CHANGE event with the same code.
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { effectiveConfig } from "../core/config.js";
 import {
   applications,
   charms,
@@ -15,7 +16,7 @@ import {
   units,
 } from "../db/schema.js";
 import type { DbTx } from "./append.js";
-import { type EntityKind, hookRunFields, memberId } from "./change.js";
+import { configIfSmall, type EntityKind, hookRunFields, memberId } from "./change.js";
 import { type EntityEvent, stateEvent } from "./stream-event.js";
 
 /** Entities of one kind, restricted by `where`, at most `limit` of them. */
@@ -86,12 +87,13 @@ export const stateReaders: Record<EntityKind, StateReader> = {
   },
   async application(q, modelId, where, limit) {
     const rows = await q
-      .select()
+      .select({ a: applications, options: charms.config })
       .from(applications)
+      .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
       .where(and(eq(applications.modelId, modelId), where.ids ? inArray(applications.name, [...where.ids]) : undefined))
       .orderBy(asc(applications.seq))
       .limit(limit);
-    return rows.map((a) =>
+    return rows.map(({ a, options }) =>
       stateEvent("application", a.name, a.life, {
         charmUrl: a.charmUrl,
         series: a.series,
@@ -99,6 +101,8 @@ export const stateReaders: Record<EntityKind, StateReader> = {
         constraints: a.constraints,
         unitCount: a.unitCount,
         relationCount: a.relationCount,
+        configVersion: a.configVersion,
+        ...configIfSmall(effectiveConfig(options, a.config)),
       }),
     );
   },

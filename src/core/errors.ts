@@ -8,6 +8,8 @@ export const ErrorCodes = {
   INVALID_ARGUMENT: "An argument is out of range or contradicts another.",
   INVALID_CONSTRAINTS: "Constraints do not parse or do not validate (Juju syntax: mem=2G cores=4 ...).",
   INVALID_CHARM_METADATA: "Charm metadata is not valid metadata.yaml.",
+  INVALID_CHARM_CONFIG:
+    "Charm config is not valid config.yaml (options with a type of string, int, float or boolean, and a default of that type).",
   INVALID_PLACEMENT: "A placement directive does not parse, or names a machine that cannot take the unit.",
   ALREADY_EXISTS: "An entity with that name or key exists (possibly Dying, until it is removed).",
   NOT_ALIVE: "The target is Dying or Dead: nothing may be added to it.",

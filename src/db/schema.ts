@@ -19,6 +19,7 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { ConfigOptions, ConfigSettings } from "../core/config.js";
 import type { Constraints } from "../core/constraints.js";
 import type { AgentStatusData, HookResult, ResolvedMode } from "../core/hooks.js";
 import { lives } from "../core/life.js";
@@ -102,6 +103,11 @@ export const charms = pgTable(
     /** The normalized metadata (see src/model/charm.ts), endpoints included. */
     metadata: jsonb("metadata").notNull(),
     metadataYaml: text("metadata_yaml").notNull(),
+    /** Its hooks/ directory: hook name → the executable's text. */
+    hooks: jsonb("hooks").$type<Record<string, string>>().notNull().default({}),
+    /** Its config.yaml's options, parsed (src/model/charm-config.ts); the text it was added with, if any. */
+    config: jsonb("config").$type<ConfigOptions>().notNull().default({}),
+    configYaml: text("config_yaml"),
   },
   (t) => [
     primaryKey({ columns: [t.modelId, t.url] }),
@@ -122,6 +128,10 @@ export const applications = pgTable(
     series: text("series").notNull(),
     subordinate: boolean("subordinate").notNull(),
     constraints: jsonb("constraints").$type<StoredConstraints>().notNull().default({}),
+    /** `juju config`: the options set, typed; the charm's defaults fill in the rest. */
+    config: jsonb("config").$type<ConfigSettings>().notNull().default({}),
+    /** Bumped by every change to the effective config: unit agents run config-changed when it moves. */
+    configVersion: integer("config_version").notNull().default(0),
     life: lifeEnum("life").notNull().default("alive"),
     /** Juju's refcounts: units of the application, relations it takes part in. */
     unitCount: integer("unit_count").notNull().default(0),

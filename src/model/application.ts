@@ -2,12 +2,14 @@
 // remove-application", seed 001 "Applications"). What holds it and when the
 // last holder removes it is in references.ts; its units in unit.ts.
 import { and, asc, eq, sql } from "drizzle-orm";
-import { applicationAdded, applicationConstraintsSet, applicationLifeSet } from "../changes/change.js";
+import { applicationAdded, applicationConfigSet, applicationConstraintsSet, applicationLifeSet } from "../changes/change.js";
+import { type ConfigSettings, effectiveConfig } from "../core/config.js";
 import { LifelineError } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
-import { applications, relationEndpoints, relations, units } from "../db/schema.js";
+import { applications, charms, relationEndpoints, relations, units } from "../db/schema.js";
 import { type Blocker, listed, SHOWN } from "./blocker.js";
 import { charmMetadata, resolveCharm } from "./charm.js";
+import { applyConfigChanges } from "./charm-config.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, hasConstraints, parseConstraints } from "./constraints.js";
 import { getAliveApplication, getApplication } from "./lookup.js";
@@ -15,7 +17,7 @@ import type { DestroyOptions, Outcome } from "./machine.js";
 import { checkApplicationName, checkSeries } from "./names.js";
 import { removeApplicationRow } from "./references.js";
 import { addPeerRelations, destroyRelation, forceRemoveRelation, relationsOf } from "./relation.js";
-import type { ApplicationRow, ModelRow, Queryable } from "./rows.js";
+import type { ApplicationRow, CharmRow, ModelRow, Queryable } from "./rows.js";
 import { type InModel, modelOperation, type Tx } from "./transaction.js";
 import { addUnits, checkedPlacements } from "./unit.js";
 
@@ -28,6 +30,14 @@ export interface DeployInput extends InModel {
   series?: string | null;
   constraints?: string | null;
   placement?: readonly string[] | null;
+  /** `juju deploy --config`: option values as `juju config` takes them. */
+  config?: readonly ConfigInput[] | null;
+}
+
+/** One option's value, in `juju config`'s string form (coerced to the option's type). */
+export interface ConfigInput {
+  key: string;
+  value: string;
 }
 
 /** `juju deploy`: the application, one relation per peer endpoint (as Juju does), and its units. */
@@ -38,6 +48,7 @@ export const deploy = modelOperation(Life.Alive, async (tx, model, input: Deploy
   const constraints = parseConstraints(input.constraints ?? "");
   const numUnits = input.numUnits ?? (meta.subordinate ? 0 : 1);
   checkedPlacements(numUnits, input.placement);
+  const config = applyConfigChanges(name, charm.config, {}, input.config ?? []);
 
   // "Every service, unit, and machine has a series that's set at creation time and subsequently immutable." (seed 004)
   const series = checkSeries(input.series ?? meta.series[0] ?? model.defaultSeries);
@@ -73,9 +84,9 @@ export const deploy = modelOperation(Life.Alive, async (tx, model, input: Deploy
 
   const [application] = await tx.db
     .insert(applications)
-    .values({ modelId: model.id, name, charmUrl: charm.url, series, subordinate: meta.subordinate, constraints })
+    .values({ modelId: model.id, name, charmUrl: charm.url, series, subordinate: meta.subordinate, constraints, config })
     .returning();
-  tx.record(model.id, applicationAdded(application!));
+  tx.record(model.id, applicationAdded(application!, effectiveConfig(charm.config, config)));
   await addPeerRelations(tx, model, application!, meta);
   if (numUnits > 0) await addUnits(tx, model, application!, numUnits, input.placement);
   return getApplication(tx, model, name);
@@ -97,6 +108,50 @@ export async function setApplicationConstraints(tx: Tx, model: ModelRow, name: s
   tx.record(model.id, applicationConstraintsSet(app, constraints));
   return constraints;
 }
+
+async function charmOf(tx: Tx, model: ModelRow, app: ApplicationRow): Promise<CharmRow> {
+  const [charm] = await tx.db
+    .select()
+    .from(charms)
+    .where(and(eq(charms.modelId, model.id), eq(charms.url, app.charmUrl)));
+  return charm!;
+}
+
+/** What `config-get` shows the application's units: its settings over its charm's defaults. */
+export const applicationConfig = (app: ApplicationRow, charm: CharmRow): ConfigSettings => effectiveConfig(charm.config, app.config);
+
+export interface SetApplicationConfigInput extends InModel {
+  application: string;
+  /** Options to set, in `juju config`'s string form. */
+  values?: readonly ConfigInput[] | null;
+  /** Options to return to their defaults. */
+  reset?: readonly string[] | null;
+}
+
+/**
+ * `juju config <application> key=value … [--reset key,…]`: checked against
+ * its charm's options (an unknown key, or a value not of its option's type, is
+ * INVALID_ARGUMENT), values coerced to their types. A change to the effective
+ * config bumps the application's config version, which its units' agents see
+ * on their streams and answer with config-changed; a change that leaves it as
+ * it was writes nothing. Any life: fixing the config of a Dying application
+ * (a hook failing on purpose, say) is how its units get moving again.
+ */
+export const setApplicationConfig = modelOperation("any", async (tx, model, input: SetApplicationConfigInput): Promise<ApplicationRow> => {
+  const app = await getApplication(tx, model, input.application);
+  const charm = await charmOf(tx, model, app);
+  const settings = applyConfigChanges(app.name, charm.config, app.config, input.values ?? [], input.reset ?? []);
+  const before = applicationConfig(app, charm);
+  const after = effectiveConfig(charm.config, settings);
+  if (JSON.stringify(after) === JSON.stringify(before)) return app;
+  const [updated] = await tx.db
+    .update(applications)
+    .set({ config: settings, configVersion: sql`${applications.configVersion} + 1` })
+    .where(and(eq(applications.modelId, model.id), eq(applications.name, app.name)))
+    .returning();
+  tx.record(model.id, applicationConfigSet(updated!, after));
+  return updated!;
+});
 
 /**
  * Seed 000, as one transaction: not Alive → no-op; each Alive relation is

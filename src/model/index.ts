@@ -6,10 +6,20 @@
 export type { Database } from "../db/connect.js";
 export { AGENT_STATE_LIMIT, setUnitAgentState, type UnitAgentStateInput } from "./agent-state.js";
 export { type ResolveUnitInput, resolveUnit, setUnitAgentStatus, type UnitAgentStatusInput } from "./agent-status.js";
-export { applicationBlockers, type DeployInput, deploy } from "./application.js";
+export {
+  applicationBlockers,
+  applicationConfig,
+  type ConfigInput,
+  type DeployInput,
+  deploy,
+  type SetApplicationConfigInput,
+  setApplicationConfig,
+} from "./application.js";
 export { actsForMachine, actsForUnit, deploysUnit, hostsContainer, isPerson, provisionsModel } from "./authority.js";
 export type { Blocker, BlockerKind } from "./blocker.js";
 export { type AddCharmInput, addCharm, charmMetadata } from "./charm.js";
+export { formatConfigValue, parseCharmConfig } from "./charm-config.js";
+export { type CharmHook, HOOK_LIMITS } from "./charm-hooks.js";
 export type { CharmEndpoint, CharmMetadata } from "./charm-metadata.js";
 export { parseCharmMetadata } from "./charm-metadata.js";
 export { CLEANUP_BATCH } from "./cleanup-queue.js";
@@ -87,4 +97,5 @@ export {
   type UnitInput,
   unitBlockers,
 } from "./unit.js";
+export { setWorkloadStatus, type WorkloadStatusInput } from "./workload-status.js";
 export { agentStatesOf, hookRunsPage } from "./unit-agent-reads.js";

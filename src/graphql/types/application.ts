@@ -1,5 +1,6 @@
 import {
   applicationBlockers,
+  applicationConfig,
   applicationsPage,
   charmMetadata,
   checkApplicationName,
@@ -7,6 +8,7 @@ import {
   deploy,
   entityKey,
   relationsOfApplications,
+  setApplicationConfig,
   unitsPage,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
@@ -14,7 +16,7 @@ import { pagedConnection } from "../connections.js";
 import { ApplicationRef, CharmRef, ModelRef, RelationRef, UnitRef } from "../refs.js";
 import { BlockerRef, blockersDescription } from "./blocker.js";
 import { CharmEndpointRef } from "./charm.js";
-import { ConstraintsRef } from "./common.js";
+import { ConstraintsRef, SettingInput } from "./common.js";
 import { LifeEnum } from "./enums.js";
 
 ApplicationRef.implement({
@@ -28,6 +30,16 @@ ApplicationRef.implement({
       type: ConstraintsRef,
       description: "Captured by each unit at its creation, merged over the model's (seed 004).",
       resolve: (app) => app.constraints,
+    }),
+    config: t.field({
+      type: "JSONObject",
+      description:
+        "Its effective config (`juju config <application>`): each option's setting, else its charm's default; options with neither are left out.",
+      resolve: async (app, _args, ctx) =>
+        applicationConfig(app, await CharmRef.getDataloader(ctx).load(entityKey(app.modelId, app.charmUrl))),
+    }),
+    configVersion: t.exposeInt("configVersion", {
+      description: "Moves with every change to its effective config: its units' agents run config-changed when it does.",
     }),
     unitCount: t.exposeInt("unitCount"),
     relationCount: t.exposeInt("relationCount"),
@@ -79,8 +91,33 @@ const DeployInput = builder.inputType("DeployInput", {
     series: t.string({ description: "Defaults to the charm's first series, else the model's default series." }),
     constraints: t.string({ description: 'Juju syntax, e.g. "mem=2G cores=2".' }),
     placement: t.stringList({ description: 'One directive per unit: "3", "lxd:3" or "lxd".' }),
+    config: t.field({ type: [SettingInput], description: "`--config`: option values, as setApplicationConfig takes them." }),
   }),
 });
+
+const SetApplicationConfigInput = builder.inputType("SetApplicationConfigInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    application: t.string({ required: true }),
+    values: t.field({
+      type: [SettingInput],
+      description: "Options to set, in `juju config`'s string form (coerced to each option's type).",
+    }),
+    reset: t.stringList({ description: "Options to return to their charm's defaults." }),
+  }),
+});
+
+builder.mutationField("setApplicationConfig", (t) =>
+  t.field({
+    type: ApplicationRef,
+    description:
+      "`juju config <application> key=value … --reset key`: checked against its charm's options (INVALID_ARGUMENT names an unknown key, " +
+      "or a value not of its option's type). A change to the effective config bumps `configVersion`; one that changes nothing writes nothing.",
+    args: { input: t.arg({ type: SetApplicationConfigInput, required: true }) },
+    authScopes: { person: "operator" },
+    resolve: (_root, { input }, ctx) => setApplicationConfig(ctx.db, input),
+  }),
+);
 
 builder.mutationField("deploy", (t) =>
   t.field({

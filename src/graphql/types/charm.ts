@@ -1,4 +1,14 @@
-import { addCharm, type CharmEndpoint, charmMetadata, charmsPage, DEFAULT_MODEL, entityKey } from "../../model/index.js";
+import { type ConfigOption, type ConfigOptionType, configOptionTypes } from "../../core/config.js";
+import {
+  addCharm,
+  type CharmEndpoint,
+  type CharmHook,
+  charmMetadata,
+  charmsPage,
+  DEFAULT_MODEL,
+  entityKey,
+  formatConfigValue,
+} from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
 import { CharmRef, ModelRef } from "../refs.js";
@@ -15,6 +25,35 @@ export const CharmEndpointRef = builder.objectRef<CharmEndpoint>("CharmEndpoint"
   }),
 });
 
+const ConfigOptionTypeEnum = builder.enumType("ConfigOptionType", {
+  values: Object.fromEntries(configOptionTypes.map((type) => [type.toUpperCase(), { value: type }])) as Record<
+    Uppercase<ConfigOptionType>,
+    { value: ConfigOptionType }
+  >,
+});
+
+const CharmConfigOptionRef = builder.objectRef<ConfigOption & { name: string }>("CharmConfigOption").implement({
+  description: "An option of the charm's config.yaml.",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    type: t.expose("type", { type: ConfigOptionTypeEnum }),
+    default: t.string({
+      nullable: true,
+      description: "Its default in `juju config`'s string form; null when it has none (unset until an application sets it).",
+      resolve: (o) => (o.default === undefined ? null : formatConfigValue(o.default)),
+    }),
+    description: t.exposeString("description"),
+  }),
+});
+
+const CharmHookRef = builder.objectRef<CharmHook>("CharmHook").implement({
+  description: "One of the charm's hooks: an executable its unit agents run, named for the hook.",
+  fields: (t) => ({
+    name: t.exposeString("name", { description: 'e.g. "install", "db-relation-changed".' }),
+    content: t.exposeString("content", { description: "The executable's text (a script with its #! line)." }),
+  }),
+});
+
 CharmRef.implement({
   fields: (t) => ({
     url: t.exposeString("url", { description: '"local:<name>-<revision>" for added charms, "bundled:..." for Lifeline\'s examples.' }),
@@ -26,6 +65,26 @@ CharmRef.implement({
     description: t.string({ resolve: (c) => charmMetadata(c).description }),
     endpoints: t.field({ type: [CharmEndpointRef], resolve: (c) => charmMetadata(c).endpoints }),
     metadata: t.exposeString("metadataYaml", { description: "The metadata.yaml the charm was added with." }),
+    config: t.exposeString("configYaml", { nullable: true, description: "The config.yaml the charm was added with; null without one." }),
+    configOptions: t.field({
+      type: [CharmConfigOptionRef],
+      description: "Its config options, by name.",
+      resolve: (c) =>
+        Object.entries(c.config)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([name, option]) => ({ name, ...option })),
+    }),
+    hooks: t.field({
+      type: [CharmHookRef],
+      description: "Its hooks, by name (of those named, when `names` is given): what unit agents download and run.",
+      args: { names: t.arg.stringList() },
+      resolve: (c, args) =>
+        Object.entries(c.hooks)
+          .filter(([name]) => !args.names || args.names.includes(name))
+          // jsonb keeps keys in its own order (by length first): sort by name.
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([name, content]) => ({ name, content })),
+    }),
   }),
 });
 
@@ -43,17 +102,31 @@ builder.objectFields(ModelRef, (t) => ({
   }),
 }));
 
+const CharmHookInput = builder.inputType("CharmHookInput", {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    content: t.string({ required: true, description: "The executable's text, at most 256 KiB (1 MiB for all of a charm's hooks)." }),
+  }),
+});
+
 const AddCharmInput = builder.inputType("AddCharmInput", {
   fields: (t) => ({
     model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
     metadata: t.string({ required: true, description: "The charm's metadata.yaml." }),
+    config: t.string({ description: "Its config.yaml: `options: { <name>: { type: string|int|float|boolean, default, description } }`." }),
+    hooks: t.field({
+      type: [CharmHookInput],
+      description: "Its hooks: each named for a Juju hook or `<endpoint>-relation-<joined|changed|departed|broken>` of its endpoints.",
+    }),
   }),
 });
 
 builder.mutationField("addCharm", (t) =>
   t.field({
     type: CharmRef,
-    description: "Adds a charm from its metadata.yaml as the next revision of its name (url local:<name>-<revision>).",
+    description:
+      "Adds a charm from its metadata.yaml, config.yaml and hooks as the next revision of its name (url local:<name>-<revision>). " +
+      "INVALID_CHARM_METADATA, INVALID_CHARM_CONFIG, or INVALID_ARGUMENT for a hook it cannot have.",
     args: { input: t.arg({ type: AddCharmInput, required: true }) },
     authScopes: { person: "operator" },
     resolve: (_root, { input }, ctx) => addCharm(ctx.db, input),

@@ -1,4 +1,4 @@
-// Small shared object types: constraints and status.
+// Small shared types: constraints, status, and key/value settings as inputs.
 import { type Constraints, formatConstraints } from "../../model/index.js";
 import { builder } from "../builder.js";
 
@@ -30,4 +30,9 @@ export const StatusRef = builder.objectRef<StatusShape>("Status").implement({
     message: t.exposeString("message"),
     since: t.expose("since", { type: "DateTime" }),
   }),
+});
+
+/** A key and its value: a relation setting a hook writes, or a config option in `juju config`'s string form. */
+export const SettingInput = builder.inputType("SettingInput", {
+  fields: (t) => ({ key: t.string({ required: true }), value: t.string({ required: true }) }),
 });

@@ -18,6 +18,7 @@ import {
 import { builder } from "../builder.js";
 import { MAX_PAGE } from "../connections.js";
 import { ModelRef, UnitRef } from "../refs.js";
+import { SettingInput } from "./common.js";
 
 const ResolvedModeEnum = builder.enumType("ResolvedMode", {
   description: "What `resolveUnit` asked of a unit agent in error.",
@@ -140,10 +141,6 @@ const BeginHookInput = builder.inputType("BeginHookInput", {
     remoteUnit: t.string({ description: "For -joined, -changed and -departed: the unit the hook is about." }),
     state: t.field({ type: "JSONObject", description: "The agent's state document, saved with the run (at most 256 KiB of JSON)." }),
   }),
-});
-
-const SettingInput = builder.inputType("SettingInput", {
-  fields: (t) => ({ key: t.string({ required: true }), value: t.string({ required: true }) }),
 });
 
 const RelationSettingsWriteInput = builder.inputType("RelationSettingsWriteInput", {
