@@ -88,7 +88,7 @@ describe("machine 0's agent", () => {
     expect((await status(model)).machines).toEqual([{ id: "0", life: "ALIVE", status: { current: "started" } }]);
   });
 
-  it("stops with its model's provisioner when the model is no longer Alive", async () => {
+  it("stops with its model's provisioner once the model is destroyed", async () => {
     const { name: model } = await live.newModel();
     const { controller } = await agentsFor(model);
     expect(controller.managerAgents.has(model)).toBe(true);
