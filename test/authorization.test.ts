@@ -259,6 +259,11 @@ const operations: Record<string, Operation> = {
     // No such option: INVALID_ARGUMENT.
     variables: () => input({ application: "wordpress", values: [{ key: "no-such-option", value: "1" }] }),
   },
+  setModelConfig: {
+    query: `mutation ($input: SetModelConfigInput!) { setModelConfig(input: $input) { name } }`,
+    // No such model: NOT_FOUND.
+    variables: () => ({ input: { model: "no-such-model", automaticallyRetryHooks: false } }),
+  },
   resolveUnit: {
     query: `mutation ($input: ResolveUnitInput!) { resolveUnit(input: $input) { name } }`,
     // Not in error: NOT_IN_ERROR.

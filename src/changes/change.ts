@@ -28,6 +28,8 @@ import type {
 export interface ModelFields {
   defaultSeries?: string;
   constraints?: StoredConstraints;
+  /** Juju's automatically-retry-hooks. */
+  automaticallyRetryHooks?: boolean;
 }
 
 export interface MachineFields {
@@ -179,7 +181,14 @@ type RelationRow = typeof relations.$inferSelect;
 type ScopeRow = typeof relationScopes.$inferSelect;
 type HookRunRow = typeof hookRuns.$inferSelect;
 
-export const modelAdded = (m: ModelRow) => row("model", m.name, m.life, { defaultSeries: m.defaultSeries, constraints: m.constraints });
+export const modelAdded = (m: ModelRow) =>
+  row("model", m.name, m.life, {
+    defaultSeries: m.defaultSeries,
+    constraints: m.constraints,
+    automaticallyRetryHooks: m.automaticallyRetryHooks,
+  });
+export const modelConfigSet = (m: Pick<ModelRow, "name" | "life" | "automaticallyRetryHooks">) =>
+  row("model", m.name, m.life, { automaticallyRetryHooks: m.automaticallyRetryHooks });
 export const modelConstraintsSet = (m: ModelRow, constraints: StoredConstraints) => row("model", m.name, m.life, { constraints });
 export const modelLifeSet = (name: string, life: Life) => row("model", name, life, {});
 

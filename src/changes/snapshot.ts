@@ -52,7 +52,13 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     const rows = await q.select().from(models).where(eq(models.id, modelId));
     return rows
       .filter((m) => !where.ids || where.ids.includes(m.name))
-      .map((m) => stateEvent("model", m.name, m.life, { defaultSeries: m.defaultSeries, constraints: m.constraints }));
+      .map((m) =>
+        stateEvent("model", m.name, m.life, {
+          defaultSeries: m.defaultSeries,
+          constraints: m.constraints,
+          automaticallyRetryHooks: m.automaticallyRetryHooks,
+        }),
+      );
   },
   async machine(q, modelId, where, limit) {
     const rows = await q

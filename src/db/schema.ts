@@ -40,6 +40,8 @@ export const models = pgTable("models", {
   life: lifeEnum("life").notNull().default("alive"),
   defaultSeries: text("default_series").notNull(),
   constraints: jsonb("constraints").$type<StoredConstraints>().notNull().default({}),
+  /** Juju's automatically-retry-hooks: unit agents retry a failed hook by themselves, with backoff, unless this is off. */
+  automaticallyRetryHooks: boolean("automatically_retry_hooks").notNull().default(true),
   /** Bumped last in every transaction that changes the model: commit order is revision order. */
   revision: bigint("revision", { mode: "number" }).notNull().default(0),
   /** Change rows at or below this revision have been compacted away; resuming from before it needs a resync. */

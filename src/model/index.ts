@@ -77,7 +77,9 @@ export {
   destroyModel,
   modelBlockers,
   type SetConstraintsInput,
+  type SetModelConfigInput,
   setConstraints,
+  setModelConfig,
 } from "./model.js";
 export { checkApplicationName, checkMachineId, checkModelName, parseUnitName } from "./names.js";
 export { parsePlacement, parsePlacements } from "./placement.js";
@@ -97,5 +99,5 @@ export {
   type UnitInput,
   unitBlockers,
 } from "./unit.js";
-export { setWorkloadStatus, type WorkloadStatusInput } from "./workload-status.js";
 export { agentStatesOf, hookRunsPage } from "./unit-agent-reads.js";
+export { setWorkloadStatus, type WorkloadStatusInput } from "./workload-status.js";

@@ -4,7 +4,7 @@
 // the cleanup queue takes it apart; once only its manager machine is left, the
 // model is Dead.
 import { and, eq, ne, sql } from "drizzle-orm";
-import { machineRemoved, modelAdded, modelConstraintsSet, modelLifeSet } from "../changes/change.js";
+import { machineRemoved, modelAdded, modelConfigSet, modelConstraintsSet, modelLifeSet } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { MachineJob } from "../core/machine.js";
@@ -79,6 +79,25 @@ export const setConstraints = modelOperation(Life.Alive, async (tx, model, input
   await tx.db.update(models).set({ constraints }).where(eq(models.id, model.id));
   tx.record(model.id, modelConstraintsSet(model, constraints));
   return constraints;
+});
+
+export interface SetModelConfigInput extends InModel {
+  /** Juju's automatically-retry-hooks; left as it is when omitted. */
+  automaticallyRetryHooks?: boolean | null;
+}
+
+/**
+ * `juju model-config`: the model's settings. automatically-retry-hooks (on by
+ * default) lets unit agents retry a failed hook by themselves, with backoff;
+ * off, a failed hook waits for resolveUnit. A setting left as it was writes
+ * nothing. Any life: a Dying model's units still run hooks.
+ */
+export const setModelConfig = modelOperation("any", async (tx, model, input: SetModelConfigInput): Promise<ModelRow> => {
+  const retry = input.automaticallyRetryHooks ?? model.automaticallyRetryHooks;
+  if (retry === model.automaticallyRetryHooks) return model;
+  const [updated] = await tx.db.update(models).set({ automaticallyRetryHooks: retry }).where(eq(models.id, model.id)).returning();
+  tx.record(model.id, modelConfigSet(updated!));
+  return updated!;
 });
 
 export interface DestroyModelInput extends InModel {

@@ -1,4 +1,13 @@
-import { addModel, DEFAULT_MODEL, destroyModel, modelBlockers, modelNamed, modelsPage, setConstraints } from "../../model/index.js";
+import {
+  addModel,
+  DEFAULT_MODEL,
+  destroyModel,
+  modelBlockers,
+  modelNamed,
+  modelsPage,
+  setConstraints,
+  setModelConfig,
+} from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
 import { ModelRef } from "../refs.js";
@@ -18,6 +27,10 @@ ModelRef.implement({
       type: ConstraintsRef,
       description: "Model constraints: the fallback for every key an application leaves unset (seed 004).",
       resolve: (model) => model.constraints,
+    }),
+    automaticallyRetryHooks: t.exposeBoolean("automaticallyRetryHooks", {
+      description:
+        "Juju's automatically-retry-hooks (default true): unit agents retry a failed hook by themselves, with backoff; when false, a failed hook waits for resolveUnit.",
     }),
     revision: t.string({
       description: "The model's change-log revision: a decimal integer that grows with every committed change.",
@@ -59,7 +72,23 @@ const SetConstraintsInput = builder.inputType("SetConstraintsInput", {
   }),
 });
 
+const SetModelConfigInput = builder.inputType("SetModelConfigInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    automaticallyRetryHooks: t.boolean({ description: "Juju's automatically-retry-hooks; left as it is when omitted." }),
+  }),
+});
+
 builder.mutationFields((t) => ({
+  setModelConfig: t.field({
+    type: ModelRef,
+    description:
+      "`juju model-config`: the model's settings (automaticallyRetryHooks). Unit agents see the change on the model's change rows; " +
+      "a setting left as it was writes nothing.",
+    args: { input: t.arg({ type: SetModelConfigInput, required: true }) },
+    authScopes: { person: "operator" },
+    resolve: (_root, { input }, ctx) => setModelConfig(ctx.db, input),
+  }),
   addModel: t.field({
     type: ModelRef,
     description: "`juju add-model`: a new model holding machine 0 with JobManageModel, as after bootstrap.",

@@ -1,0 +1,1 @@
+ALTER TABLE "models" ADD COLUMN "automatically_retry_hooks" boolean DEFAULT true NOT NULL;
