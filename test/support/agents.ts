@@ -13,7 +13,7 @@ export function useAgents(live: LiveServer) {
   afterEach(async () => {
     await Promise.all(controllers.splice(0).map((c) => c.stop()));
   });
-  return async function agentsFor(model: string, provider = new DummyProvider()) {
+  return async function agentsFor(model: string, provider = new DummyProvider(), options: { dataDir?: string } = {}) {
     const controller = new Controller({
       url: live.url,
       provider,
@@ -27,6 +27,7 @@ export function useAgents(live: LiveServer) {
       retryDelayMs: 10,
       cloudPollMs: 50,
       cleanerIntervalMs: 200,
+      ...options,
       ...(process.env.LIFELINE_TEST_AGENT_LOG ? { log: (line: string) => console.log(line) } : {}),
     });
     controllers.push(controller);

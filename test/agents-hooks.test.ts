@@ -1,0 +1,171 @@
+// Unit agents running their charms' hooks, end to end over real sockets: the
+// bundled charms' real hooks (src/charms/*/hooks) with the real hook tools,
+// every agent run by the controller as `npm start` runs them. Waits poll the
+// API with a deadline; nothing sleeps and hopes.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MachineAgent } from "../src/agents/machine-agent.js";
+import { useAgents } from "./support/agents.js";
+import { useLiveServer } from "./support/streams.js";
+
+const live = useLiveServer();
+const agentsFor = useAgents(live);
+const DEADLINE = { timeout: 90_000, interval: 100 };
+
+const UNIT = `query ($model: String!, $unit: String!) { model(name: $model) { unit(name: $unit) {
+  life workloadStatus { current message } agentStatus { current message hook }
+  blockers { kind message }
+  hookRuns(first: 100) { edges { node { hook remoteUnit result } } }
+} } }`;
+
+/** The unit, with its hook runs oldest first as "hook remote result". */
+async function unit(model: string, name: string) {
+  const result = await live.post(UNIT, { model, unit: name });
+  if (result.errors?.some((e) => e.extensions?.code === "NOT_FOUND")) return null; // removed
+  if (result.errors) throw new Error(JSON.stringify(result.errors));
+  const m = result.data!.model;
+  const runs = m.unit.hookRuns.edges.map((e: any) => e.node).reverse();
+  return { ...m.unit, runs: runs.map((r: any) => [r.hook, r.remoteUnit, r.result].filter(Boolean).join(" ")) as string[] };
+}
+
+const mutate = (query: string, input: Record<string, unknown>) => live.ok(query, { input });
+const deploy = (model: string, charm: string, extra: Record<string, unknown> = {}) =>
+  mutate(`mutation ($input: DeployInput!) { deploy(input: $input) { name } }`, { model, charm, ...extra });
+const integrate = (model: string, a: string, b: string) =>
+  mutate(`mutation ($input: IntegrateInput!) { integrate(input: $input) { id } }`, { model, endpoints: [a, b] });
+const resolve = (model: string, name: string, retry: boolean) =>
+  mutate(`mutation ($input: ResolveUnitInput!) { resolveUnit(input: $input) { name } }`, { model, unit: name, retry });
+const failHook = (hook: string) => ({ config: [{ key: "fail-hook", value: hook }] });
+
+describe("hooks, in Juju's order", { timeout: 180_000 }, () => {
+  it("install, config-changed, start; then -joined, always followed by -changed for that unit", async () => {
+    const { name: model } = await live.newModel();
+    await agentsFor(model);
+    await deploy(model, "wordpress");
+    await deploy(model, "mysql");
+    await integrate(model, "wordpress", "mysql");
+    await expect.poll(async () => (await unit(model, "wordpress/0"))?.workloadStatus.current, DEADLINE).toBe("active");
+    const { runs } = (await unit(model, "wordpress/0"))!;
+    expect(runs.slice(0, 5)).toEqual([
+      "install SUCCEEDED",
+      "config-changed SUCCEEDED",
+      "start SUCCEEDED",
+      "db-relation-joined mysql/0 SUCCEEDED",
+      "db-relation-changed mysql/0 SUCCEEDED",
+    ]);
+    // Each new version of mysql/0's settings (its own -joined sets them) runs -changed again (seed 002), and nothing else.
+    expect(new Set(runs.slice(5))).toEqual(new Set(runs.length > 5 ? ["db-relation-changed mysql/0 SUCCEEDED"] : []));
+  });
+
+  it("the charms exchange relation data: wordpress's db-relation-changed reads the host mysql's db-relation-joined set", async () => {
+    const { name: model } = await live.newModel();
+    await agentsFor(model);
+    await deploy(model, "wordpress");
+    await deploy(model, "mysql");
+    const { id } = (await integrate(model, "wordpress", "mysql")).integrate;
+    const settings = `query ($model: String!, $id: Int!) { model(name: $model) { relation(id: $id) { settings(unit: "mysql/0") { values { key value } } } } }`;
+    const host = async () =>
+      (await live.ok(settings, { model, id })).model.relation.settings?.values.find((v: any) => v.key === "host")?.value as
+        | string
+        | undefined;
+    await expect.poll(host, DEADLINE).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    await expect
+      .poll(async () => (await unit(model, "wordpress/0"))?.workloadStatus, DEADLINE)
+      .toEqual({
+        current: "active",
+        message: `database at ${await host()}`,
+      });
+  });
+});
+
+describe("a failed hook (../shared/JUJU-AGENTS.md 'Hook failures and resolved')", { timeout: 180_000 }, () => {
+  it('stops the unit in error, `hook failed: "<hook>"`; resolveUnit with retry runs it again and the unit goes on', async () => {
+    const { name: model } = await live.newModel();
+    await agentsFor(model);
+    await deploy(model, "wordpress", failHook("start"));
+    await expect
+      .poll(async () => (await unit(model, "wordpress/0"))?.agentStatus, DEADLINE)
+      .toEqual({ current: "error", message: 'hook failed: "start"', hook: "start" });
+    await mutate(`mutation ($input: SetApplicationConfigInput!) { setApplicationConfig(input: $input) { name } }`, {
+      model,
+      application: "wordpress",
+      values: [{ key: "fail-hook", value: "" }],
+    });
+    await resolve(model, "wordpress/0", true);
+    await expect
+      .poll(async () => (await unit(model, "wordpress/0"))?.runs.slice(-2), DEADLINE)
+      .toEqual(["start SUCCEEDED", "config-changed SUCCEEDED"]);
+    const after = await unit(model, "wordpress/0");
+    expect(after!.runs).toEqual([
+      "install SUCCEEDED",
+      "config-changed SUCCEEDED",
+      "start FAILED",
+      "start SUCCEEDED",
+      "config-changed SUCCEEDED",
+    ]);
+    expect(after!.agentStatus.current).toBe("idle");
+  });
+
+  it("resolveUnit with no retry marks the failed hook done without running it, and the unit goes on", async () => {
+    const { name: model } = await live.newModel();
+    await agentsFor(model);
+    await deploy(model, "wordpress", failHook("install"));
+    await expect.poll(async () => (await unit(model, "wordpress/0"))?.agentStatus.current, DEADLINE).toBe("error");
+    await resolve(model, "wordpress/0", false);
+    await expect
+      .poll(async () => (await unit(model, "wordpress/0"))?.runs, DEADLINE)
+      .toEqual(["install FAILED", "install SKIPPED", "config-changed SUCCEEDED", "start SUCCEEDED"]);
+  });
+
+  it("a Dying unit stuck on a failed hook says so in its blockers; removeUnit with force gets past it", async () => {
+    const { name: model } = await live.newModel();
+    await agentsFor(model);
+    await deploy(model, "wordpress", failHook("stop"));
+    await expect.poll(async () => (await unit(model, "wordpress/0"))?.runs.at(-1), DEADLINE).toBe("start SUCCEEDED");
+    await mutate(`mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { outcome } }`, { model, units: ["wordpress/0"] });
+    await expect.poll(async () => (await unit(model, "wordpress/0"))?.blockers.map((b: any) => b.kind), DEADLINE).toContain("HOOK_FAILED");
+    expect((await unit(model, "wordpress/0"))!.agentStatus.message).toBe('hook failed: "stop"');
+    await mutate(`mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { outcome } }`, {
+      model,
+      units: ["wordpress/0"],
+      force: true,
+    });
+    await expect.poll(async () => unit(model, "wordpress/0"), DEADLINE).toBeNull();
+  });
+});
+
+describe("progress is kept on the server (the seeds' hardware-failure BUG, fixed)", { timeout: 180_000 }, () => {
+  it("an agent redeployed with its local state wiped runs no hook twice, and still departs its relations properly", async () => {
+    const { name: model } = await live.newModel();
+    const dataDir = mkdtempSync(join(tmpdir(), "lifeline-agents-test-"));
+    try {
+      const { controller } = await agentsFor(model, undefined, { dataDir });
+      await deploy(model, "wordpress");
+      await deploy(model, "mysql");
+      await integrate(model, "wordpress", "mysql");
+      await expect
+        .poll(async () => (await unit(model, "wordpress/0"))?.runs.at(-1), DEADLINE)
+        .toBe("db-relation-changed mysql/0 SUCCEEDED");
+      // The hardware fails: the machine agent and its unit agents are gone, and so is everything they kept locally.
+      const [instance, machineAgent] = [...controller.machineAgents].find(([, a]) => a.unitAgents.has("wordpress/0"))!;
+      machineAgent.stop();
+      await machineAgent.finished;
+      rmSync(dataDir, { recursive: true, force: true });
+      const redeployed = new MachineAgent(controller.api, machineAgent.credentials, { dataDir, privateAddress: "10.9.9.9" });
+      controller.machineAgents.set(instance, redeployed);
+      await redeployed.start();
+      await expect.poll(() => redeployed.unitAgents.has("wordpress/0"), DEADLINE).toBe(true);
+      await mutate(`mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { outcome } }`, { model, units: ["wordpress/0"] });
+      await expect
+        .poll(async () => (await unit(model, "mysql/0"))?.runs.at(-1), DEADLINE)
+        .toBe("db-relation-departed wordpress/0 SUCCEEDED");
+      await expect.poll(async () => unit(model, "wordpress/0"), DEADLINE).toBeNull();
+      const mysql = await unit(model, "mysql/0");
+      expect(mysql!.runs.filter((r: string) => r.startsWith("install"))).toEqual(["install SUCCEEDED"]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
