@@ -2,6 +2,8 @@
 // and set their units Dead; deployers remove Dead units; machine agents set
 // their machines Dead; the provisioner removes Dead machines; the cleaner runs
 // cleanups. Plain mutations, like everything else.
+
+import { WorkloadStatus } from "../../core/machine.js";
 import {
   type CleanupReport,
   DEFAULT_MODEL,
@@ -18,6 +20,7 @@ import {
   setUnitAgentStatus,
   setUnitDead,
   setUnitDying,
+  setWorkloadStatus,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { MachineRef, UnitRef } from "../refs.js";
@@ -66,6 +69,25 @@ const UnitAgentStatusInput = builder.inputType("UnitAgentStatusInput", {
     model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
     unit: t.string({ required: true }),
     status: t.field({ type: UnitAgentStatusEnum, required: true }),
+  }),
+});
+
+const WorkloadStatusEnum = builder.enumType("WorkloadStatus", {
+  description: "What a charm says of its workload (status-set).",
+  values: {
+    MAINTENANCE: { value: WorkloadStatus.Maintenance, description: "Getting ready or changing: installing, configuring." },
+    BLOCKED: { value: WorkloadStatus.Blocked, description: "Needs a person: a missing relation, bad config." },
+    WAITING: { value: WorkloadStatus.Waiting, description: "Waiting on something outside it: a machine, a related unit." },
+    ACTIVE: { value: WorkloadStatus.Active, description: "Ready and doing its job." },
+  },
+});
+
+const WorkloadStatusInput = builder.inputType("WorkloadStatusInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    unit: t.string({ required: true }),
+    status: t.field({ type: WorkloadStatusEnum, required: true }),
+    message: t.string({ description: "At most 1000 characters." }),
   }),
 });
 
@@ -172,6 +194,13 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: UnitAgentStatusInput, required: true }) },
     authScopes: (_root, { input }) => ({ $any: { unitAgent: input, deployer: input } }),
     resolve: (_root, { input }, ctx) => setUnitAgentStatus(ctx.db, input),
+  }),
+  setWorkloadStatus: t.field({
+    type: UnitRef,
+    description: "Unit agent, for its charm's status-set: the unit's workload status, at once (not with the hook's commit).",
+    args: { input: t.arg({ type: WorkloadStatusInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgent: input }),
+    resolve: (_root, { input }, ctx) => setWorkloadStatus(ctx.db, input),
   }),
   setMachineProvisioned: t.field({
     type: MachineRef,
