@@ -136,6 +136,24 @@ describe("a failed hook (../shared/JUJU-AGENTS.md 'Hook failures and resolved')"
   });
 });
 
+describe("automatic retries (the model's automaticallyRetryHooks, on by default)", { timeout: 180_000 }, () => {
+  it("a failed hook is retried with backoff, so once its cause is gone the unit goes on with no resolveUnit", async () => {
+    const { name: model } = await live.newModel();
+    await agentsFor(model, undefined, { hookRetry: { baseMs: 100, maxMs: 400 } });
+    await deploy(model, "wordpress", failHook("start"));
+    await expect
+      .poll(async () => (await unit(model, "wordpress/0"))?.runs.filter((r: string) => r === "start FAILED").length, DEADLINE)
+      .toBeGreaterThan(1);
+    await mutate(`mutation ($input: SetApplicationConfigInput!) { setApplicationConfig(input: $input) { name } }`, {
+      model,
+      application: "wordpress",
+      values: [{ key: "fail-hook", value: "" }],
+    });
+    await expect.poll(async () => (await unit(model, "wordpress/0"))?.runs.at(-1), DEADLINE).toBe("config-changed SUCCEEDED");
+    expect((await unit(model, "wordpress/0"))!.runs).toContain("start SUCCEEDED");
+  });
+});
+
 describe("progress is kept on the server (the seeds' hardware-failure BUG, fixed)", { timeout: 180_000 }, () => {
   it("an agent redeployed with its local state wiped runs no hook twice, and still departs its relations properly", async () => {
     const { name: model } = await live.newModel();

@@ -32,6 +32,8 @@ export interface ControllerOptions {
   controllerAddress?: string;
   /** Where unit agents keep their charm directories; a temporary directory by default. */
   dataDir?: string;
+  /** Unit agents' retry of a failed hook, where the model allows it (Juju: 5 s doubling to 5 min). */
+  hookRetry?: { baseMs: number; maxMs: number };
   log?: (line: string) => void;
 }
 
@@ -75,7 +77,8 @@ export class Controller {
 
   /** Every machine agent of the process shares one hook runner. */
   private agentOptions(privateAddress: string): MachineAgentOptions {
-    return { privateAddress, runner: this.runner, log: this.log, ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}) };
+    const { dataDir, hookRetry } = this.options;
+    return { privateAddress, runner: this.runner, log: this.log, ...(dataDir ? { dataDir } : {}), ...(hookRetry ? { hookRetry } : {}) };
   }
 
   private stopAgent(instanceId: string): void {

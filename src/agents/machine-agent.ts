@@ -36,6 +36,8 @@ export interface MachineAgentOptions {
   runner?: HookRunner;
   /** Where its unit agents keep their charm directories (a cache of what the API holds); a temporary directory by default. */
   dataDir?: string;
+  /** Its unit agents' retry of a failed hook, where the model allows it: the first wait, doubling up to the second (Juju: 5 s, 5 min). */
+  hookRetry?: { baseMs: number; maxMs: number };
   log?: (line: string) => void;
 }
 
@@ -166,6 +168,7 @@ export class MachineAgent {
               machineId: machine,
               runner: this.runner,
               dataDir: this.options.dataDir ?? join(tmpdir(), "lifeline-agents"),
+              ...(this.options.hookRetry ? { retryBaseMs: this.options.hookRetry.baseMs, retryMaxMs: this.options.hookRetry.maxMs } : {}),
               log: this.log,
             },
           );

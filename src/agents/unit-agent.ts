@@ -30,6 +30,7 @@ import {
   EnterScopeDocument,
   IssueUnitCredentialsDocument,
   LeaveScopeDocument,
+  ModelRetriesHooksDocument,
   RelationUnitsDocument,
   RemoveDeadUnitDocument,
   SetUnitAgentStateDocument,
@@ -141,8 +142,9 @@ export class UnitAgent {
     return applicationOf(this.credentials.unit);
   }
 
+  /** Per model and unit: unit names repeat across models, and two agents must never share (or wipe) one directory. */
   private get charmDir() {
-    return join(this.options.dataDir, this.credentials.tag, "charm");
+    return join(this.options.dataDir, this.credentials.model, this.credentials.tag, "charm");
   }
 
   async start(): Promise<void> {
@@ -359,7 +361,7 @@ export class UnitAgent {
         input: { model, unit, run: run.id, result: "FAILED", message: failureMessage(outcome), state: begun },
       });
       this.log(`${tag}: hook ${spec.name} failed (${failureMessage(outcome)})`);
-      this.scheduleRetry();
+      await this.scheduleRetry();
       return;
     }
     // Committing -broken leaves the scope (Juju's relationer); leaving first means a crash in between runs -broken again, never skips it.
@@ -454,11 +456,11 @@ export class UnitAgent {
     };
   }
 
-  /** A failed hook waits for resolveUnit; where the model allows it, it is also retried with backoff (Juju: 5 s doubling to 5 min). */
-  private scheduleRetry(): void {
-    const base = this.options.retryBaseMs;
-    if (base === undefined) return;
-    const wait = Math.min(base * 2 ** this.failures, this.options.retryMaxMs ?? 300_000);
+  /** A failed hook waits for resolveUnit; where the model allows it (automaticallyRetryHooks), it is also retried with backoff. */
+  private async scheduleRetry(): Promise<void> {
+    const { model } = this.credentials;
+    if (!(await this.call(ModelRetriesHooksDocument, { model })).model?.automaticallyRetryHooks) return;
+    const wait = Math.min((this.options.retryBaseMs ?? 5000) * 2 ** this.failures, this.options.retryMaxMs ?? 300_000);
     this.failures++;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {

@@ -13,7 +13,11 @@ export function useAgents(live: LiveServer) {
   afterEach(async () => {
     await Promise.all(controllers.splice(0).map((c) => c.stop()));
   });
-  return async function agentsFor(model: string, provider = new DummyProvider(), options: { dataDir?: string } = {}) {
+  return async function agentsFor(
+    model: string,
+    provider = new DummyProvider(),
+    options: { dataDir?: string; hookRetry?: { baseMs: number; maxMs: number } } = {},
+  ) {
     const controller = new Controller({
       url: live.url,
       provider,
@@ -27,6 +31,8 @@ export function useAgents(live: LiveServer) {
       retryDelayMs: 10,
       cloudPollMs: 50,
       cleanerIntervalMs: 200,
+      // A failed hook waits for resolveUnit in these tests, unless one asks for quick retries.
+      hookRetry: { baseMs: 600_000, maxMs: 600_000 },
       ...options,
       ...(process.env.LIFELINE_TEST_AGENT_LOG ? { log: (line: string) => console.log(line) } : {}),
     });
