@@ -3,6 +3,7 @@
 // and each removal must converge to the seeds' end state by itself. Waits poll
 // the API with a deadline; nothing sleeps and hopes.
 import { describe, expect, it } from "vitest";
+import { MachineAgent } from "../src/agents/machine-agent.js";
 import { useAgents } from "./support/agents.js";
 import { useLiveServer } from "./support/streams.js";
 
@@ -115,5 +116,36 @@ describe("removals converge to the seeds' end state with nothing left behind", {
     await expect.poll(async () => (await status(model)).life, DEADLINE).toBe("DEAD");
     const after = await status(model);
     expect([after.units, after.applications, after.relations]).toEqual([{}, {}, {}]);
+  });
+
+  it("agents killed and restarted at random points while a removal runs still converge", async () => {
+    const { model, controller } = await settledScene();
+    // A seeded generator: a failing run names the seed it used.
+    let seed = Number(process.env.LIFELINE_TEST_SEED ?? Date.now() % 100_000);
+    console.log(`agents-units: kill/restart seed ${seed}`);
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    await mutate(`mutation ($input: RemoveApplicationInput!) { removeApplication(input: $input) { outcome } }`, {
+      model,
+      applications: ["wordpress"],
+    });
+    for (let kill = 0; kill < 6; kill++) {
+      // Fault injection at random moments (not a wait for a result): let the agents get somewhere first.
+      await new Promise((resolve) => setTimeout(resolve, 50 + random() * 400));
+      const agents = [...controller.machineAgents];
+      if (!agents.length) break;
+      const [instance, agent] = agents[Math.floor(random() * agents.length)]!;
+      agent.stop(); // killed: its unit agents with it, whatever hook or mutation they were in
+      await agent.finished;
+      const restarted = new MachineAgent(controller.api, agent.credentials, { privateAddress: "10.1.1.1" });
+      controller.machineAgents.set(instance, restarted);
+      await restarted.start().catch(() => {}); // its machine may be gone by now: nothing to restart
+    }
+    await expect.poll(async () => Object.keys((await status(model)).units), DEADLINE).toEqual(["mysql/0"]);
+    const after = await status(model);
+    expect(after.applications.wordpress).toBeUndefined();
+    expect(after.relations).toEqual({ "mysql:cluster": ["mysql/0"] });
   });
 });

@@ -6,7 +6,6 @@ import { describe, expect, it } from "vitest";
 import {
   afterHook,
   freshProgress,
-  type Hook,
   nextHook,
   relationsToLeave,
   type Situation,
@@ -16,7 +15,7 @@ import {
 /** Runs hooks until none is due; returns them as "name remote" strings and the final progress. */
 function settle(progress: UniterProgress, situation: Situation, limit = 50): { hooks: string[]; progress: UniterProgress } {
   const hooks: string[] = [];
-  for (let hook: Hook | null; (hook = nextHook(progress, situation)); ) {
+  for (let hook = nextHook(progress, situation); hook; hook = nextHook(progress, situation)) {
     hooks.push(hook.remoteUnit ? `${hook.name} ${hook.remoteUnit}` : hook.name);
     progress = afterHook(progress, hook, situation);
     for (const id of relationsToLeave(progress, situation)) delete progress.relations[id];

@@ -27,7 +27,7 @@ import { type AgentConnection, ApiError } from "./connection.js";
 import { HookRunner } from "./hooks/run-hook.js";
 import { MachinesView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
-import { type DeployedUnitView, UnitAgent } from "./unit-agent.js";
+import { type DeployedUnitView, runUnitAgent, UnitAgent } from "./unit-agent.js";
 
 export interface MachineAgentOptions {
   /** The machine's private address, which its units publish in their relations (a host knows its own; Juju's machiner reports it). */
@@ -160,21 +160,23 @@ export class MachineAgent {
         } else if (!this.unitAgents.has(name)) {
           const credentials = (await this.api.request(IssueUnitCredentialsDocument, { input: { model, unit: name } }, token))
             .issueUnitCredentials;
-          const agent = new UnitAgent(
-            this.api,
-            { model, unit: name, ...credentials },
-            {
-              privateAddress: this.options.privateAddress ?? "127.0.0.1",
-              machineId: machine,
-              runner: this.runner,
-              dataDir: this.options.dataDir ?? join(tmpdir(), "lifeline-agents"),
-              ...(this.options.hookRetry ? { retryBaseMs: this.options.hookRetry.baseMs, retryMaxMs: this.options.hookRetry.maxMs } : {}),
-              log: this.log,
-            },
+          if (this.done) return; // stopped meanwhile: the next deployer issues credentials again
+          await runUnitAgent(
+            this.unitAgents,
+            new UnitAgent(
+              this.api,
+              { model, unit: name, ...credentials },
+              {
+                privateAddress: this.options.privateAddress ?? "127.0.0.1",
+                machineId: machine,
+                runner: this.runner,
+                dataDir: this.options.dataDir ?? join(tmpdir(), "lifeline-agents"),
+                ...(this.options.hookRetry ? { retryBaseMs: this.options.hookRetry.baseMs, retryMaxMs: this.options.hookRetry.maxMs } : {}),
+                log: this.log,
+              },
+            ),
+            this.units,
           );
-          this.unitAgents.set(name, agent);
-          agent.unitsChanged(this.units);
-          await agent.start();
           this.log(`${tag}: deployed unit ${name}`);
         }
       } catch (error) {

@@ -216,7 +216,7 @@ export class UnitAgent {
 
     const situation = this.situation(unit.life ?? "ALIVE");
     for (const id of relationsToLeave(progress, situation)) {
-      await this.call(LeaveScopeDocument, { input: { model, relation: id, unit: name } });
+      await this.leaveScope(id);
       delete progress.relations[id];
       await this.call(SetUnitAgentStateDocument, { input: { model, unit: name, state: { ...progress } } });
       this.log(`${tag}: left peer relation ${id}`);
@@ -293,6 +293,16 @@ export class UnitAgent {
     }
   }
 
+  /** Leaves a relation's scope; a relation already gone (left before a restart, then removed) is left already. */
+  private async leaveScope(relation: number): Promise<void> {
+    const { model, unit } = this.credentials;
+    try {
+      await this.call(LeaveScopeDocument, { input: { model, relation, unit } });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === "NOT_FOUND")) throw error;
+    }
+  }
+
   /** Keeps one relationUnits stream open per relation in the progress, and none for the others. */
   private watchMembers(progress: StoredProgress): void {
     const { model, unit, token } = this.credentials;
@@ -365,8 +375,7 @@ export class UnitAgent {
       return;
     }
     // Committing -broken leaves the scope (Juju's relationer); leaving first means a crash in between runs -broken again, never skips it.
-    if (spec.name.endsWith("-relation-broken") && spec.relation)
-      await this.call(LeaveScopeDocument, { input: { model, relation: spec.relation.id, unit } });
+    if (spec.name.endsWith("-relation-broken") && spec.relation) await this.leaveScope(spec.relation.id);
     const next: StoredProgress = { ...afterHook(progress, spec, situation), pending: null };
     const settings = [...context.pending.changes()].map(([relation, values]) => ({
       relation,
@@ -517,10 +526,12 @@ export class UnitAgent {
           this.log(`${tag}: removed subordinate ${sub}, which was never deployed`);
         } else if (!this.subordinateAgents.has(sub)) {
           const credentials = (await this.call(IssueUnitCredentialsDocument, { input: { model, unit: sub } })).issueUnitCredentials;
-          const agent = new UnitAgent(this.api, { model, unit: sub, ...credentials }, this.options);
-          this.subordinateAgents.set(sub, agent);
-          agent.unitsChanged(this.units);
-          await agent.start();
+          if (this.done) return remaining; // stopped meanwhile: whoever deploys next issues credentials again
+          await runUnitAgent(
+            this.subordinateAgents,
+            new UnitAgent(this.api, { model, unit: sub, ...credentials }, this.options),
+            this.units,
+          );
           this.log(`${tag}: deployed subordinate ${sub}`);
         }
       } catch (error) {
@@ -529,6 +540,26 @@ export class UnitAgent {
       }
     }
     return remaining;
+  }
+}
+
+/**
+ * Starts a deployed unit's agent, kept in its deployer's `agents`: one that fails to start (the server
+ * unreachable, say) is dropped again, so the deployer's next pass deploys it afresh instead of keeping a dead agent.
+ */
+export async function runUnitAgent(
+  agents: Map<string, UnitAgent>,
+  agent: UnitAgent,
+  units: ReadonlyMap<string, DeployedUnitView>,
+): Promise<void> {
+  agents.set(agent.credentials.unit, agent);
+  agent.unitsChanged(units);
+  try {
+    await agent.start();
+  } catch (error) {
+    agents.delete(agent.credentials.unit);
+    agent.stop();
+    throw error;
   }
 }
 

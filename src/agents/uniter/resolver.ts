@@ -79,7 +79,7 @@ const byName = (a: string, b: string) => a.localeCompare(b, "en", { numeric: tru
 
 /** Remote members as the agent must treat them: none once the relation or the unit is on its way out (every member then departs). */
 function effectiveRemote(relation: RelationNow | undefined, unitLife: Life): Record<string, number> {
-  if (!relation || relation.life !== "ALIVE" || unitLife !== "ALIVE") return {};
+  if (relation?.life !== "ALIVE" || unitLife !== "ALIVE") return {};
   return relation.remote;
 }
 
@@ -93,7 +93,7 @@ function nextRelationHook(id: number, progress: RelationProgress, now: RelationN
     .filter((unit) => !(unit in remote))
     .sort(byName);
   if (departed.length) return { name: hook("departed"), relation, remoteUnit: departed[0]!, departingUnit: departed[0]! };
-  const leaving = !now || now.life !== "ALIVE" || unitLife !== "ALIVE";
+  const leaving = now?.life !== "ALIVE" || unitLife !== "ALIVE";
   if (leaving) return now?.peer ? null : { name: hook("broken"), relation };
   const joined = Object.keys(remote)
     .filter((unit) => !(unit in progress.members))
@@ -111,7 +111,7 @@ export function relationsToLeave(progress: UniterProgress, situation: Situation)
   return Object.entries(progress.relations)
     .filter(([id, relation]) => {
       const now = situation.relations[id];
-      const leaving = !now || now.life !== "ALIVE" || situation.unitLife !== "ALIVE";
+      const leaving = now?.life !== "ALIVE" || situation.unitLife !== "ALIVE";
       return leaving && now?.peer === true && !relation.changedPending && Object.keys(relation.members).length === 0;
     })
     .map(([id]) => Number(id));
