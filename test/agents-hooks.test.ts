@@ -56,7 +56,9 @@ describe("hooks, in Juju's order", { timeout: 180_000 }, () => {
       "db-relation-changed mysql/0 SUCCEEDED",
     ]);
     // Each new version of mysql/0's settings (its own -joined sets them) runs -changed again (seed 002), and nothing else.
-    expect(new Set(runs.slice(5))).toEqual(new Set(runs.length > 5 ? ["db-relation-changed mysql/0 SUCCEEDED"] : []));
+    // (The latest may still be running: only which hooks they are is settled.)
+    const later = runs.slice(5).map((r: string) => r.replace(/ (RUNNING|SUCCEEDED)$/, ""));
+    expect(new Set(later)).toEqual(new Set(later.length ? ["db-relation-changed mysql/0"] : []));
   });
 
   it("the charms exchange relation data: wordpress's db-relation-changed reads the host mysql's db-relation-joined set", async () => {
