@@ -3,38 +3,14 @@
 // (machine 0's), so units placed there are deployed like units anywhere else,
 // with no instance started for them. Its agent recalls and removes them as
 // any deployer does, and never ends machine 0: it stays Alive and started.
-import { afterEach, describe, expect, it } from "vitest";
-import { Controller } from "../src/agents/controller.js";
-import { issueMachineCredentials, modelsNotDead } from "../src/model/index.js";
-import { DummyProvider } from "../src/provider/dummy.js";
+import { describe, expect, it } from "vitest";
+import { useAgents } from "./support/agents.js";
 import { useLiveServer } from "./support/streams.js";
 
 const live = useLiveServer();
-const DEADLINE = { timeout: 20_000, interval: 50 };
+const DEADLINE = { timeout: 60_000, interval: 50 };
 
-const controllers: Controller[] = [];
-afterEach(async () => {
-  await Promise.all(controllers.splice(0).map((c) => c.stop()));
-});
-
-/** Runs the agents of one model, as `npm start` does for every model. */
-async function agentsFor(model: string) {
-  const provider = new DummyProvider();
-  const controller = new Controller({
-    url: live.url,
-    provider,
-    models: async () => (await modelsNotDead(live.store.db)).filter((name) => name === model),
-    pollMs: 50,
-    provisionerToken: async (name) => ({
-      machine: "0",
-      token: (await issueMachineCredentials(live.store.db, { model: name, machine: "0" })).token,
-    }),
-    cloudPollMs: 50,
-  });
-  controllers.push(controller);
-  await controller.start();
-  return { controller, provider };
-}
+const agentsFor = useAgents(live);
 
 const STATUS = `query ($model: String!) { model(name: $model) {
   machines { edges { node { id life status { current } } } }
@@ -49,7 +25,7 @@ async function status(model: string) {
   };
 }
 
-describe("machine 0's agent", () => {
+describe("machine 0's agent", { timeout: 120_000 }, () => {
   it("deploys units placed on machine 0: their agents report idle, and no instance is started for them", async () => {
     const { name: model } = await live.newModel();
     const { controller, provider } = await agentsFor(model);
