@@ -195,7 +195,13 @@ describe.skipIf(!onPostgres)(
 
     it("only the leader provisions: a machine added through a follower gets one instance, in the leader's cloud", async () => {
       const { id } = (await b.ok(`mutation { addMachine(input: { model: "default" }) { id } }`)).addMachine;
-      await expect.poll(async () => (await machine(b, id))?.status.current, DEADLINE).toBe("started");
+      // Its agent may report started before the provisioner's recording of the instance commits: wait for both.
+      await expect
+        .poll(async () => {
+          const m = await machine(b, id);
+          return m && m.status.current === "started" && m.instanceId !== null;
+        }, DEADLINE)
+        .toBe(true);
       const { instanceId } = await machine(b, id);
       expect(await cloudOf(a)).toEqual([{ id: instanceId, machineId: id }]);
       // Machine 0's credentials were issued once, by the leader's controller, for its one provisioner.

@@ -149,8 +149,11 @@ export class Controller {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     for (const unhook of this.unhook) unhook();
-    for (const agent of [...this.machineAgents.values(), ...this.managerAgents.values()]) agent.stop();
+    const machineAgents = [...this.machineAgents.values(), ...this.managerAgents.values()];
+    for (const agent of machineAgents) agent.stop();
     await Promise.all([...this.provisioners.values(), ...this.cleaners.values()].map((agent) => agent.stop()));
+    // Hooks still running finish (uncommitted: they run again after a restart) before their tools go away.
+    await Promise.all(machineAgents.map((agent) => agent.finished));
     await this.runner.close();
     await this.api.close();
   }

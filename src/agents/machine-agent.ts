@@ -127,10 +127,11 @@ export class MachineAgent {
   stop(): void {
     this.done = true;
     for (const unsubscribe of this.unsubscribe) unsubscribe();
-    for (const agent of this.unitAgents.values()) agent.stop();
+    const unitAgents = [...this.unitAgents.values()];
+    for (const agent of unitAgents) agent.stop();
     this.unitAgents.clear();
-    void this.passes
-      .stop()
+    // The hook runner goes last: a unit agent still finishing a hook must not have its tools pulled from under it.
+    void Promise.all([this.passes.stop(), ...unitAgents.map((agent) => agent.finished)])
       .then(() => (this.ownsRunner ? this.runner.close() : undefined))
       .then(this.finish);
   }

@@ -184,9 +184,11 @@ export class UnitAgent {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     for (const { unsubscribe } of this.members.values()) unsubscribe();
-    for (const agent of this.subordinateAgents.values()) agent.stop();
+    const subordinates = [...this.subordinateAgents.values()];
+    for (const agent of subordinates) agent.stop();
     this.subordinateAgents.clear();
-    void this.passes.stop().then(this.finish);
+    // Finished once its own pass and its subordinates' are over: whoever owns the hook runner may close it then.
+    void Promise.all([this.passes.stop(), ...subordinates.map((agent) => agent.finished)]).then(this.finish);
   }
 
   /** Sends an operation as this agent. */
@@ -366,6 +368,9 @@ export class UnitAgent {
     this.progress = begun;
     const context = this.context(spec, situation);
     const outcome = skip ? { ran: false as const } : await this.execute(spec, context);
+    // Stopped (killed, recalled) while the hook ran: its outcome says nothing about the charm. The run stays begun,
+    // and whoever runs this unit next runs the hook again, as Juju treats a hook interrupted by a restart.
+    if (this.done) return;
     if (outcome.ran && !outcome.ok) {
       await this.call(CommitHookDocument, {
         input: { model, unit, run: run.id, result: "FAILED", message: failureMessage(outcome), state: begun },
