@@ -1,0 +1,495 @@
+// `npm run bench:agents`: the agents at scale. For each N (BENCH_AGENT_UNITS,
+// default "100,1000"), in a model of its own: an application of N units, each on
+// its own machine, related to another application of one unit; the time until
+// everything settles (every agent idle, every unit in the relation's scope, each
+// join's hooks run on both sides); then removeApplication and the time until
+// nothing of it is left (no units, the relation gone); then the machines removed,
+// timed apart. Per N: those times, their cost per unit (so a quadratic step shows
+// as a growing ms/unit), write transactions per unit, and the server's CPU and
+// peak memory. The scale runs use a charm with no hooks, so the figures measure
+// Lifeline's per-unit cost rather than shell processes; one smaller run
+// (BENCH_HOOK_UNITS, default 20) uses the bundled wordpress and mysql charms with
+// their real hooks, labelled as such.
+//
+// Like `npm run bench`, it needs PostgreSQL on a loopback address
+// (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres),
+// creates a database of its own there and drops it at the end, runs the server as
+// `npm start` does (its own process, with its agents, on that database), and
+// measures this machine's raw PostgreSQL single-row insert rate in the same run,
+// reporting ratios to it. Every wait has a deadline (BENCH_PHASE_DEADLINE_S, by
+// default 120 s + 1 s a unit); a phase that hits it prints what was still left
+// and the run exits 1 after its table.
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { type Api, ApiTimeout, apiAt } from "./api.js";
+import { describeCleanups, describeMachinesLeft, describeUnitsLeft } from "./leftovers.js";
+import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
+import { ModelWatch } from "./model-watch.js";
+import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
+import { measureRawInserts } from "./raw-postgres.js";
+import { ChangedHooks, confirmSettled, machinesGap, removalGap, settleGap } from "./settled.js";
+import { rate, ratio } from "./stats.js";
+
+const adminUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+const sizes = (process.env.BENCH_AGENT_UNITS ?? "100,1000").split(",").filter(Boolean).map(Number);
+const HOOK_UNITS = Number(process.env.BENCH_HOOK_UNITS ?? 20);
+const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 3);
+const RAW_CONNECTIONS = 4;
+/** addUnit takes at most 1,000 units a call (MAX_UNITS_PER_REQUEST); removeMachine is batched alike. */
+const BATCH = 1000;
+const deadlineMs = (units: number) => (Number(process.env.BENCH_PHASE_DEADLINE_S) || 120 + units) * 1000;
+/** The issue's target: 10,000 units settled, and removed, in under 60 s each way. */
+const TARGET_MS_PER_UNIT = 60_000 / 10_000;
+
+if (!["127.0.0.1", "localhost", "[::1]"].includes(adminUrl.hostname)) {
+  console.error(`bench: refusing ${adminUrl.hostname}: the benchmark only talks to loopback addresses`);
+  process.exit(2);
+}
+if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(HOOK_UNITS) || HOOK_UNITS < 0) {
+  console.error("bench: BENCH_AGENT_UNITS is a comma-separated list of unit counts (at least 1), BENCH_HOOK_UNITS a count (0: no run)");
+  process.exit(2);
+}
+
+/** A charm with one provides and one requires endpoint and no hooks: its agents do only Lifeline's work. */
+const HOOKLESS = `name: scale
+summary: A charm with no hooks, for the agents' scale benchmark
+description: Its units enter scopes and run every hook in Juju's order, each one absent, so only Lifeline's own work is measured.
+provides:
+  server:
+    interface: scale
+requires:
+  client:
+    interface: scale
+`;
+
+interface Scenario {
+  label: string;
+  units: number;
+  model: string;
+  /** addCharm's metadata, when the charm is not a bundled one. */
+  metadata?: string;
+  charm: { big: string; small: string };
+  big: string;
+  small: string;
+  endpoints: [string, string];
+}
+
+interface Phase {
+  /** Seconds, or null when the deadline passed. */
+  seconds: number | null;
+  figures: PhaseFigures;
+  /** Write transactions and change rows committed in the model during the phase. */
+  writes: { transactions: number; rows: number };
+}
+
+interface Outcome {
+  scenario: Scenario;
+  addSeconds: number;
+  settle: Phase;
+  removal: Phase;
+  machines: Phase;
+  leftBehind: string;
+}
+
+const log = (line: string) => console.log(`bench: ${line}`);
+const n0 = (value: number) => Math.round(value).toLocaleString("en-US");
+const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
+
+/** Write transactions (distinct xmin) and change rows in the model's log after `from`, up to `to`. */
+async function writesBetween(sql: postgres.Sql, model: string, from: number, to: number) {
+  const [row] = await sql<{ transactions: number; rows: number }[]>`
+    select count(distinct c.xmin::text)::int as transactions, count(*)::int as rows
+    from changes c join models m on m.id = c.model_id
+    where m.name = ${model} and c.revision > ${from} and c.revision <= ${to}`;
+  return row!;
+}
+
+async function revisionOf(sql: postgres.Sql, model: string): Promise<number> {
+  const [row] = await sql<{ revision: string }[]>`select revision::text from models where name = ${model}`;
+  return Number(row!.revision);
+}
+
+/** What a removed application left in the database, beside what the stream shows: settings, scopes, agent states, hook runs, cleanups. */
+async function leftInDatabase(sql: postgres.Sql, model: string, application: string, relationId: number): Promise<string> {
+  const [row] = await sql<{ settings: number; scopes: number; states: number; runs: number; cleanups: number }[]>`
+    select
+      (select count(*)::int from relation_settings s where s.model_id = m.id and s.relation_id = ${relationId}) as settings,
+      (select count(*)::int from relation_scopes s where s.model_id = m.id and s.relation_id = ${relationId}) as scopes,
+      (select count(*)::int from unit_agent_states s where s.model_id = m.id and s.unit like ${`${application}/%`}) as states,
+      (select count(*)::int from hook_runs h where h.model_id = m.id and h.unit like ${`${application}/%`}) as runs,
+      (select count(*)::int from cleanups c where c.model_id = m.id) as cleanups
+    from models m where m.name = ${model}`;
+  const left = Object.entries(row!).filter(([, n]) => n > 0);
+  return left.length ? left.map(([what, n]) => `${n} ${what}`).join(", ") : "nothing";
+}
+
+/**
+ * What is left after a while: the stream has shown everything gone, but a cleanup queued by the last
+ * removal may still be finishing (it deletes its row as it commits), so this looks again until nothing
+ * is left or 30 s have passed, and says what was left then.
+ */
+async function leftBehind(sql: postgres.Sql, model: string, application: string, relationId: number): Promise<string> {
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    const left = await leftInDatabase(sql, model, application, relationId);
+    if (left === "nothing" || performance.now() > deadline) return left;
+    await sleep(200);
+  }
+}
+
+/**
+ * Sends `count` items in calls of at most BATCH, each call answered before the deadline; null once all
+ * are sent, else how far it got ("3,000 of 10,000 <what>"), and why it stopped.
+ */
+async function inBatches(
+  count: number,
+  deadline: number,
+  what: string,
+  send: (from: number, size: number, timeoutMs: number) => Promise<unknown>,
+): Promise<string | null> {
+  for (let done = 0; done < count; done += BATCH) {
+    const left = deadline - performance.now();
+    const progress = `${n0(done)} of ${n0(count)} ${what}`;
+    if (left <= 0) return `${progress} when the deadline passed`;
+    try {
+      await send(done, Math.min(BATCH, count - done), left);
+    } catch (error) {
+      if (error instanceof ApiTimeout) return `${progress}; the next call got no answer before the deadline`;
+      throw error;
+    }
+  }
+  return null;
+}
+
+class Bench {
+  private deadlinesHit = 0;
+
+  constructor(
+    private readonly api: Api,
+    private readonly sql: postgres.Sql,
+    private readonly server: LifelineProcess,
+    private readonly sampler: ProcessSampler,
+  ) {}
+
+  get failed() {
+    return this.deadlinesHit > 0;
+  }
+
+  /** A timed phase: `act`, then `wait` until done, both within its deadline; the server's CPU, memory and the model's writes meanwhile. */
+  private async phase(
+    name: string,
+    s: Scenario,
+    /** The phase's mutations, within the deadline: null once all are sent, else what was left unsent. */
+    act: (deadline: number) => Promise<string | null>,
+    wait: (deadline: number) => Promise<{ at: number } | { missing: string }>,
+    onDeadline: () => Promise<string[]>,
+  ): Promise<Phase> {
+    const from = await revisionOf(this.sql, s.model);
+    const measuring = this.sampler.phase();
+    const started = performance.now();
+    // A CPU profile's timestamps are this monotonic clock's (µs), so a profile can be cut into the phases.
+    if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase begins at monotonic ${process.hrtime.bigint() / 1000n} µs`);
+    const deadline = started + deadlineMs(s.units);
+    const unsent = await act(deadline);
+    const result = unsent === null ? await wait(deadline) : { missing: unsent };
+    const figures = measuring.end();
+    if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase ends at monotonic ${process.hrtime.bigint() / 1000n} µs`);
+    const writes = await writesBetween(this.sql, s.model, from, await revisionOf(this.sql, s.model));
+    if ("missing" in result) {
+      this.deadlinesHit++;
+      log(`${s.label}: ${name}: DEADLINE (${deadlineMs(s.units) / 1000} s) passed; still left: ${result.missing}`);
+      for (const line of await onDeadline().catch((e) => [`(could not say more: ${String(e)})`])) log(`  ${line}`);
+      const trouble = this.server.trouble();
+      log(
+        `  the server logged ${trouble.count} lines that look like trouble; the first: ${trouble.samples.slice(0, 5).join(" | ") || "none"}`,
+      );
+      return { seconds: null, figures, writes };
+    }
+    const seconds = (result.at - started) / 1000;
+    log(`${s.label}: ${name} in ${seconds.toFixed(1)} s`);
+    return { seconds, figures, writes };
+  }
+
+  async run(s: Scenario): Promise<Outcome> {
+    const { api } = this;
+    await api(`mutation ($name: String!) { addModel(input: { name: $name }) { name } }`, { name: s.model });
+    const watch = await ModelWatch.open(this.server.url, s.model);
+    const changed = new ChangedHooks(watch);
+    try {
+      // The controller starts a new model's agents within its poll (2 s): machine 0's agent reports `started` first.
+      const ready = await watch.until(
+        () => (watch.get("MACHINE", "0")?.fields.status === "started" ? null : "machine 0's agent has not started"),
+        performance.now() + 60_000,
+      );
+      if ("missing" in ready) throw new Error(`${s.model}: ${ready.missing}`);
+
+      const charm = s.metadata
+        ? (
+            await api<{ addCharm: { url: string } }>(`mutation ($input: AddCharmInput!) { addCharm(input: $input) { url } }`, {
+              input: { model: s.model, metadata: s.metadata },
+            })
+          ).addCharm.url
+        : null;
+      const deploy = (application: string, bundled: string) =>
+        api(`mutation ($input: DeployInput!) { deploy(input: $input) { name } }`, {
+          input: { model: s.model, charm: charm ?? bundled, application, numUnits: 0 },
+        });
+      await deploy(s.big, s.charm.big);
+      await deploy(s.small, s.charm.small);
+      const relationId = (
+        await api<{ integrate: { id: number } }>(`mutation ($input: IntegrateInput!) { integrate(input: $input) { id } }`, {
+          input: { model: s.model, endpoints: s.endpoints },
+        })
+      ).integrate.id;
+      /** addUnit in batches until `count` are added or the deadline passes; null when all were, else how many were. */
+      const addUnits = (application: string, count: number, deadline: number) =>
+        inBatches(count, deadline, `${application} units added`, (_from, size, timeoutMs) =>
+          api(
+            `mutation ($input: AddUnitInput!) { addUnit(input: $input) { name } }`,
+            { input: { model: s.model, application, count: size } },
+            timeoutMs,
+          ),
+        );
+
+      let addSeconds = 0;
+      const settle = await this.phase(
+        "settled",
+        s,
+        async (deadline) => {
+          const started = performance.now();
+          const unsent = (await addUnits(s.small, 1, deadline)) ?? (await addUnits(s.big, s.units, deadline));
+          addSeconds = (performance.now() - started) / 1000;
+          if (unsent === null) log(`${s.label}: ${s.units + 1} units added in ${addSeconds.toFixed(1)} s`);
+          return unsent;
+        },
+        async (deadline) => {
+          for (;;) {
+            const seen = await watch.until(() => settleGap(watch, changed, s.units + 1), deadline);
+            if ("missing" in seen) return seen;
+            // The stream says settled; each agent's progress on the server must say it has nothing left to run.
+            const before = watch.changes;
+            const gap = await confirmSettled(api, s.model, watch);
+            if (gap === null) return { at: watch.lastChangeAt };
+            const more = await watch.until(() => (watch.changes > before ? null : `agents' progress: ${gap}`), deadline);
+            if ("missing" in more) return more;
+          }
+        },
+        async () => [
+          ...watch
+            .all("UNIT")
+            .filter((u) => u.fields.agentStatus === "error")
+            .slice(0, 5)
+            .map((u) => `unit ${u.entity} in error: ${String(u.fields.agentMessage)}`),
+          ...(await describeUnitsLeft(api, s.model, s.small, relationId)),
+        ],
+      );
+
+      // The machines the big application's units were put on, to remove after it.
+      const machines = [
+        ...new Set(
+          watch
+            .all("UNIT")
+            .filter((u) => u.fields.application === s.big)
+            .map((u) => String(u.fields.machineId)),
+        ),
+      ];
+      const removal = await this.phase(
+        "removed (no units, no relation)",
+        s,
+        async (deadline) => {
+          await api(
+            `mutation ($input: RemoveApplicationInput!) { removeApplication(input: $input) { outcome } }`,
+            { input: { model: s.model, applications: [s.big] } },
+            deadline - performance.now(),
+          );
+          return null;
+        },
+        (deadline) => watch.until(() => removalGap(watch, s.big, [String(relationId)]), deadline),
+        async () => [...(await describeUnitsLeft(api, s.model, s.big, relationId)), ...(await describeCleanups(this.sql, s.model))],
+      );
+      const left = await leftBehind(this.sql, s.model, s.big, relationId);
+
+      const machineRemoval = await this.phase(
+        "machines removed",
+        s,
+        (deadline) =>
+          inBatches(machines.length, deadline, "machines asked to go", (from, size, timeoutMs) =>
+            api(
+              `mutation ($input: RemoveMachineInput!) { removeMachine(input: $input) { outcome } }`,
+              { input: { model: s.model, machines: machines.slice(from, from + size) } },
+              timeoutMs,
+            ),
+          ),
+        (deadline) => watch.until(() => machinesGap(watch, machines), deadline),
+        async () => [...(await describeMachinesLeft(api, s.model, new Set(machines))), ...(await describeCleanups(this.sql, s.model))],
+      );
+      return { scenario: s, addSeconds, settle, removal, machines: machineRemoval, leftBehind: left };
+    } finally {
+      await watch.close();
+      await this.destroy(s.model);
+    }
+  }
+
+  /** Takes the model down (untimed), so the next size runs beside no agents of this one. */
+  private async destroy(model: string): Promise<void> {
+    await this.api(`mutation ($name: String!) { destroyModel(name: $name) }`, { name: model }).catch((e) =>
+      log(`${model}: destroyModel: ${e}`),
+    );
+    const deadline = performance.now() + 120_000;
+    while (performance.now() < deadline) {
+      const { model: m } = await this.api<{ model: { life: string } | null }>(`query ($name: String!) { model(name: $name) { life } }`, {
+        name: model,
+      });
+      if (!m || m.life === "DEAD") return;
+      await sleep(250);
+    }
+    log(`${model}: not Dead 120 s after destroyModel; going on`);
+  }
+}
+
+const seconds = (phase: Phase) => (phase.seconds === null ? "deadline" : `${phase.seconds.toFixed(1)} s`);
+const perUnit = (phase: Phase, units: number) => (phase.seconds === null ? "n/a" : `${((phase.seconds * 1000) / units).toFixed(2)}`);
+
+async function main() {
+  const startLoad = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
+  const dbName = `lifeline_bench_agents_${process.pid}`;
+  const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${dbName}"`);
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${dbName}`;
+  // The dummy cloud keeps its instances in a file beside the store; this run's goes in a directory of its own.
+  const cloudDir = mkdtempSync(join(tmpdir(), "lifeline-bench-agents-"));
+  const sql = postgres(dbUrl.toString(), { max: 2, onnotice: () => {} });
+  let server: LifelineProcess | null = null;
+  let sampler: ProcessSampler | null = null;
+  let failed = false;
+  try {
+    // BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (API and agents) there when it stops.
+    const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_CLOUD_FILE: join(cloudDir, "cloud.json") }, profile);
+    sampler = new ProcessSampler(server.pid);
+    log(`server (API and agents, one process as with npm start) at ${server.url}, pid ${server.pid}, database ${dbName}`);
+    const raw = await measureRawInserts(dbUrl.toString(), RAW_CONNECTIONS, RAW_SECONDS);
+    const rawInsertMs = 1000 / raw.insertRate;
+    log(`raw PostgreSQL: ${rate(raw.insertRate)} single-row inserts with ${RAW_CONNECTIONS} connections`);
+
+    const bench = new Bench(apiAt(server.url), sql, server, sampler);
+    const scenarios: Scenario[] = [
+      ...sizes.map((units) => ({
+        label: n0(units),
+        units,
+        model: `scale-${units}`,
+        metadata: HOOKLESS,
+        charm: { big: "scale", small: "scale" },
+        big: "scale",
+        small: "hub",
+        endpoints: ["scale:client", "hub:server"] as [string, string],
+      })),
+      ...(HOOK_UNITS > 0
+        ? [
+            {
+              label: `${n0(HOOK_UNITS)}, real hooks`,
+              units: HOOK_UNITS,
+              model: `hooks-${HOOK_UNITS}`,
+              charm: { big: "wordpress", small: "mysql" },
+              big: "wordpress",
+              small: "mysql",
+              endpoints: ["wordpress:db", "mysql:db"] as [string, string],
+            },
+          ]
+        : []),
+    ];
+    const outcomes: Outcome[] = [];
+    for (const scenario of scenarios) {
+      log(
+        `${scenario.label}: deploying ${scenario.units} units of ${scenario.big}, related to ${scenario.small}, in model ${scenario.model}`,
+      );
+      outcomes.push(await bench.run(scenario));
+    }
+    failed = bench.failed;
+
+    console.log("");
+    console.log(
+      `machine: ${cpus().length} cores; load average at the end ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ")} (at the start ${startLoad})`,
+    );
+    console.log(
+      `raw PostgreSQL, same run: ${rate(raw.insertRate)} single-row inserts with ${RAW_CONNECTIONS} connections (${rawInsertMs.toFixed(3)} ms each); ` +
+        `the issue's target, 10,000 units in 60 s each way, is ${TARGET_MS_PER_UNIT.toFixed(2)} ms/unit = ${ratio(TARGET_MS_PER_UNIT / rawInsertMs)} that`,
+    );
+    console.log(
+      "hook-less charm unless labelled; server = API and agents in one process (as npm start runs them); CPU and RSS are the server's; " +
+        "writes = write transactions (and change rows) in the model's log per unit",
+    );
+    console.log("");
+    const header = [
+      "units",
+      "addUnit calls",
+      "settled",
+      "ms/unit",
+      "÷ raw insert",
+      "server CPU ms/unit",
+      "writes/unit",
+      "removed",
+      "ms/unit",
+      "÷ raw insert",
+      "server CPU ms/unit",
+      "writes/unit",
+      "machines removed",
+      "ms/unit",
+      "peak RSS",
+      "left behind",
+    ];
+    console.log(`| ${header.join(" | ")} |`);
+    console.log(`|${header.map(() => "---").join("|")}|`);
+    for (const o of outcomes) {
+      const n = o.scenario.units;
+      const cost = (phase: Phase) => [
+        seconds(phase),
+        perUnit(phase, n),
+        phase.seconds === null ? "n/a" : ratio((phase.seconds * 1000) / n / rawInsertMs),
+        ((phase.figures.cpuSeconds * 1000) / n).toFixed(2),
+        `${(phase.writes.transactions / n).toFixed(1)} (${(phase.writes.rows / n).toFixed(1)} rows)`,
+      ];
+      const peak = Math.max(o.settle.figures.peakRssMiB, o.removal.figures.peakRssMiB, o.machines.figures.peakRssMiB);
+      console.log(
+        `| ${[
+          o.scenario.label,
+          `${o.addSeconds.toFixed(1)} s`,
+          ...cost(o.settle),
+          ...cost(o.removal),
+          seconds(o.machines),
+          perUnit(o.machines, n),
+          `${n0(peak)} MiB`,
+          o.leftBehind,
+        ].join(" | ")} |`,
+      );
+    }
+    const trouble = server.trouble();
+    console.log("");
+    console.log(
+      `server: peak RSS since start ${n0(sampler.highWaterMiB())} MiB; ${trouble.count} log lines that look like trouble${trouble.count ? `, the first: ${trouble.samples.slice(0, 3).join(" | ")}` : ""}`,
+    );
+  } finally {
+    sampler?.close();
+    await server?.stop();
+    await sql.end({ timeout: 5 });
+    rmSync(cloudDir, { recursive: true, force: true });
+    await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch((e) => console.error("bench: could not drop", dbName, e));
+    await admin.end({ timeout: 5 });
+  }
+  return failed;
+}
+
+main().then(
+  (failed) => process.exit(failed ? 1 : 0),
+  (error) => {
+    console.error("bench failed:", error);
+    process.exit(1);
+  },
+);

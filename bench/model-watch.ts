@@ -1,0 +1,140 @@
+// A model as the benchmark watches it: one `changes` subscription over a real
+// graphql-ws socket, applied to a view of every entity (the stream's first
+// events are the model's state, then every change in order). Phases end when a
+// condition over that view holds; the view is re-checked on a short timer and
+// the phase is dated by the last event that changed it, so the time is the
+// stream's, not the timer's. Every wait has a deadline.
+import { type Client, createClient } from "graphql-ws";
+import WebSocket from "ws";
+import { ADMIN_TOKEN } from "./lifeline-process.js";
+
+export interface Entity {
+  kind: string;
+  entity: string;
+  life: string | null;
+  fields: Record<string, unknown>;
+}
+
+export interface ChangeEvent {
+  type: "STATE" | "CHANGE" | "BOOKMARK";
+  revision: string;
+  kind: string | null;
+  entity: string | null;
+  life: string | null;
+  removed: boolean;
+  fields: Record<string, unknown>;
+}
+
+const CHANGES = `subscription ($model: String!) {
+  changes(model: $model, kinds: [MACHINE, APPLICATION, UNIT, RELATION, SCOPE, SETTINGS, HOOK]) { type revision kind entity life removed fields }
+}`;
+
+const key = (kind: string, entity: string) => `${kind} ${entity}`;
+
+export class ModelWatch {
+  private readonly entities = new Map<string, Entity>();
+  private readonly listeners: ((event: ChangeEvent) => void)[] = [];
+  private failure: Error | null = null;
+  private synced = false;
+  private onSynced: (() => void) | null = null;
+  /** performance.now() of the last event that changed the view. */
+  lastChangeAt = 0;
+  /** CHANGE events received. */
+  changes = 0;
+
+  private constructor(private readonly client: Client) {}
+
+  /** Subscribes to `model`'s changes; resolves once its snapshot has arrived. */
+  static async open(url: string, model: string, timeoutMs = 60_000): Promise<ModelWatch> {
+    const client = createClient({
+      url: url.replace(/^http/, "ws"),
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const watch = new ModelWatch(client);
+    const synced = new Promise<void>((resolve) => (watch.onSynced = resolve));
+    client.subscribe<{ changes: ChangeEvent }>(
+      { query: CHANGES, variables: { model } },
+      {
+        next: (result) => {
+          if (result.errors) watch.failure = new Error(`the model's stream failed: ${JSON.stringify(result.errors)}`);
+          else watch.apply(result.data!.changes);
+        },
+        error: (error) => {
+          watch.failure = error instanceof Error ? error : new Error(`the model's stream failed: ${JSON.stringify(error)}`);
+        },
+        complete: () => {
+          watch.failure ??= new Error("the model's stream completed");
+        },
+      },
+    );
+    const deadline = performance.now() + timeoutMs;
+    await watch.until(
+      () => (watch.synced ? null : "the stream's snapshot"),
+      deadline,
+      () => synced,
+    );
+    return watch;
+  }
+
+  /** Called with every event, after the view has taken it in. */
+  listen(listener: (event: ChangeEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  get(kind: string, entity: string): Entity | undefined {
+    return this.entities.get(key(kind, entity));
+  }
+
+  all(kind: string): Entity[] {
+    return [...this.entities.values()].filter((e) => e.kind === kind);
+  }
+
+  private apply(event: ChangeEvent): void {
+    if (event.type === "BOOKMARK") {
+      if (!this.synced) {
+        this.synced = true;
+        this.onSynced?.();
+      }
+      return;
+    }
+    if (!event.kind || !event.entity) return;
+    const k = key(event.kind, event.entity);
+    if (event.removed) this.entities.delete(k);
+    else {
+      const before = this.entities.get(k);
+      this.entities.set(k, {
+        kind: event.kind,
+        entity: event.entity,
+        life: event.life ?? before?.life ?? null,
+        fields: { ...before?.fields, ...event.fields },
+      });
+    }
+    if (event.type === "CHANGE") this.changes++;
+    this.lastChangeAt = performance.now();
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /**
+   * Waits until `missing()` returns null (nothing missing), re-checking every `intervalMs`; resolves
+   * with the time of the last change by then. At the deadline resolves with what was still missing.
+   */
+  async until(
+    missing: () => string | null,
+    deadline: number,
+    wake: () => Promise<void> = () => new Promise((r) => setTimeout(r, 100)),
+  ): Promise<{ at: number } | { missing: string }> {
+    for (;;) {
+      if (this.failure) throw this.failure;
+      const gap = missing();
+      if (gap === null) return { at: this.lastChangeAt };
+      if (performance.now() > deadline) return { missing: gap };
+      await Promise.race([wake(), new Promise((r) => setTimeout(r, Math.max(0, Math.min(100, deadline - performance.now()))))]);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.dispose();
+  }
+}
