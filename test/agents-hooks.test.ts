@@ -147,6 +147,27 @@ describe("automatic retries (the model's automaticallyRetryHooks, on by default)
     await expect.poll(async () => (await unit(model, "wordpress/0"))?.runs.at(-1), DEADLINE).toBe("config-changed SUCCEEDED");
     expect((await unit(model, "wordpress/0"))!.runs).toContain("start SUCCEEDED");
   });
+
+  it("with automaticallyRetryHooks off, a failed hook waits for resolveUnit: it is not retried while the same failure retries elsewhere", async () => {
+    const retry = { hookRetry: { baseMs: 100, maxMs: 400 } };
+    const { name: off } = await live.newModel();
+    await mutate(`mutation ($input: SetModelConfigInput!) { setModelConfig(input: $input) { automaticallyRetryHooks } }`, {
+      model: off,
+      automaticallyRetryHooks: false,
+    });
+    // The control: the same charm, failure and backoff in a model that retries, run beside it.
+    const { name: on } = await live.newModel();
+    await agentsFor(off, undefined, retry);
+    await agentsFor(on, undefined, retry);
+    await deploy(off, "wordpress", failHook("start"));
+    await deploy(on, "wordpress", failHook("start"));
+    const failures = async (model: string) =>
+      (await unit(model, "wordpress/0"))?.runs.filter((r: string) => r === "start FAILED").length ?? 0;
+    await expect.poll(() => failures(off), DEADLINE).toBe(1);
+    await expect.poll(() => failures(on), DEADLINE).toBeGreaterThan(3);
+    expect(await failures(off)).toBe(1);
+    expect((await unit(off, "wordpress/0"))!.agentStatus).toMatchObject({ current: "error", message: 'hook failed: "start"' });
+  });
 });
 
 describe("progress is kept on the server (the seeds' hardware-failure BUG, fixed)", { timeout: 180_000 }, () => {
