@@ -54,6 +54,17 @@ describe("hooks, in Juju's order", { timeout: 180_000 }, () => {
     expect(new Set(runs.slice(5))).toEqual(new Set(runs.length > 5 ? ["db-relation-changed mysql/0"] : []));
   });
 
+  it("a hook the charm does not ship is passed over and recorded MISSING: mysql has no db-relation-changed", async () => {
+    const { name: model } = await live.newModel();
+    await agentsFor(model);
+    await deploy(model, "wordpress");
+    await deploy(model, "mysql");
+    await integrate(model, "wordpress", "mysql");
+    await expect
+      .poll(async () => (await unit(model, "mysql/0"))?.runs.filter((r: string) => r.startsWith("db-relation-")), DEADLINE)
+      .toEqual(["db-relation-joined wordpress/0 SUCCEEDED", "db-relation-changed wordpress/0 MISSING"]);
+  });
+
   it("the charms exchange relation data: wordpress's db-relation-changed reads the host mysql's db-relation-joined set", async () => {
     const { name: model } = await live.newModel();
     await agentsFor(model);

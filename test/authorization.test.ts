@@ -248,6 +248,12 @@ const operations: Record<string, Operation> = {
     // No such run: NOT_FOUND.
     variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0", run: "999999999", result: "SUCCEEDED" }),
   },
+  recordMissingHooks: {
+    responsible: ["unit agent"],
+    query: `mutation ($input: RecordMissingHooksInput!) { recordMissingHooks(input: $input) { id } }`,
+    // A hook the charm ships: INVALID_ARGUMENT.
+    variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0", hooks: [{ hook: "install" }] }),
+  },
   setUnitAgentState: {
     responsible: ["unit agent"],
     query: `mutation ($input: UnitAgentStateInput!) { setUnitAgentState(input: $input) { name } }`,
@@ -349,6 +355,12 @@ const state = async () => {
 };
 
 describe("who may do what", () => {
+  it("the matrix covers every mutation in the schema", async () => {
+    const { __type } = await api.ok(`{ __type(name: "Mutation") { fields { name } } }`);
+    const uncovered = __type.fields.map((f: { name: string }) => f.name).filter((name: string) => !(name in operations));
+    expect(uncovered).toEqual([]);
+  });
+
   for (const [name, operation] of Object.entries(operations))
     for (const target of ["own", "other"] as const) {
       if (target === "other" && !operation.responsible) continue; // people's operations have no entity of one's own

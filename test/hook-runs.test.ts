@@ -5,10 +5,10 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rowsOf } from "../src/db/connect.js";
-import { AGENT_STATE_LIMIT, HOOK_RUNS_KEPT } from "../src/model/index.js";
+import { AGENT_STATE_LIMIT, HOOK_RUNS_KEPT, MAX_MISSING_HOOKS } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { deploy, integrate } from "./support/fixtures.js";
-import { agent, BEGIN_HOOK, COMMIT_HOOK, SET_AGENT_STATE } from "./support/hooks.js";
+import { agent, BEGIN_HOOK, COMMIT_HOOK, RECORD_MISSING_HOOKS, RUN_FIELDS, SET_AGENT_STATE } from "./support/hooks.js";
 import { lifecycle } from "./support/lifecycle.js";
 
 const api = useApi();
@@ -115,6 +115,56 @@ describe("beginHook", () => {
     const { a } = await scene();
     const run = await a.begin("wordpress/0", "db-relation-broken", { relation: 999 });
     expect(run).toMatchObject({ relation: 999, remoteUnit: null });
+  });
+});
+
+describe("recordMissingHooks (hooks the charm does not ship: Juju's \"skipped missing hook\")", () => {
+  // wordpress ships install and db-relation-joined, not update-status, cache-relation-joined or website-relation-changed.
+  const missing = (db: number) => [
+    { hook: "update-status" },
+    { hook: "website-relation-changed", relation: db + 1000, remoteUnit: "haproxy/0" },
+    { hook: "update-status" },
+  ];
+
+  it("records them in order as MISSING runs that began and ended together, makes the agent idle and saves its state", async () => {
+    const { model, db, a } = await scene();
+    await a.begin("wordpress/0", "install");
+    const recorded = (
+      await api.ok(RECORD_MISSING_HOOKS, { input: { model, unit: "wordpress/0", hooks: missing(db), state: { at: "after" } } })
+    ).recordMissingHooks;
+    expect(recorded.map((r: any) => [r.hook, r.remoteUnit, r.result])).toEqual([
+      ["update-status", null, "MISSING"],
+      ["website-relation-changed", "haproxy/0", "MISSING"],
+      ["update-status", null, "MISSING"],
+    ]);
+    expect(recorded.every((r: any) => r.endedAt !== null)).toBe(true);
+    const unit = await a.unit("wordpress/0");
+    expect(unit.agentStatus).toMatchObject({ current: "idle", hook: null });
+    expect(unit.agentState).toEqual({ at: "after" });
+    // The install begun before and never committed was interrupted (its agent moved on).
+    expect(unit.runs.map((r: any) => r.result)).toEqual(["MISSING", "MISSING", "MISSING", "INTERRUPTED"]);
+  });
+
+  it("refuses the whole call, changing nothing: a hook the charm ships, one it cannot have, a unit in error or Dead, no hooks, too many", async () => {
+    const { model, db, a, l } = await scene();
+    const before = await a.revision();
+    const record = (code: string, input: Record<string, unknown>) =>
+      api.refused(code, RECORD_MISSING_HOOKS, { input: { model, unit: "wordpress/0", ...input } });
+    expect((await record("INVALID_ARGUMENT", { hooks: [...missing(db), { hook: "install" }] })).message).toMatch(
+      /charm "wordpress" ships hook "install": run it/,
+    );
+    await record("INVALID_ARGUMENT", { hooks: [{ hook: "reboot" }] });
+    await record("INVALID_ARGUMENT", { hooks: [{ hook: "update-status", relation: db }] });
+    await record("INVALID_ARGUMENT", { hooks: [] });
+    await record("INVALID_ARGUMENT", { hooks: Array.from({ length: MAX_MISSING_HOOKS + 1 }, () => ({ hook: "update-status" })) });
+    await record("NOT_FOUND", { unit: "wordpress/9", hooks: missing(db) });
+    expect(await a.revision()).toBe(before);
+    expect((await a.unit("wordpress/0")).runs).toEqual([]);
+
+    await a.run("wordpress/0", "install", "FAILED");
+    expect((await record("UNIT_IN_ERROR", { hooks: missing(db) })).extensions).toMatchObject({ hook: "install" });
+    await l.setUnitDead("wordpress/1");
+    await record("NOT_ALIVE", { unit: "wordpress/1", hooks: missing(db) });
   });
 });
 

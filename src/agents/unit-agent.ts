@@ -39,6 +39,7 @@ import {
   SetUnitDyingDocument,
   SetWorkloadStatusDocument,
   UnitAgentStateDocument,
+  RecordMissingHooksDocument,
   UnitCharmDocument,
   UnitConfigDocument,
   UnitLifeDocument,
@@ -90,6 +91,9 @@ type StoredProgress = UniterProgress & { pending: Hook | null };
 /** What a pass does about hooks: run one (or skip it, resolved with no retry), nothing, or wait for resolveUnit. */
 type HookChoice = { hook: Hook; skip: boolean } | null | "wait";
 
+/** Missing hooks passed in one recordMissingHooks call: well under the server's MAX_MISSING_HOOKS. */
+const MISSING_HOOKS_A_CALL = 500;
+
 const applicationOf = (unit: string) => unit.slice(0, unit.lastIndexOf("/"));
 
 /** "app:endpoint" strings, as relation change rows carry them. */
@@ -106,7 +110,8 @@ export class UnitAgent {
   private readonly members = new Map<number, { view: StreamView; unsubscribe: () => void }>();
   /** Its progress, read from the server when it starts (null until then). */
   private progress: StoredProgress | null = null;
-  private charmReady = false;
+  /** The hooks its charm ships, once its charm directory is written (null until then). */
+  private shipped: ReadonlySet<string> | null = null;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private retryDue = false;
@@ -229,7 +234,9 @@ export class UnitAgent {
     const choice = this.hookToRun(unit.fields, progress, situation);
     if (choice === "wait") return;
     if (choice) {
-      await this.runHook(choice, progress, situation);
+      const shipped = await this.ensureCharm();
+      if (!choice.skip && !shipped.has(choice.hook.name)) await this.passMissingHooks(choice.hook, progress, situation, shipped);
+      else await this.runHook(choice, progress, situation);
       this.passes.poke(); // one hook a pass: the next pass sees what it changed
       return;
     }
@@ -395,6 +402,35 @@ export class UnitAgent {
     this.log(`${tag}: ${skip ? "skipped" : outcome.ran ? "ran" : "no"} hook ${spec.name}${spec.remoteUnit ? ` (${spec.remoteUnit})` : ""}`);
   }
 
+  /**
+   * Moves past `first` and every hook after it the charm does not ship, as the resolver orders them, in one call
+   * (recordMissingHooks): nothing runs, so only the progress moves, and a hub that many units join does not pay
+   * two round trips per join. A -broken among them leaves its scope first, as runHook does.
+   */
+  private async passMissingHooks(first: Hook, progress: StoredProgress, situation: Situation, shipped: ReadonlySet<string>) {
+    const { model, unit, tag } = this.credentials;
+    const passed: Hook[] = [];
+    let next: StoredProgress = progress;
+    for (let hook: Hook | null = first; hook && !shipped.has(hook.name) && passed.length < MISSING_HOOKS_A_CALL; ) {
+      passed.push(hook);
+      next = { ...afterHook(next, hook, situation), pending: null };
+      hook = nextHook(next, situation);
+    }
+    for (const hook of passed) if (hook.name.endsWith("-relation-broken") && hook.relation) await this.leaveScope(hook.relation.id);
+    await this.call(RecordMissingHooksDocument, {
+      input: {
+        model,
+        unit,
+        hooks: passed.map((h) => ({ hook: h.name, relation: h.relation?.id ?? null, remoteUnit: h.remoteUnit ?? null })),
+        state: next,
+      },
+    });
+    this.progress = next;
+    this.failures = 0;
+    this.retryDue = false;
+    this.log(`${tag}: no hook ${passed.map((h) => `${h.name}${h.remoteUnit ? ` (${h.remoteUnit})` : ""}`).join(", ")}`);
+  }
+
   private async execute(hook: Hook, context: ApiHookContext) {
     const { model, unit } = this.credentials;
     await this.ensureCharm();
@@ -416,12 +452,14 @@ export class UnitAgent {
   }
 
   /** Writes the charm's hooks out once per agent start (the directory is only a cache of what the API holds). */
-  private async ensureCharm(): Promise<void> {
-    if (this.charmReady) return;
+  private async ensureCharm(): Promise<ReadonlySet<string>> {
+    if (this.shipped) return this.shipped;
     const { model } = this.credentials;
     const data = await this.call(UnitCharmDocument, { model, application: this.application });
-    await writeCharmDir(this.charmDir, data.model?.application?.charm.hooks ?? []);
-    this.charmReady = true;
+    const hooks = data.model?.application?.charm.hooks ?? [];
+    await writeCharmDir(this.charmDir, hooks);
+    this.shipped = new Set(hooks.map((h) => h.name));
+    return this.shipped;
   }
 
   /** The relations a hook sees, with each one's members as of the hook. */

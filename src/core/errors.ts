@@ -31,6 +31,7 @@ export const ErrorCodes = {
   ALREADY_PROVISIONED: "The machine already has an instance: its instance id is recorded once.",
   NOT_IN_ERROR:
     "`resolved` applies only to a machine whose provisioning failed (status error), or a unit whose agent is in error (a hook failed).",
+  UNIT_IN_ERROR: "The unit's agent is in error: its failed hook comes first, until resolveUnit (or an automatic retry) gets it past.",
   NOT_IN_SCOPE: "Only a unit in a relation's scope writes its settings in that relation.",
   HOOK_RUN_ENDED:
     "The hook run has ended: committed with another result, or interrupted because its agent began another run. A commit repeated with the same result is accepted and changes nothing.",

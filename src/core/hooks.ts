@@ -34,6 +34,8 @@ export const HookResult = {
   Failed: "failed",
   Skipped: "skipped",
   Interrupted: "interrupted",
+  /** The charm ships no such hook: nothing ran, and the agent moved past it (Juju: "skipped missing hook"). */
+  Missing: "missing",
 } as const;
 export type HookResult = (typeof HookResult)[keyof typeof HookResult];
 

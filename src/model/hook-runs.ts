@@ -8,6 +8,7 @@ import { hookRunRecorded, hookRunsRemoved } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import { HookResult } from "../core/hooks.js";
 import { Life } from "../core/life.js";
+import { UnitAgentStatus } from "../core/machine.js";
 import { charms, hookRuns, relationEndpoints, relations } from "../db/schema.js";
 import { type AgentState, checkAgentState, saveAgentState } from "./agent-state.js";
 import { executing, hookFailed, idle, updateAgent } from "./agent-status.js";
@@ -25,17 +26,43 @@ export const HOOK_RUNS_KEPT = 100;
 /** The longest message a commit keeps. */
 const MESSAGE_LIMIT = 1000;
 
-async function charmEndpoints(tx: Tx, model: ModelRow, unit: UnitRow): Promise<{ charm: string; endpoints: string[] }> {
+async function charmEndpoints(
+  tx: Tx,
+  model: ModelRow,
+  unit: UnitRow,
+): Promise<{ charm: string; endpoints: string[]; ships: (hook: string) => boolean }> {
   const app = await getApplication(tx, model, unit.application);
   const [charm] = await tx.db
     .select()
     .from(charms)
     .where(and(eq(charms.modelId, model.id), eq(charms.url, app.charmUrl)));
-  return { charm: charm!.name, endpoints: charmMetadata(charm!).endpoints.map((e) => e.name) };
+  return {
+    charm: charm!.name,
+    endpoints: charmMetadata(charm!).endpoints.map((e) => e.name),
+    ships: (hook) => Object.hasOwn(charm!.hooks, hook),
+  };
+}
+
+/** A hook as an agent names it: which, and for relation hooks the relation and remote unit. */
+export interface HookTarget {
+  hook: string;
+  /** For relation hooks: the relation's id. */
+  relation?: number | null;
+  /** For -joined, -changed and -departed: the unit the hook is about. */
+  remoteUnit?: string | null;
 }
 
 /** A relation hook names a relation of its endpoint; a unit hook names none. A relation already gone is taken on trust (-departed and -broken run after a forced removal). */
-async function checkHookTarget(tx: Tx, model: ModelRow, unit: UnitRow, input: BeginHookInput, endpoint: string | undefined, kind?: string) {
+async function checkHookTarget(
+  tx: Tx,
+  model: ModelRow,
+  unit: UnitRow,
+  input: HookTarget,
+  endpoint: string | undefined,
+  kind?: string,
+  /** The relation is known to be the unit's, on this endpoint (checked for an earlier hook of the same call). */
+  relationChecked = false,
+) {
   const { relation, remoteUnit } = input;
   if (!endpoint) {
     if (relation != null || remoteUnit != null)
@@ -49,6 +76,7 @@ async function checkHookTarget(tx: Tx, model: ModelRow, unit: UnitRow, input: Be
     parseUnitName(remoteUnit);
     if (kind === "broken") throw new LifelineError("INVALID_ARGUMENT", `"${input.hook}" is about the relation, not a remote unit`);
   }
+  if (relationChecked) return;
   const [exists] = await tx.db
     .select({ id: relations.id })
     .from(relations)
@@ -96,13 +124,8 @@ async function prune(tx: Tx, model: ModelRow, unit: string) {
       order by ${hookRuns.id} desc offset ${HOOK_RUNS_KEPT - 1} limit 1)`);
 }
 
-export interface BeginHookInput extends InModel {
+export interface BeginHookInput extends InModel, HookTarget {
   unit: string;
-  hook: string;
-  /** For relation hooks: the relation's id. */
-  relation?: number | null;
-  /** For -joined, -changed and -departed: the unit the hook is about. */
-  remoteUnit?: string | null;
   /** The agent's state document, saved with the run (unchanged when omitted). */
   state?: Record<string, unknown> | null;
 }
@@ -203,6 +226,73 @@ export const commitHook = modelOperation("any", async (tx, model, input: CommitH
   await updateAgent(tx, model, unit, input.result === HookResult.Failed ? hookFailed(run) : idle, null);
   if (state) await saveAgentState(tx, model, unit.name, state);
   return ended!;
+});
+
+/** The most hooks one recordMissingHooks call takes. */
+export const MAX_MISSING_HOOKS = 1000;
+
+export interface RecordMissingHooksInput extends InModel {
+  unit: string;
+  /** In the order the agent passed them. */
+  hooks: readonly HookTarget[];
+  /** The agent's state document after the last of them. */
+  state?: Record<string, unknown> | null;
+}
+
+/**
+ * The agent came to hooks its charm does not ship, and moved past them
+ * (Juju's uniter logs "skipped missing hook" and commits its state). One
+ * transaction records them all, in order, as `missing` runs that began and
+ * ended together, makes the agent idle and saves its state: one round trip
+ * where begin and commit would take two per hook. Refused, with nothing
+ * recorded, for a hook the charm does ship (that one must run), for a hook
+ * the charm cannot have, for a Dead unit and for a unit in error (its failed
+ * hook comes first).
+ */
+export const recordMissingHooks = modelOperation("any", async (tx, model, input: RecordMissingHooksInput): Promise<HookRunRow[]> => {
+  if (input.hooks.length === 0) throw new LifelineError("INVALID_ARGUMENT", "recordMissingHooks needs at least one hook");
+  if (input.hooks.length > MAX_MISSING_HOOKS)
+    throw new LifelineError("INVALID_ARGUMENT", `at most ${MAX_MISSING_HOOKS} hooks a call, got ${input.hooks.length}`);
+  const unit = await getUnit(tx, model, input.unit);
+  if (unit.life === Life.Dead)
+    throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
+  if (unit.agentStatus === UnitAgentStatus.Error)
+    throw new LifelineError("UNIT_IN_ERROR", `unit ${unit.name} is in error: its failed hook comes first (resolveUnit)`, {
+      hook: unit.agentStatusData.hook ?? null,
+    });
+  const { charm, endpoints, ships } = await charmEndpoints(tx, model, unit);
+  const rows = [];
+  // One check per distinct target: a principal's hub joins many units of one relation.
+  const checked = new Set<string>();
+  for (const target of input.hooks) {
+    const parsed = parseHookName(target.hook, endpoints, charm);
+    if (ships(parsed.name))
+      throw new LifelineError("INVALID_ARGUMENT", `charm "${charm}" ships hook "${parsed.name}": run it (beginHook, commitHook)`, {
+        hook: parsed.name,
+      });
+    const key = `${parsed.relation?.endpoint} ${target.relation}`;
+    await checkHookTarget(tx, model, unit, target, parsed.relation?.endpoint, parsed.relation?.kind, checked.has(key));
+    checked.add(key);
+    rows.push({
+      modelId: model.id,
+      unit: unit.name,
+      hook: parsed.name,
+      relationId: parsed.relation ? target.relation! : null,
+      remoteUnit: parsed.relation ? (target.remoteUnit ?? null) : null,
+      result: HookResult.Missing,
+      message: "the charm ships no such hook",
+      endedAt: sql`now()`,
+    });
+  }
+  const state = input.state == null ? null : checkAgentState(input.state);
+
+  await interruptRunning(tx, model, unit.name);
+  const recorded = await tx.db.insert(hookRuns).values(rows).returning();
+  await prune(tx, model, unit.name);
+  for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
+  await updateAgent(tx, model, unit, idle, null);
+  if (state) await saveAgentState(tx, model, unit.name, state);
+  return recorded;
 });
 
 /** The unit's row is being deleted: its runs go first, and streams of hook runs learn it is gone. */

@@ -50,6 +50,10 @@ export {
   commitHook,
   HOOK_RUNS_KEPT,
   type HookCommitResult,
+  type HookTarget,
+  MAX_MISSING_HOOKS,
+  type RecordMissingHooksInput,
+  recordMissingHooks,
 } from "./hook-runs.js";
 export type { SettingsWrite } from "./hook-settings.js";
 export {

@@ -11,7 +11,9 @@ import {
   entityKey,
   type HookRunRow,
   hookRunsPage,
+  MAX_MISSING_HOOKS,
   type PageWindow,
+  recordMissingHooks,
   resolveUnit,
   setUnitAgentState,
 } from "../../model/index.js";
@@ -37,6 +39,10 @@ const HookRunResultEnum = builder.enumType("HookRunResult", {
     INTERRUPTED: {
       value: HookResult.Interrupted,
       description: "Never committed: its agent began another run first (it restarted mid-hook, and runs the hook again).",
+    },
+    MISSING: {
+      value: HookResult.Missing,
+      description: "Its charm ships no such hook: nothing ran, and the agent moved past it (Juju's \"skipped missing hook\").",
     },
   },
 });
@@ -143,6 +149,24 @@ const BeginHookInput = builder.inputType("BeginHookInput", {
   }),
 });
 
+const HookTargetInput = builder.inputType("HookTargetInput", {
+  description: "A hook as a unit agent came to it.",
+  fields: (t) => ({
+    hook: t.string({ required: true }),
+    relation: t.int({ description: "For relation hooks: the relation's id." }),
+    remoteUnit: t.string({ description: "For -joined, -changed and -departed: the unit the hook is about." }),
+  }),
+});
+
+const RecordMissingHooksInput = builder.inputType("RecordMissingHooksInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    unit: t.string({ required: true }),
+    hooks: t.field({ type: [HookTargetInput], required: true, description: `In the order the agent came to them; 1 to ${MAX_MISSING_HOOKS}.` }),
+    state: t.field({ type: "JSONObject", description: "The agent's state document after the last of them." }),
+  }),
+});
+
 const RelationSettingsWriteInput = builder.inputType("RelationSettingsWriteInput", {
   description: "A hook's relation-set writes to the unit's own settings in one relation.",
   fields: (t) => ({
@@ -208,6 +232,16 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CommitHookInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgent: input }),
     resolve: (_root, { input }, ctx) => commitHook(ctx.db, { ...input, run: String(input.run) }),
+  }),
+  recordMissingHooks: t.field({
+    type: [HookRunRef],
+    description:
+      "Unit agent, for hooks its charm does not ship, which it moves past without running: one transaction records them, in order, as MISSING " +
+      "runs, makes the agent idle and saves its state document. INVALID_ARGUMENT for a hook the charm ships (it must run: beginHook, commitHook) " +
+      "or cannot have; UNIT_IN_ERROR for a unit in error (its failed hook comes first); NOT_ALIVE for a Dead unit.",
+    args: { input: t.arg({ type: RecordMissingHooksInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgent: input }),
+    resolve: (_root, { input }, ctx) => recordMissingHooks(ctx.db, input),
   }),
   setUnitAgentState: t.field({
     type: UnitRef,
