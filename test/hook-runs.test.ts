@@ -8,7 +8,7 @@ import { rowsOf } from "../src/db/connect.js";
 import { AGENT_STATE_LIMIT, HOOK_RUNS_KEPT, MAX_MISSING_HOOKS } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { deploy, integrate } from "./support/fixtures.js";
-import { agent, BEGIN_HOOK, COMMIT_HOOK, RECORD_MISSING_HOOKS, RUN_FIELDS, SET_AGENT_STATE } from "./support/hooks.js";
+import { agent, BEGIN_HOOK, COMMIT_HOOK, RECORD_MISSING_HOOKS, SET_AGENT_STATE } from "./support/hooks.js";
 import { lifecycle } from "./support/lifecycle.js";
 
 const api = useApi();
@@ -118,7 +118,7 @@ describe("beginHook", () => {
   });
 });
 
-describe("recordMissingHooks (hooks the charm does not ship: Juju's \"skipped missing hook\")", () => {
+describe('recordMissingHooks (hooks the charm does not ship: Juju\'s "skipped missing hook")', () => {
   // wordpress ships install and db-relation-joined, not update-status, cache-relation-joined or website-relation-changed.
   const missing = (db: number) => [
     { hook: "update-status" },

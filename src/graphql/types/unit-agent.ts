@@ -42,7 +42,7 @@ const HookRunResultEnum = builder.enumType("HookRunResult", {
     },
     MISSING: {
       value: HookResult.Missing,
-      description: "Its charm ships no such hook: nothing ran, and the agent moved past it (Juju's \"skipped missing hook\").",
+      description: 'Its charm ships no such hook: nothing ran, and the agent moved past it (Juju\'s "skipped missing hook").',
     },
   },
 });
@@ -162,7 +162,11 @@ const RecordMissingHooksInput = builder.inputType("RecordMissingHooksInput", {
   fields: (t) => ({
     model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
     unit: t.string({ required: true }),
-    hooks: t.field({ type: [HookTargetInput], required: true, description: `In the order the agent came to them; 1 to ${MAX_MISSING_HOOKS}.` }),
+    hooks: t.field({
+      type: [HookTargetInput],
+      required: true,
+      description: `In the order the agent came to them; 1 to ${MAX_MISSING_HOOKS}.`,
+    }),
     state: t.field({ type: "JSONObject", description: "The agent's state document after the last of them." }),
   }),
 });
