@@ -10,6 +10,7 @@ import { inArray } from "drizzle-orm";
 import type { Database, Store } from "../db/connect.js";
 import { models } from "../db/schema.js";
 import { checkResumable, logWindow, readRows } from "./replay.js";
+import { routesOf } from "./routes.js";
 import { ChangeStream, type StreamLimits } from "./stream.js";
 import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
 import { listenForChanges, type Wakeups } from "./wakeup.js";
@@ -45,6 +46,10 @@ class ModelTail {
   head = 0;
   recent: EntityEvent[] = [];
   readonly streams = new Set<ChangeStream>();
+  /** Streams offered every change: their watchers name no routes. */
+  private readonly everything = new Set<ChangeStream>();
+  /** The other streams, by route (routes.ts): each change goes only to those on its routes. */
+  private readonly routed = new Map<string, Set<ChangeStream>>();
   private reading: Promise<void> | null = null;
   private again = false;
 
@@ -79,13 +84,41 @@ class ModelTail {
       for (const event of page) {
         // A gap only opens when compaction passed a tail that stood still; streams
         // behind it find out themselves when they read the table.
+        const previous = this.head;
         this.head = event.revision;
         this.recent.push(event);
-        for (const stream of this.streams) stream.offer(event);
+        for (const stream of this.everything) stream.offer(event, previous);
+        // A stream on two of its routes is offered it twice, and takes it once.
+        for (const key of routesOf(event)) {
+          const streams = this.routed.get(key);
+          if (streams) for (const stream of streams) stream.offer(event, previous);
+        }
       }
       if (this.recent.length > this.options.recentSize) this.recent = this.recent.slice(-this.options.recentSize);
       if (page.length < this.options.pageSize) return;
     }
+  }
+
+  attach(stream: ChangeStream): void {
+    this.streams.add(stream);
+    const routes = stream.routes;
+    if (!routes) {
+      this.everything.add(stream);
+      return;
+    }
+    routes.bind((key, added) => {
+      let streams = this.routed.get(key);
+      if (added) {
+        if (!streams) this.routed.set(key, (streams = new Set()));
+        streams.add(stream);
+      } else if (streams?.delete(stream) && streams.size === 0) this.routed.delete(key);
+    });
+  }
+
+  detach(stream: ChangeStream): void {
+    if (!this.streams.delete(stream)) return;
+    this.everything.delete(stream);
+    stream.routes?.unbind();
   }
 
   tick(now: number): void {
@@ -164,7 +197,7 @@ export class ChangeFeed {
     // The last stream of a tail may have closed while this one was opening: use a live tail.
     while (this.tails.get(modelId) !== tail) tail = await this.tailOf(modelId);
     const stream = new ChangeStream(db, modelId, tail, watcher, this.options, after, initial, (s) => this.detach(tail, s));
-    tail.streams.add(stream);
+    tail.attach(stream);
     return stream;
   }
 
@@ -219,7 +252,7 @@ export class ChangeFeed {
   }
 
   private detach(tail: ModelTail, stream: ChangeStream): void {
-    tail.streams.delete(stream);
+    tail.detach(stream);
     if (tail.streams.size === 0 && this.tails.get(tail.modelId) === tail) this.tails.delete(tail.modelId);
   }
 

@@ -62,9 +62,20 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     return this.queue.length;
   }
 
-  /** The feed offers each new change of the model, in order. Never blocks, never buffers past the limit. */
-  offer(event: EntityEvent): void {
+  /** What the feed routes to it by (none: every change is offered). */
+  get routes() {
+    return this.watcher.routes;
+  }
+
+  /**
+   * The feed offers each new change of the model it may cover, in order, with the revision its tail
+   * had read before it. Never blocks, never buffers past the limit.
+   */
+  offer(event: EntityEvent, previous: number): void {
     if (this.closed || this.lagging || event.revision <= this.through) return;
+    // A stream taking from the feed has accounted for every change the tail read meanwhile: those not
+    // offered were on no route of its watcher, so not covered.
+    if (previous > this.through) this.through = previous;
     if (event.revision !== this.through + 1 || this.queue.length >= this.limits.maxQueue) {
       // A gap, or a consumer that is not keeping up: fall back to reading the table.
       this.lagging = true;
@@ -77,6 +88,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
   /** The feed's bookmark tick: an idle stream whose consumer is waiting says where it is. */
   tick(shared: ChangeEvent, now: number): void {
     if (this.closed || this.lagging || this.queue.length > 0 || !this.waiting) return;
+    if (this.tail.head > this.through) this.through = this.tail.head; // as in offer: the rest was on none of its routes
     if (now - this.lastEmitAt < this.limits.bookmarkIntervalMs) return;
     this.queue.push(shared.revision === this.through ? shared : bookmark(this.through));
     this.wake();

@@ -1,7 +1,7 @@
 // What a stream covers. Each stream is served from the same log; a Watcher decides
 // which rows belong to it and reads the current state of what it covers for the
-// snapshot. `covers` sees every CHANGE of the model, in revision order, exactly once,
-// so a watcher may learn as it goes (a unit created on the machine it watches joins
+// snapshot. `covers` sees every CHANGE of the model on the watcher's routes (routes.ts),
+// in revision order, exactly once, so a watcher may learn as it goes (a unit created on the machine it watches joins
 // the set it covers). Rows carry their identifying fields (see change.ts),
 // which is what lets a resumed stream recognise rows about entities long gone.
 import { and, eq, inArray } from "drizzle-orm";
@@ -11,11 +11,12 @@ import { counterpartRole, type Role } from "../core/relation.js";
 import { relationEndpoints, relationScopes, relations, units } from "../db/schema.js";
 import type { DbTx } from "./append.js";
 import { type EntityKind, entityKinds, memberId } from "./change.js";
+import { Routes, route } from "./routes.js";
 import { relationStates, scopeState, stateReaders, unitState } from "./snapshot.js";
 import type { EntityEvent } from "./stream-event.js";
 
 export interface Watcher {
-  /** Whether a CHANGE belongs in the stream. Called once per change of the model, in order. */
+  /** Whether a CHANGE belongs in the stream. Called once per change of the model on its routes (all, without routes), in order. */
   covers(event: EntityEvent): boolean;
   /**
    * The current state of what the stream covers, read inside the snapshot's
@@ -34,6 +35,11 @@ export interface Watcher {
    * storm after a restart, say) can share one snapshot.
    */
   readonly shareKey?: string;
+  /**
+   * The routes of the changes it can cover (routes.ts): the feed offers it only the
+   * changes on one of them. Without routes it is offered every change of the model.
+   */
+  readonly routes?: Routes;
 }
 
 function tooBig(limit: number): never {
@@ -61,9 +67,16 @@ export function modelChanges(filter: {
   // A removal always passes the life filter: a client must learn that what it holds is gone.
   const lifeMatches = (e: EntityEvent) => !lives || e.removed || (e.life !== null && lives.has(e.life));
   const sorted = (values: Set<string> | null) => (values ? [...values].sort() : null);
+  const kindsCovered = [...(kinds ?? entityKinds)];
+  const routes = entities
+    ? new Routes(kindsCovered.flatMap((kind) => [...entities].map((id) => route.entity(kind, id))))
+    : kinds
+      ? new Routes(kindsCovered.map(route.kind))
+      : undefined;
   return {
     primedBySnapshot: false,
     shareKey: JSON.stringify(["changes", sorted(kinds), sorted(entities), sorted(lives)]),
+    ...(routes ? { routes } : {}),
     covers: (e) => (!kinds || kinds.has(e.kind)) && (!entities || entities.has(e.entity)) && lifeMatches(e),
     async snapshot(q, modelId, limit) {
       const out: EntityEvent[] = [];
@@ -82,6 +95,7 @@ export function unitLife(unit: string): Watcher {
   const application = unit.slice(0, unit.indexOf("/"));
   return {
     primedBySnapshot: false, // its snapshot only refuses a unit that does not exist; a resume must not
+    routes: new Routes([route.entity("unit", unit), route.entity("application", application)]),
     covers: (e) => (e.kind === "unit" && e.entity === unit) || (e.kind === "application" && e.entity === application),
     async snapshot(q, modelId) {
       const [app, self] = [
@@ -97,15 +111,28 @@ export function unitLife(unit: string): Watcher {
 /** The units assigned to a machine: its principals, and their subordinates (what a machine agent deploys). */
 export function machineUnits(machine: string): Watcher {
   const assigned = new Set<string>();
+  // A unit's later rows name neither machine nor principal: once assigned, it is followed by name.
+  const routes = new Routes([route.unitsOnMachine(machine)]);
+  const assign = (unit: string) => {
+    assigned.add(unit);
+    routes.add(route.entity("unit", unit));
+    routes.add(route.unitsOfPrincipal(unit));
+  };
+  const unassign = (unit: string) => {
+    assigned.delete(unit);
+    routes.delete(route.entity("unit", unit));
+    routes.delete(route.unitsOfPrincipal(unit));
+  };
   return {
     primedBySnapshot: true,
+    routes,
     covers(e) {
       if (e.kind !== "unit") return false;
       const { machineId, principal } = e.fields;
       const ours = assigned.has(e.entity) || machineId === machine || (typeof principal === "string" && assigned.has(principal));
       if (!ours) return false;
-      if (e.removed) assigned.delete(e.entity);
-      else assigned.add(e.entity);
+      if (e.removed) unassign(e.entity);
+      else assign(e.entity);
       return true;
     },
     async snapshot(q, modelId, limit) {
@@ -130,7 +157,7 @@ export function machineUnits(machine: string): Watcher {
             .limit(limit + 1)
         : [];
       const all = [...principals, ...subordinates];
-      for (const u of all) assigned.add(u.name);
+      for (const u of all) assign(u.name);
       return bounded(all.map(unitState), limit);
     },
   };
@@ -140,16 +167,25 @@ export function machineUnits(machine: string): Watcher {
 export function applicationRelations(application: string): Watcher {
   const ours = new Set<string>();
   const ofApplication = (endpoint: string) => endpoint.startsWith(`${application}:`);
+  // A relation's life rows name no endpoints: once known, it is followed by id.
+  const routes = new Routes([route.relationsOf(application)]);
+  const know = (relation: string) => {
+    ours.add(relation);
+    routes.add(route.entity("relation", relation));
+  };
   return {
     primedBySnapshot: true,
+    routes,
     covers(e) {
       if (e.kind !== "relation") return false;
       // A relation's key names its endpoints ("wordpress:db mysql:db"), and removal rows carry it.
       const { endpoints, key } = e.fields;
       const named = endpoints?.some(ofApplication) || key?.split(" ").some(ofApplication);
       if (!(ours.has(e.entity) || named)) return false;
-      if (e.removed) ours.delete(e.entity);
-      else ours.add(e.entity);
+      if (e.removed) {
+        ours.delete(e.entity);
+        routes.delete(route.entity("relation", e.entity));
+      } else know(e.entity);
       return true;
     },
     async snapshot(q, modelId, limit) {
@@ -167,7 +203,7 @@ export function applicationRelations(application: string): Watcher {
         ),
         limit,
       );
-      for (const s of states) ours.add(s.entity);
+      for (const s of states) know(s.entity);
       return states;
     },
   };
@@ -191,6 +227,7 @@ export function relationUnits(relationId: number, unit: string): Watcher {
     (container === null || member.container === container);
   return {
     primedBySnapshot: true,
+    routes: new Routes([route.entity("relation", String(relationId)), route.membersOf(relationId)]),
     covers(e) {
       switch (e.kind) {
         case "relation":

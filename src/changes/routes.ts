@@ -1,0 +1,79 @@
+// Routing changes to the streams that may want them. A model with N unit agents
+// has about 4N streams open (each agent's unit, relations and relation members),
+// and offering every change to every stream costs N² as the model grows. So a
+// watcher may name the routes of the changes it can cover, and the feed offers a
+// change only to the streams on one of its routes (and to streams with no routes,
+// which see everything). A watcher that learns as it goes (a machine's units) adds
+// routes as it learns; what it has not learned yet must reach it on a route it
+// named from the start.
+import type { EntityEvent } from "./stream-event.js";
+
+/** The routes a change travels on: its own entity and kind, and the entities it is about. */
+export function routesOf(e: EntityEvent): string[] {
+  const keys = [`${e.kind}:${e.entity}`, `kind:${e.kind}`];
+  switch (e.kind) {
+    case "unit": {
+      const { machineId, principal } = e.fields;
+      if (typeof machineId === "string") keys.push(`unit-on-machine:${machineId}`);
+      if (typeof principal === "string") keys.push(`unit-of-principal:${principal}`);
+      break;
+    }
+    case "relation": {
+      // A relation's key names its endpoints ("wordpress:db mysql:db"); its life rows name neither.
+      const { endpoints, key } = e.fields;
+      const named = new Set([...(endpoints ?? []), ...(key?.split(" ") ?? [])].map((endpoint) => endpoint.split(":")[0]));
+      for (const application of named) keys.push(`relation-of:${application}`);
+      break;
+    }
+    case "scope":
+    case "settings":
+      keys.push(`members-of:${e.fields.relationId}`);
+      break;
+  }
+  return keys;
+}
+
+export const route = {
+  entity: (kind: EntityEvent["kind"], id: string) => `${kind}:${id}`,
+  kind: (kind: EntityEvent["kind"]) => `kind:${kind}`,
+  unitsOnMachine: (machine: string) => `unit-on-machine:${machine}`,
+  unitsOfPrincipal: (principal: string) => `unit-of-principal:${principal}`,
+  relationsOf: (application: string) => `relation-of:${application}`,
+  membersOf: (relation: number) => `members-of:${relation}`,
+};
+
+type RouteListener = (key: string, added: boolean) => void;
+
+/** A watcher's routes, which it may add to and take from while its stream is open. */
+export class Routes {
+  private readonly keys = new Set<string>();
+  private listener: RouteListener | null = null;
+
+  constructor(initial: Iterable<string>) {
+    for (const key of initial) this.keys.add(key);
+  }
+
+  add(key: string): void {
+    if (this.keys.has(key)) return;
+    this.keys.add(key);
+    this.listener?.(key, true);
+  }
+
+  delete(key: string): void {
+    if (!this.keys.delete(key)) return;
+    this.listener?.(key, false);
+  }
+
+  /** The feed follows the routes from now on, starting with those already there. */
+  bind(listener: RouteListener): void {
+    this.listener = listener;
+    for (const key of this.keys) listener(key, true);
+  }
+
+  /** The feed stops following them, and forgets them all. */
+  unbind(): void {
+    const listener = this.listener;
+    this.listener = null;
+    for (const key of this.keys) listener?.(key, false);
+  }
+}
