@@ -27,7 +27,7 @@ export class ChangedHooks {
       return;
     }
     const f = event.fields;
-    if (!String(f.hook ?? "").endsWith("-relation-changed") || (f.result !== "succeeded" && f.result !== "skipped")) return;
+    if (!String(f.hook ?? "").endsWith("-relation-changed") || !["succeeded", "skipped", "missing"].includes(String(f.result))) return;
     const set = this.seen.get(event.entity) ?? new Set<string>();
     this.seen.set(event.entity, set);
     set.add(`${String(f.relationId)}:${String(f.remoteUnit)}`);

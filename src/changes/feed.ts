@@ -107,10 +107,10 @@ class ModelTail {
       return;
     }
     routes.bind((key, added) => {
-      let streams = this.routed.get(key);
+      const streams = this.routed.get(key);
       if (added) {
-        if (!streams) this.routed.set(key, (streams = new Set()));
-        streams.add(stream);
+        if (streams) streams.add(stream);
+        else this.routed.set(key, new Set([stream]));
       } else if (streams?.delete(stream) && streams.size === 0) this.routed.delete(key);
     });
   }
