@@ -22,6 +22,16 @@ export class ApiError extends Error {
 
 type Result = { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] };
 
+/** Each document's text, printed once: agents send the same few operations thousands of times. */
+const printed = new WeakMap<object, string>();
+function textOf(document: TypedDocumentNode<unknown, unknown>): string {
+  const known = printed.get(document);
+  if (known !== undefined) return known;
+  const text = print(document);
+  printed.set(document, text);
+  return text;
+}
+
 const failure = (result: Result) => {
   const first = result.errors?.[0];
   return first ? new ApiError(String(first.extensions?.code ?? "UNKNOWN"), first.message) : null;
@@ -49,7 +59,11 @@ export class AgentConnection {
     return new Promise<R>((resolve, reject) => {
       let settled = false;
       this.client.subscribe<R>(
-        { query: print(document), variables: variables as Record<string, unknown>, extensions: { authorization: `Bearer ${token}` } },
+        {
+          query: textOf(document as TypedDocumentNode<unknown, unknown>),
+          variables: variables as Record<string, unknown>,
+          extensions: { authorization: `Bearer ${token}` },
+        },
         {
           next: (result) => {
             settled = true;
@@ -78,7 +92,11 @@ export class AgentConnection {
     handlers: { next: (data: R) => void; failed: (error: Error) => void },
   ): () => void {
     return this.client.subscribe<R>(
-      { query: print(document), variables: variables as Record<string, unknown>, extensions: { authorization: `Bearer ${token}` } },
+      {
+        query: textOf(document as TypedDocumentNode<unknown, unknown>),
+        variables: variables as Record<string, unknown>,
+        extensions: { authorization: `Bearer ${token}` },
+      },
       {
         next: (result) => {
           const error = failure(result as Result);
