@@ -6,7 +6,7 @@
 // server, so a cleaner killed at any point and started again loses nothing; a
 // cleanup that fails is recorded and retried there, and does not block others.
 import { ChangesDocument, RunCleanupsDocument } from "../client/graphql.js";
-import type { AgentConnection } from "./connection.js";
+import { type AgentConnection, ApiError } from "./connection.js";
 import { SerialPasses } from "./serial.js";
 
 export interface CleanerOptions {
@@ -33,7 +33,15 @@ export class Cleaner {
     this.log = options.log ?? (() => {});
     this.passes = new SerialPasses(
       () => this.clean(),
-      (error) => this.log(`cleaner of ${options.model}: ${String(error)}`),
+      (error) => {
+        // Its model was destroyed: the manager machine is Dead, so its credentials stop working. Nothing is left to clean.
+        if (error instanceof ApiError && error.code === "UNAUTHENTICATED") {
+          this.log(`cleaner of ${options.model}: stopping, as its model's manager machine no longer acts (${error.message})`);
+          void this.stop();
+          return;
+        }
+        this.log(`cleaner of ${options.model}: ${String(error)}`);
+      },
     );
   }
 
