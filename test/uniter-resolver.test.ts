@@ -5,6 +5,8 @@
 import { describe, expect, it } from "vitest";
 import {
   afterHook,
+  applyHook,
+  copyProgress,
   freshProgress,
   nextHook,
   relationsToLeave,
@@ -55,6 +57,26 @@ describe("relation hooks (seed 002)", () => {
       "db-relation-joined mysql/1",
       "db-relation-changed mysql/1",
     ]);
+  });
+
+  it("units are ordered by application, then by number: mysql/9 before mysql/10, as Juju sorts them", () => {
+    const progress = inRelation(started(), 1, "db");
+    const situation = alive({ 1: { life: "ALIVE", peer: false, remote: { "mysql/10": 1, "mysql/9": 1, "mysql-b/2": 1 } } });
+    expect(settle(progress, situation).hooks.filter((h) => h.startsWith("db-relation-joined"))).toEqual([
+      "db-relation-joined mysql/9",
+      "db-relation-joined mysql/10",
+      "db-relation-joined mysql-b/2",
+    ]);
+  });
+
+  it("applyHook is afterHook in place: passing hooks in a row gives the same progress and leaves the original alone", () => {
+    const progress = inRelation(started(), 1, "db");
+    const situation = alive({ 1: { life: "ALIVE", peer: false, remote: { "mysql/0": 3, "mysql/1": 1 } } });
+    const before = JSON.stringify(progress);
+    const working = copyProgress(progress);
+    for (let hook = nextHook(working, situation); hook; hook = nextHook(working, situation)) applyHook(working, hook, situation);
+    expect(working).toEqual(settle(progress, situation).progress);
+    expect(JSON.stringify(progress)).toBe(before);
   });
 
   it("-changed only for units whose settings version moved", () => {

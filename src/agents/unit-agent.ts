@@ -52,7 +52,18 @@ import { SerialPasses } from "./serial.js";
 import { StreamView } from "./stream-view.js";
 import { ApiHookContext, type RelationInHook } from "./uniter/api-context.js";
 import { writeCharmDir } from "./uniter/charm-dir.js";
-import { afterHook, freshProgress, type Hook, nextHook, relationsToLeave, type Situation, type UniterProgress } from "./uniter/resolver.js";
+import {
+  afterHook,
+  applyHook,
+  byName,
+  copyProgress,
+  freshProgress,
+  type Hook,
+  nextHook,
+  relationsToLeave,
+  type Situation,
+  type UniterProgress,
+} from "./uniter/resolver.js";
 
 export interface UnitAgentCredentials {
   model: string;
@@ -410,10 +421,10 @@ export class UnitAgent {
   private async passMissingHooks(first: Hook, progress: StoredProgress, situation: Situation, shipped: ReadonlySet<string>) {
     const { model, unit, tag } = this.credentials;
     const passed: Hook[] = [];
-    let next: StoredProgress = progress;
+    const next: StoredProgress = { ...copyProgress(progress), pending: null };
     for (let hook: Hook | null = first; hook && !shipped.has(hook.name) && passed.length < MISSING_HOOKS_A_CALL; ) {
       passed.push(hook);
-      next = { ...afterHook(next, hook, situation), pending: null };
+      applyHook(next, hook, situation);
       hook = nextHook(next, situation);
     }
     for (const hook of passed) if (hook.name.endsWith("-relation-broken") && hook.relation) await this.leaveScope(hook.relation.id);
@@ -504,7 +515,7 @@ export class UnitAgent {
     return {
       ref: { id, endpoint: progress.endpoint },
       remoteApplication,
-      members: [...members].sort((a, b) => a.localeCompare(b, "en", { numeric: true })),
+      members: [...members].sort(byName),
     };
   }
 

@@ -75,7 +75,25 @@ export interface Hook {
   departingUnit?: string;
 }
 
-const byName = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true });
+/** Unit names ("app/N") in Juju's order: by application, then by number (not as text: wordpress/10 after wordpress/9). */
+export function byName(a: string, b: string): number {
+  const slashA = a.lastIndexOf("/");
+  const slashB = b.lastIndexOf("/");
+  const appA = a.slice(0, slashA);
+  const appB = b.slice(0, slashB);
+  if (appA !== appB) return appA < appB ? -1 : 1;
+  return Number(a.slice(slashA + 1)) - Number(b.slice(slashB + 1));
+}
+
+/**
+ * The first by name of the units `keep` accepts: one pass, no sort. A hub that many units join asks this once per
+ * hook, so a sort here made a batch of N joins cost N² log N.
+ */
+function firstByName(units: Iterable<string>, keep: (unit: string) => boolean): string | null {
+  let first: string | null = null;
+  for (const unit of units) if (keep(unit) && (first === null || byName(unit, first) < 0)) first = unit;
+  return first;
+}
 
 /** Remote members as the agent must treat them: none once the relation or the unit is on its way out (every member then departs). */
 function effectiveRemote(relation: RelationNow | undefined, unitLife: Life): Record<string, number> {
@@ -89,20 +107,15 @@ function nextRelationHook(id: number, progress: RelationProgress, now: RelationN
   const hook = (kind: string) => `${progress.endpoint}-relation-${kind}`;
   if (progress.changedPending) return { name: hook("changed"), relation, remoteUnit: progress.changedPending };
   const remote = effectiveRemote(now, unitLife);
-  const departed = Object.keys(progress.members)
-    .filter((unit) => !(unit in remote))
-    .sort(byName);
-  if (departed.length) return { name: hook("departed"), relation, remoteUnit: departed[0]!, departingUnit: departed[0]! };
+  const members = Object.keys(progress.members);
+  const departed = firstByName(members, (unit) => !(unit in remote));
+  if (departed !== null) return { name: hook("departed"), relation, remoteUnit: departed, departingUnit: departed };
   const leaving = now?.life !== "ALIVE" || unitLife !== "ALIVE";
   if (leaving) return now?.peer ? null : { name: hook("broken"), relation };
-  const joined = Object.keys(remote)
-    .filter((unit) => !(unit in progress.members))
-    .sort(byName);
-  if (joined.length) return { name: hook("joined"), relation, remoteUnit: joined[0]! };
-  const changed = Object.keys(progress.members)
-    .filter((unit) => remote[unit] !== progress.members[unit])
-    .sort(byName);
-  if (changed.length) return { name: hook("changed"), relation, remoteUnit: changed[0]! };
+  const joined = firstByName(Object.keys(remote), (unit) => !(unit in progress.members));
+  if (joined !== null) return { name: hook("joined"), relation, remoteUnit: joined };
+  const changed = firstByName(members, (unit) => remote[unit] !== progress.members[unit]);
+  if (changed !== null) return { name: hook("changed"), relation, remoteUnit: changed };
   return null;
 }
 
@@ -140,38 +153,54 @@ export function nextHook(progress: UniterProgress, situation: Situation): Hook |
 
 /** The progress once `hook` has been committed (run and succeeded, or skipped by resolved --no-retry). */
 export function afterHook(progress: UniterProgress, hook: Hook, situation: Situation): UniterProgress {
-  const next: UniterProgress = { ...progress, relations: { ...progress.relations } };
+  const next = copyProgress(progress);
+  applyHook(next, hook, situation);
+  return next;
+}
+
+/** A copy of the progress that applyHook may change without touching the original. */
+export function copyProgress(progress: UniterProgress): UniterProgress {
+  const relations: Record<string, RelationProgress> = {};
+  for (const [id, relation] of Object.entries(progress.relations)) relations[id] = { ...relation, members: { ...relation.members } };
+  return { ...progress, relations };
+}
+
+/**
+ * afterHook's rule, applied in place: for an agent passing many hooks in a row (a hub joined by many units), where a
+ * copy per hook would cost as much as the members.
+ */
+export function applyHook(progress: UniterProgress, hook: Hook, situation: Situation): void {
   switch (hook.name) {
     case "install":
-      return { ...next, installed: true };
+      progress.installed = true;
+      return;
     case "config-changed":
-      return { ...next, configVersion: situation.configVersion };
+      progress.configVersion = situation.configVersion;
+      return;
     case "start":
-      return { ...next, started: true };
+      progress.started = true;
+      return;
     case "stop":
-      return { ...next, stopped: true };
+      progress.stopped = true;
+      return;
     case "remove":
-      return { ...next, removed: true };
+      progress.removed = true;
+      return;
   }
-  if (!hook.relation) return next;
+  if (!hook.relation) return;
   const key = String(hook.relation.id);
-  const relation = next.relations[key];
-  if (!relation) return next;
+  const relation = progress.relations[key];
+  if (!relation) return;
   const remote = situation.relations[key]?.remote ?? {};
   const kind = hook.name.slice(hook.relation.endpoint.length + "-relation-".length);
   const unit = hook.remoteUnit!;
-  if (kind === "joined")
-    next.relations[key] = { ...relation, members: { ...relation.members, [unit]: remote[unit] ?? 0 }, changedPending: unit };
-  else if (kind === "changed")
-    next.relations[key] = {
-      ...relation,
-      changedPending: relation.changedPending === unit ? null : relation.changedPending,
-      // A unit that left after its -joined keeps its last version: its -departed comes next.
-      members: unit in relation.members ? { ...relation.members, [unit]: remote[unit] ?? relation.members[unit]! } : relation.members,
-    };
-  else if (kind === "departed") {
-    const { [unit]: _gone, ...members } = relation.members;
-    next.relations[key] = { ...relation, members };
-  } else if (kind === "broken") delete next.relations[key];
-  return next;
+  if (kind === "joined") {
+    relation.members[unit] = remote[unit] ?? 0;
+    relation.changedPending = unit;
+  } else if (kind === "changed") {
+    if (relation.changedPending === unit) relation.changedPending = null;
+    // A unit that left after its -joined keeps its last version: its -departed comes next.
+    if (unit in relation.members) relation.members[unit] = remote[unit] ?? relation.members[unit]!;
+  } else if (kind === "departed") delete relation.members[unit];
+  else if (kind === "broken") delete progress.relations[key];
 }
