@@ -1,0 +1,679 @@
+// `npm run bench:writes`: Lifeline's write path (issue 11, point 5), from one run,
+// each figure beside this machine's raw PostgreSQL measured in the same run:
+//
+// - Raw reference: `pgbench -N -c 8 -j 2 -T <s>` on the bench database (initialised
+//   with `pgbench -i -s 1`), its `tps` line; without pgbench on PATH, the same
+//   statement mix as its -N script (update pgbench_accounts, select it, insert into
+//   pgbench_history, in one transaction) through postgres.js on 8 connections,
+//   labelled as such. And one connection's autocommit single-row insert, p50/p99.
+// - The server as `npm start` runs it (its own process), with its agents off
+//   (LIFELINE_AGENTS=0): the only writes are the benchmark's.
+// - Throughput, two modes, 8 clients over keep-alive HTTP, each running cycles of
+//   addUnit (count 1, placed on a machine already provisioned) → removeUnit (the unit
+//   goes Dying: its machine has an instance, so it waits for its agent) → setUnitDead
+//   (the unit agent's call) → removeDeadUnit (the deployer's), for BENCH_WRITE_SECONDS:
+//   "8 models" (one application in a model of its own per client), and "1 model" (the
+//   8 clients in one model, each on an application of its own). A cycle is placed on a
+//   provisioned machine because a unit on a machine without an instance is removed at
+//   once by removeUnit (seed 004): the last two steps would never run. Every response is
+//   checked (a removeUnit must answer DYING, setUnitDead DEAD, removeDeadUnit true);
+//   the first error stops the run with its message. Mutations/s, p50 per operation,
+//   the server's CPU per mutation (its /proc CPU time over the run) and peak RSS.
+// - Latency: one client, one `setConstraints` on an application at a time,
+//   BENCH_LATENCY_COUNT of them: p50, p90, p99.
+// - A table of each figure, its raw counterpart, the ratio, and the issue's target.
+//
+// It needs PostgreSQL on a loopback address (BENCH_DATABASE_URL, default
+// postgres://postgres@127.0.0.1:5432/postgres), creates a database of its own there and
+// drops it at the end. Knobs (environment):
+//   BENCH_WRITE_SECONDS    each throughput run's window, default 10
+//   BENCH_PGBENCH_SECONDS  pgbench's -T (or the fallback's run), default BENCH_WRITE_SECONDS
+//   BENCH_PGBENCH          the pgbench to run, default "pgbench" looked up on PATH; "none"
+//                          uses the postgres.js statement mix even when pgbench is there
+//   BENCH_LATENCY_COUNT    sequential setConstraints timed, default 500
+//   BENCH_WARMUP_CYCLES    untimed cycles per client before each throughput run, default 3
+//                          (and 10 × that untimed setConstraints before the latency run)
+//   BENCH_DEADLINE_S       how long setup, the latency run, pgbench, or a throughput run past
+//                          its window may take, default 120; each request has that deadline
+//   BENCH_PROFILE=<dir>    a V8 CPU profile of the server, written there when it stops
+// Every loop is bounded by a deadline. On a deadline or an error the run says what each
+// client was doing and what was left, and exits 1.
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { Agent, request } from "node:http";
+import { cpus, loadavg } from "node:os";
+import { delimiter, join } from "node:path";
+import postgres from "postgres";
+import { type Api, ApiTimeout, apiAt } from "./api.js";
+import { ADMIN_TOKEN, type LifelineProcess, startLifeline } from "./lifeline-process.js";
+import { ProcessSampler } from "./process-sampler.js";
+import { measureRawInserts } from "./raw-postgres.js";
+import { ms, percentile, rate, ratio } from "./stats.js";
+
+const adminUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 10);
+const PGBENCH_SECONDS = Number(process.env.BENCH_PGBENCH_SECONDS ?? WRITE_SECONDS);
+const PGBENCH = process.env.BENCH_PGBENCH ?? "pgbench";
+const LATENCY_COUNT = Number(process.env.BENCH_LATENCY_COUNT ?? 500);
+const WARMUP_CYCLES = Number(process.env.BENCH_WARMUP_CYCLES ?? 3);
+const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 120) * 1000;
+/** As pgbench's -c 8: the clients of each throughput run, and the fallback's connections. */
+const CLIENTS = 8;
+/** pgbench's -j 2: its worker threads. */
+const PGBENCH_THREADS = 2;
+/** The bundled charm the cycles deploy: no peers, no relations, so nothing but the cycle touches its units. */
+const CHARM = "memcached";
+/** The issue's targets. */
+const TARGET_THROUGHPUT = 0.4;
+const TARGET_LATENCY = 4;
+const TARGET_CPU_MS = 1;
+
+if (!["127.0.0.1", "localhost", "[::1]"].includes(adminUrl.hostname)) {
+  console.error(`bench: refusing ${adminUrl.hostname}: the benchmark only talks to loopback addresses`);
+  process.exit(2);
+}
+for (const [name, value] of Object.entries({ WRITE_SECONDS, PGBENCH_SECONDS, LATENCY_COUNT, DEADLINE_MS }))
+  if (!Number.isFinite(value) || value <= 0) {
+    console.error(`bench: ${name} must be a positive number`);
+    process.exit(2);
+  }
+if (!Number.isInteger(WARMUP_CYCLES) || WARMUP_CYCLES < 0) {
+  console.error("bench: BENCH_WARMUP_CYCLES must be a count (0: no warm-up)");
+  process.exit(2);
+}
+
+const log = (line: string) => console.log(`bench: ${line}`);
+const n0 = (value: number) => Math.round(value).toLocaleString("en-US");
+const loads = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
+
+/** A run that stopped on an error or a deadline; its message says what was left. */
+class BenchFailure extends Error {}
+
+// ---------------------------------------------------------------------------
+// The raw reference
+
+interface PgbenchFigures {
+  tps: number;
+  /** How it was measured, for the table. */
+  label: string;
+}
+
+/** The executable's path when `name` is one (a path, or a name found on PATH), else null. */
+function executable(name: string): string | null {
+  const candidates = name.includes("/") ? [name] : (process.env.PATH ?? "").split(delimiter).map((dir) => join(dir, name));
+  for (const path of candidates)
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {}
+  return null;
+}
+
+/** Runs a command with libpq's environment for `db`; resolves with its output, or fails it with it. */
+function runCommand(bin: string, args: string[], db: URL, timeoutMs: number): Promise<string> {
+  const env = {
+    ...process.env,
+    PGHOST: db.hostname.replace(/^\[|\]$/g, ""),
+    PGPORT: db.port || "5432",
+    PGUSER: decodeURIComponent(db.username || "postgres"),
+    PGDATABASE: decodeURIComponent(db.pathname.slice(1)),
+    ...(db.password ? { PGPASSWORD: decodeURIComponent(db.password) } : {}),
+  };
+  const child = spawn(bin, args, { env });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new BenchFailure(`${bin} ${args.join(" ")}: DEADLINE (${timeoutMs / 1000} s) passed; its output so far:\n${output}`));
+    }, timeoutMs);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new BenchFailure(`${bin} ${args.join(" ")} exited ${code ?? signal}:\n${output}`));
+    });
+  });
+}
+
+async function runPgbench(bin: string, db: URL, sql: postgres.Sql): Promise<PgbenchFigures> {
+  await runCommand(bin, ["-i", "-s", "1", "-q"], db, DEADLINE_MS);
+  const args = ["-N", "-c", String(CLIENTS), "-j", String(PGBENCH_THREADS), "-T", String(Math.ceil(PGBENCH_SECONDS))];
+  try {
+    const output = await runCommand(bin, args, db, PGBENCH_SECONDS * 1000 + DEADLINE_MS);
+    const tps = /^tps = ([\d.]+)/m.exec(output)?.[1];
+    if (!tps) throw new BenchFailure(`pgbench printed no "tps = " line:\n${output}`);
+    return { tps: Number(tps), label: `pgbench ${args.join(" ")}` };
+  } finally {
+    await dropPgbenchTables(sql);
+  }
+}
+
+const dropPgbenchTables = (sql: postgres.Sql) =>
+  sql`drop table if exists pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history`;
+
+/**
+ * Without pgbench: its tables at scale 1 (1 branch, 10 tellers, 100,000 accounts), then its -N script's
+ * transaction (update an account, read it back, insert a history row) on 8 connections for the same time.
+ * postgres.js sends prepared statements, as pgbench -M prepared would.
+ */
+async function runPgbenchMix(db: URL, why: string): Promise<PgbenchFigures> {
+  const sql = postgres(db.toString(), { max: CLIENTS, onnotice: () => {} });
+  try {
+    await sql`create table pgbench_branches (bid int primary key, bbalance int, filler char(88))`;
+    await sql`create table pgbench_tellers (tid int primary key, bid int, tbalance int, filler char(84))`;
+    await sql`create table pgbench_accounts (aid int primary key, bid int, abalance int, filler char(84))`;
+    await sql`create table pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))`;
+    await sql`insert into pgbench_branches values (1, 0)`;
+    await sql`insert into pgbench_tellers select t, 1, 0 from generate_series(1, 10) t`;
+    await sql`insert into pgbench_accounts select a, 1, 0, '' from generate_series(1, 100000) a`;
+    await sql`vacuum analyze pgbench_branches, pgbench_tellers, pgbench_accounts, pgbench_history`;
+    const random = (low: number, high: number) => low + Math.floor(Math.random() * (high - low + 1));
+    let count = 0;
+    const started = performance.now();
+    const stopAt = started + PGBENCH_SECONDS * 1000;
+    const deadline = stopAt + DEADLINE_MS;
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (performance.now() < stopAt) {
+          const aid = random(1, 100000);
+          const tid = random(1, 10);
+          const delta = random(-5000, 5000);
+          await Promise.race([
+            sql.begin(async (tx) => {
+              await tx`update pgbench_accounts set abalance = abalance + ${delta} where aid = ${aid}`;
+              await tx`select abalance from pgbench_accounts where aid = ${aid}`;
+              await tx`insert into pgbench_history (tid, bid, aid, delta, mtime) values (${tid}, 1, ${aid}, ${delta}, current_timestamp)`;
+            }),
+            new Promise((_, reject) =>
+              setTimeout(
+                () => reject(new BenchFailure(`the pgbench -N mix: a transaction did not commit before the deadline, after ${count}`)),
+                Math.max(1, deadline - performance.now()),
+              ).unref(),
+            ),
+          ]);
+          count++;
+        }
+      }),
+    );
+    return {
+      tps: count / ((performance.now() - started) / 1000),
+      label: `${why}: its -N statement mix through postgres.js, ${CLIENTS} connections, ${PGBENCH_SECONDS} s`,
+    };
+  } finally {
+    await dropPgbenchTables(sql).catch(() => {});
+    await sql.end({ timeout: 5 });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Mutations over keep-alive HTTP
+
+/** One keep-alive socket per client, reused by every request (Node's fetch would hide how connections are kept). */
+const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+/** POSTs a GraphQL request; resolves with `data`, throws the response's errors (or a timeout) with `what` it was. */
+function mutate<T>(url: URL, what: string, query: string, variables: Record<string, unknown>, timeoutMs: number): Promise<T> {
+  const body = JSON.stringify({ query, variables });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          "content-length": Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", fail);
+        res.on("end", () => {
+          clearTimeout(timer);
+          const text = Buffer.concat(chunks).toString();
+          let parsed: { data?: T; errors?: unknown[] };
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            return reject(new Error(`${what}: HTTP ${res.statusCode}, not JSON: ${text.slice(0, 500)}`));
+          }
+          if (parsed.errors) return reject(new Error(`${what}: ${JSON.stringify(parsed.errors).slice(0, 2000)}`));
+          if (res.statusCode !== 200 || !parsed.data) return reject(new Error(`${what}: HTTP ${res.statusCode}: ${text.slice(0, 500)}`));
+          resolve(parsed.data);
+        });
+      },
+    );
+    function fail(error: Error) {
+      clearTimeout(timer);
+      reject(error);
+    }
+    const timer = setTimeout(() => req.destroy(new ApiTimeout(timeoutMs, `${what}: ${query}`)), Math.max(1, Math.round(timeoutMs)));
+    req.on("error", fail);
+    req.end(body);
+  });
+}
+
+const ADD_UNIT = `mutation ($input: AddUnitInput!) { addUnit(input: $input) { name life } }`;
+const REMOVE_UNIT = `mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { id outcome } }`;
+const SET_UNIT_DEAD = `mutation ($input: UnitTargetInput!) { setUnitDead(input: $input) { name life } }`;
+const REMOVE_DEAD_UNIT = `mutation ($input: UnitTargetInput!) { removeDeadUnit(input: $input) }`;
+const SET_CONSTRAINTS = `mutation ($input: SetConstraintsInput!) { setConstraints(input: $input) { text } }`;
+
+const OPERATIONS = ["addUnit", "removeUnit", "setUnitDead", "removeDeadUnit"] as const;
+type Operation = (typeof OPERATIONS)[number];
+
+/** One client's share of a throughput run: an application, and the provisioned machine its units go on. */
+interface Lane {
+  client: number;
+  model: string;
+  application: string;
+  machine: string;
+}
+
+/** A client's progress, for the report when a run stops short. */
+interface ClientState {
+  lane: Lane;
+  cycles: number;
+  /** The step under way, or the last one done. */
+  step: string;
+  error: string | null;
+}
+
+/** What a cycle's step must answer, else the run stops: a unit removed at once would skip the rest of the cycle. */
+function must(what: string, ok: boolean, got: unknown): void {
+  if (!ok) throw new Error(`${what}: unexpected answer ${JSON.stringify(got)}`);
+}
+
+/** One cycle: addUnit → removeUnit (Dying) → setUnitDead → removeDeadUnit, each timed into `timings`. */
+async function cycle(url: URL, lane: Lane, state: ClientState, deadline: number, timings: Map<Operation, number[]> | null) {
+  const { model, application, machine } = lane;
+  const step = async <T>(op: Operation, unit: string, query: string, input: Record<string, unknown>): Promise<T> => {
+    state.step = `${op} of ${unit}`;
+    const left = deadline - performance.now();
+    if (left <= 0) throw new ApiTimeout(0, `${op} of ${unit}`);
+    const started = performance.now();
+    const data = await mutate<T>(url, `${op} of ${unit} in ${model}`, query, { input: { model, ...input } }, left);
+    timings?.get(op)?.push(performance.now() - started);
+    return data;
+  };
+  const { addUnit } = await step<{ addUnit: { name: string; life: string }[] }>("addUnit", `a unit of ${application}`, ADD_UNIT, {
+    application,
+    count: 1,
+    placement: [machine],
+  });
+  must(`addUnit of ${application}`, addUnit.length === 1 && addUnit[0]!.life === "ALIVE", addUnit);
+  const unit = addUnit[0]!.name;
+  const { removeUnit } = await step<{ removeUnit: { id: string; outcome: string }[] }>("removeUnit", unit, REMOVE_UNIT, { units: [unit] });
+  must(`removeUnit of ${unit} (must go Dying, its machine being provisioned)`, removeUnit[0]?.outcome === "DYING", removeUnit);
+  const { setUnitDead } = await step<{ setUnitDead: { life: string } }>("setUnitDead", unit, SET_UNIT_DEAD, { unit });
+  must(`setUnitDead of ${unit}`, setUnitDead.life === "DEAD", setUnitDead);
+  const { removeDeadUnit } = await step<{ removeDeadUnit: boolean }>("removeDeadUnit", unit, REMOVE_DEAD_UNIT, { unit });
+  must(`removeDeadUnit of ${unit}`, removeDeadUnit === true, removeDeadUnit);
+  state.cycles++;
+  state.step = "between cycles";
+}
+
+/** What each client had done and was doing when a run stopped short. */
+function describeClients(label: string, states: ClientState[], stopAt: number): string {
+  const lines = states.map((s) => {
+    const where = `client ${s.lane.client} (model ${s.lane.model}, application ${s.lane.application}, machine ${s.lane.machine})`;
+    return `  ${where}: ${s.cycles} cycles done; ${s.error ? `failed: ${s.error}` : `stopped at ${s.step}`}`;
+  });
+  const left = Math.max(0, (stopAt - performance.now()) / 1000);
+  return `${label}: stopped short${left > 0 ? ` with ${left.toFixed(1)} s of its window left` : ""}:\n${lines.join("\n")}`;
+}
+
+interface ThroughputRun {
+  label: string;
+  cycles: number;
+  mutations: number;
+  seconds: number;
+  timings: Map<Operation, number[]>;
+  cpuSeconds: number;
+  peakRssMiB: number;
+  /** This process's CPU seconds over the run: the clients share the machine's cores with the server. */
+  clientCpuSeconds: number;
+  leftBehind: string;
+}
+
+// ---------------------------------------------------------------------------
+// The runs
+
+class Bench {
+  private readonly url: URL;
+
+  constructor(
+    private readonly api: Api,
+    server: LifelineProcess,
+    private readonly sampler: ProcessSampler,
+  ) {
+    this.url = new URL(server.url);
+  }
+
+  /** A setup call within the setup deadline; past it, the run stops saying what was being set up. */
+  private async setup<T>(deadline: number, what: string, query: string, variables: Record<string, unknown>): Promise<T> {
+    const left = deadline - performance.now();
+    if (left <= 0) throw new BenchFailure(`setup: DEADLINE (${DEADLINE_MS / 1000} s) passed before ${what}`);
+    try {
+      return await this.api<T>(query, variables, left);
+    } catch (error) {
+      if (error instanceof ApiTimeout) throw new BenchFailure(`setup: DEADLINE (${DEADLINE_MS / 1000} s) passed during ${what}`);
+      throw new BenchFailure(`setup: ${what}: ${error instanceof Error ? error.message : error}`);
+    }
+  }
+
+  /** The lanes' models and applications, each lane's machine added and provisioned (as the provisioner would). */
+  async prepare(lanes: Lane[]): Promise<void> {
+    const deadline = performance.now() + DEADLINE_MS;
+    for (const model of new Set(lanes.map((l) => l.model)))
+      await this.setup(deadline, `addModel ${model}`, `mutation ($name: String!) { addModel(input: { name: $name }) { name } }`, {
+        name: model,
+      });
+    for (const lane of lanes) {
+      const { model, application } = lane;
+      await this.setup(
+        deadline,
+        `deploy ${application} in ${model}`,
+        `mutation ($input: DeployInput!) { deploy(input: $input) { name } }`,
+        {
+          input: { model, charm: CHARM, application, numUnits: 0 },
+        },
+      );
+      const { addMachine } = await this.setup<{ addMachine: { id: string } }>(
+        deadline,
+        `addMachine in ${model}`,
+        `mutation ($input: AddMachineInput!) { addMachine(input: $input) { id } }`,
+        { input: { model } },
+      );
+      lane.machine = addMachine.id;
+      await this.setup(
+        deadline,
+        `setMachineProvisioned ${addMachine.id} in ${model}`,
+        `mutation ($input: ProvisionedInput!) { setMachineProvisioned(input: $input) { id } }`,
+        { input: { model, machine: addMachine.id, instanceId: `i-bench-writes-${model}-${addMachine.id}` } },
+      );
+    }
+  }
+
+  /** Runs the clients' cycles until `stopAt` (each finishes the cycle it is in), within `deadline`; throws what was left on an error. */
+  private async drive(
+    label: string,
+    lanes: Lane[],
+    until: { stopAt?: number; cycles?: number },
+    deadline: number,
+    timings: Map<Operation, number[]> | null,
+  ) {
+    const states: ClientState[] = lanes.map((lane) => ({ lane, cycles: 0, step: "not started", error: null }));
+    let stopped = false;
+    await Promise.all(
+      states.map(async (state) => {
+        try {
+          while (
+            !stopped &&
+            (until.stopAt === undefined || performance.now() < until.stopAt) &&
+            (until.cycles === undefined || state.cycles < until.cycles)
+          )
+            await cycle(this.url, state.lane, state, deadline, timings);
+        } catch (error) {
+          stopped = true;
+          state.error =
+            error instanceof ApiTimeout
+              ? `${state.step}: no answer before the deadline (BENCH_DEADLINE_S, ${DEADLINE_MS / 1000} s)`
+              : String(error instanceof Error ? error.message : error);
+        }
+      }),
+    );
+    if (stopped) throw new BenchFailure(describeClients(label, states, until.stopAt ?? 0));
+    return states.reduce((sum, s) => sum + s.cycles, 0);
+  }
+
+  async throughput(label: string, lanes: Lane[]): Promise<ThroughputRun> {
+    await this.prepare(lanes);
+    if (WARMUP_CYCLES > 0) await this.drive(`${label} (warm-up)`, lanes, { cycles: WARMUP_CYCLES }, performance.now() + DEADLINE_MS, null);
+    const timings = new Map<Operation, number[]>(OPERATIONS.map((op) => [op, []]));
+    const measuring = this.sampler.phase();
+    const clientCpu = process.cpuUsage();
+    const started = performance.now();
+    const stopAt = started + WRITE_SECONDS * 1000;
+    const cycles = await this.drive(label, lanes, { stopAt }, stopAt + DEADLINE_MS, timings);
+    const seconds = (performance.now() - started) / 1000;
+    const figures = measuring.end();
+    const { user, system } = process.cpuUsage(clientCpu);
+    const mutations = [...timings.values()].reduce((sum, list) => sum + list.length, 0);
+    log(`${label}: ${n0(cycles)} cycles, ${n0(mutations)} mutations in ${seconds.toFixed(1)} s`);
+    return {
+      label,
+      cycles,
+      mutations,
+      seconds,
+      timings,
+      ...figures,
+      clientCpuSeconds: (user + system) / 1e6,
+      leftBehind: await this.leftBehind(lanes),
+    };
+  }
+
+  /** Units of the lanes' applications still there after their cycles (there should be none). */
+  private async leftBehind(lanes: Lane[]): Promise<string> {
+    const deadline = performance.now() + DEADLINE_MS;
+    const left: string[] = [];
+    for (const model of new Set(lanes.map((l) => l.model))) {
+      const { model: m } = await this.setup<{ model: { units: { edges: { node: { name: string; life: string } }[] } } }>(
+        deadline,
+        `listing the units of ${model}`,
+        `query ($model: String!) { model(name: $model) { units(first: 100) { edges { node { name life } } } } }`,
+        { model },
+      );
+      left.push(...m.units.edges.map((e) => `${e.node.name} (${e.node.life})`));
+    }
+    return left.length ? `${left.length} units: ${left.slice(0, 5).join(", ")}` : "nothing";
+  }
+
+  /** One client, one setConstraints on an application at a time. */
+  async latency(): Promise<number[]> {
+    const lane: Lane = { client: 0, model: "writes-latency", application: CHARM, machine: "" };
+    await this.prepare([lane]);
+    const deadline = performance.now() + DEADLINE_MS;
+    const warmup = WARMUP_CYCLES * 10;
+    const samples: number[] = [];
+    for (let i = 0; i < warmup + LATENCY_COUNT; i++) {
+      const left = deadline - performance.now();
+      const done =
+        i < warmup
+          ? `${i} of ${warmup} untimed setConstraints done, none of the ${LATENCY_COUNT} timed`
+          : `${i - warmup} of ${LATENCY_COUNT} timed setConstraints done`;
+      if (left <= 0) throw new BenchFailure(`latency: DEADLINE (${DEADLINE_MS / 1000} s) passed; ${done}`);
+      const started = performance.now();
+      try {
+        await mutate(
+          this.url,
+          `setConstraints of ${lane.application} in ${lane.model}`,
+          SET_CONSTRAINTS,
+          { input: { model: lane.model, application: lane.application, constraints: `cores=${i + 1}` } },
+          left,
+        );
+      } catch (error) {
+        throw new BenchFailure(
+          `latency: ${error instanceof ApiTimeout ? `DEADLINE (${DEADLINE_MS / 1000} s) passed` : error instanceof Error ? error.message : error}; ${done}`,
+        );
+      }
+      if (i >= warmup) samples.push(performance.now() - started);
+    }
+    return samples;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The report
+
+const sorted = (samples: number[]) => [...samples].sort((a, b) => a - b);
+const met = (ok: boolean) => (ok ? "yes" : "no");
+
+function report(
+  startLoad: string,
+  pgbench: PgbenchFigures,
+  insert: { p50: number; p99: number },
+  latency: number[],
+  runs: ThroughputRun[],
+  peakRssMiB: number,
+  trouble: { count: number; samples: string[] },
+) {
+  const lat = sorted(latency);
+  const [p50, p90, p99] = [50, 90, 99].map((p) => percentile(lat, p)) as [number, number, number];
+  console.log("");
+  console.log(`machine: ${cpus().length} cores; load average at the end ${loads()} (at the start ${startLoad})`);
+  console.log(
+    `raw PostgreSQL, same run: ${n0(pgbench.tps)} tps (${pgbench.label}); single-row autocommit insert p50 ${ms(insert.p50)}, p99 ${ms(insert.p99)} (one connection)`,
+  );
+  console.log(
+    `Lifeline: the server as npm start runs it, its own process, agents off (LIFELINE_AGENTS=0); ${CLIENTS} clients over keep-alive HTTP; ` +
+      `cycle: addUnit (count 1, on a provisioned machine) → removeUnit (Dying) → setUnitDead → removeDeadUnit; ${WRITE_SECONDS} s a mode`,
+  );
+  console.log("");
+  const header = ["figure", "Lifeline", "raw PostgreSQL", "ratio", "issue's target", "met"];
+  console.log(`| ${header.join(" | ")} |`);
+  console.log(`|${header.map(() => "---").join("|")}|`);
+  const row = (cells: string[]) => console.log(`| ${cells.join(" | ")} |`);
+  for (const run of runs) {
+    const tps = run.mutations / run.seconds;
+    row([
+      `throughput, ${run.label}`,
+      `${n0(tps)} mutations/s`,
+      `${n0(pgbench.tps)} tps`,
+      ratio(tps / pgbench.tps),
+      `≥ ${TARGET_THROUGHPUT}×`,
+      met(tps / pgbench.tps >= TARGET_THROUGHPUT),
+    ]);
+  }
+  row([
+    `latency p50, setConstraints, one client (${n0(lat.length)})`,
+    ms(p50),
+    `${ms(insert.p50)} (insert p50)`,
+    ratio(p50 / insert.p50),
+    `≤ ${TARGET_LATENCY}×`,
+    met(p50 / insert.p50 <= TARGET_LATENCY),
+  ]);
+  row(["latency p90", ms(p90), "", ratio(p90 / insert.p50), "", ""]);
+  row(["latency p99", ms(p99), `${ms(insert.p99)} (insert p99)`, ratio(p99 / insert.p99), "", ""]);
+  for (const run of runs) {
+    const cpuMs = (run.cpuSeconds * 1000) / run.mutations;
+    row([`server CPU, ${run.label}`, `${cpuMs.toFixed(2)} ms/mutation`, "", "", `≤ ${TARGET_CPU_MS} ms`, met(cpuMs <= TARGET_CPU_MS)]);
+  }
+  row(["server peak RSS", `${n0(peakRssMiB)} MiB`, "", "", "", ""]);
+  console.log("");
+  const perOp = [
+    "mode",
+    "cycles",
+    "mutations",
+    "mutations/s",
+    ...OPERATIONS.map((op) => `${op} p50`),
+    "all p99",
+    "server CPU/mutation",
+    "clients' CPU/mutation",
+    "peak RSS",
+    "left behind",
+  ];
+  console.log(`| ${perOp.join(" | ")} |`);
+  console.log(`|${perOp.map(() => "---").join("|")}|`);
+  for (const run of runs) {
+    const all = sorted([...run.timings.values()].flat());
+    row([
+      run.label,
+      n0(run.cycles),
+      n0(run.mutations),
+      rate(run.mutations / run.seconds),
+      ...OPERATIONS.map((op) => {
+        const p = percentile(sorted(run.timings.get(op)!), 50);
+        return `${ms(p)} (${ratio(p / insert.p50)})`;
+      }),
+      ms(percentile(all, 99)),
+      `${((run.cpuSeconds * 1000) / run.mutations).toFixed(2)} ms`,
+      `${((run.clientCpuSeconds * 1000) / run.mutations).toFixed(2)} ms`,
+      `${n0(run.peakRssMiB)} MiB`,
+      run.leftBehind,
+    ]);
+  }
+  console.log("(per-operation p50: under load, with the ratio to the raw insert p50 in brackets)");
+  console.log("");
+  console.log(
+    `server: peak RSS since start ${n0(peakRssMiB)} MiB; ${trouble.count} log lines that look like trouble${trouble.count ? `, the first: ${trouble.samples.slice(0, 3).join(" | ")}` : ""}`,
+  );
+}
+
+async function main() {
+  const startLoad = loads();
+  const dbName = `lifeline_bench_writes_${process.pid}`;
+  const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${dbName}"`);
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${dbName}`;
+  const sql = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+  let server: LifelineProcess | null = null;
+  let sampler: ProcessSampler | null = null;
+  try {
+    // The raw reference first, with nothing else of this run on the machine.
+    const raw = await measureRawInserts(dbUrl.toString(), 1, 0); // its latency part only: no rate phase
+    log(`raw PostgreSQL: single-row insert p50 ${ms(raw.insertLatency.p50)}, p99 ${ms(raw.insertLatency.p99)}`);
+    const pgbenchBin = PGBENCH === "none" ? null : executable(PGBENCH);
+    const pgbench = pgbenchBin
+      ? await runPgbench(pgbenchBin, dbUrl, sql)
+      : await runPgbenchMix(dbUrl, PGBENCH === "none" ? "pgbench not used (BENCH_PGBENCH=none)" : `${PGBENCH} not found`);
+    log(`raw PostgreSQL: ${n0(pgbench.tps)} tps (${pgbench.label})`);
+
+    const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_AGENTS: "0" }, profile);
+    sampler = new ProcessSampler(server.pid);
+    log(`server (agents off) at ${server.url}, pid ${server.pid}, database ${dbName}`);
+    const bench = new Bench(apiAt(server.url), server, sampler);
+
+    const latency = await bench.latency();
+    log(`latency: ${latency.length} setConstraints timed`);
+    const lanes = (model: (client: number) => string, application: (client: number) => string): Lane[] =>
+      Array.from({ length: CLIENTS }, (_, client) => ({ client, model: model(client), application: application(client), machine: "" }));
+    const runs = [
+      await bench.throughput(
+        `${CLIENTS} models`,
+        lanes(
+          (c) => `writes-models-${c}`,
+          () => CHARM,
+        ),
+      ),
+      await bench.throughput(
+        "1 model",
+        lanes(
+          () => "writes-one-model",
+          // Names may not end in a digit-only segment: memcached-a … memcached-h.
+          (c) => `${CHARM}-${String.fromCharCode(97 + c)}`,
+        ),
+      ),
+    ];
+    report(startLoad, pgbench, raw.insertLatency, latency, runs, sampler.highWaterMiB(), server.trouble());
+  } finally {
+    sampler?.close();
+    agent.destroy();
+    await server?.stop();
+    await sql.end({ timeout: 5 });
+    await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch((e) => console.error("bench: could not drop", dbName, e));
+    await admin.end({ timeout: 5 });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    if (error instanceof BenchFailure) console.error(`bench failed: ${error.message}`);
+    else console.error("bench failed:", error);
+    process.exit(1);
+  },
+);

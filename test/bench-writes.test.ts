@@ -1,0 +1,88 @@
+// The write benchmark (bench/writes.ts, `npm run bench:writes`) keeps working: run
+// on a tiny size against the PostgreSQL server the suite uses (it creates and drops
+// a database of its own there), it exits 0 and prints its tables, every cycle's
+// unit gone at the end. Timing is not checked here: performance lives in the
+// benchmark's ratios, never in a timed test. The benchmark needs PostgreSQL on a
+// loopback address, so on PGlite this file skips, and says so.
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { onPostgres } from "./support/store.js";
+
+const root = new URL("..", import.meta.url).pathname;
+const onLoopback = onPostgres && ["127.0.0.1", "localhost", "[::1]"].includes(new URL(process.env.DATABASE_URL!).hostname);
+/** The benchmark's own deadlines (BENCH_DEADLINE_S) are set to 60 s below; this leaves room for its server's start and its phases. */
+const RUN_DEADLINE_MS = 300_000;
+
+function runBenchmark(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/writes.ts"], { cwd: root, env: { ...process.env, ...env } });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the benchmark did not finish within ${RUN_DEADLINE_MS} ms:\n${output}`));
+    }, RUN_DEADLINE_MS);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+const tiny = {
+  BENCH_DATABASE_URL: process.env.DATABASE_URL ?? "",
+  BENCH_WRITE_SECONDS: "1",
+  BENCH_PGBENCH_SECONDS: "1",
+  BENCH_LATENCY_COUNT: "20",
+  BENCH_WARMUP_CYCLES: "1",
+  BENCH_DEADLINE_S: "60",
+};
+
+/** The tables' lines every run prints, whichever raw reference it took. */
+function expectTables(output: string) {
+  expect(output).toMatch(/^machine: \d+ cores; load average at the end [\d.]+, [\d.]+, [\d.]+/m);
+  expect(output).toMatch(/^\| figure \| Lifeline \| raw PostgreSQL \| ratio \| issue's target \| met \|$/m);
+  for (const mode of ["8 models", "1 model"]) {
+    expect(output).toMatch(
+      new RegExp(`^\\| throughput, ${mode} \\| [\\d,]+ mutations/s \\| [\\d,]+ tps \\| [\\d.]+× \\| ≥ 0\\.4× \\| (yes|no) \\|$`, "m"),
+    );
+    expect(output).toMatch(new RegExp(`^\\| server CPU, ${mode} \\| [\\d.]+ ms/mutation \\| .* \\| ≤ 1 ms \\| (yes|no) \\|$`, "m"));
+    // Every operation of the cycle ran (a p50 of its own), and no unit was left behind.
+    expect(output).toMatch(
+      new RegExp(`^\\| ${mode} \\| [\\d,]+ \\| [\\d,]+ \\| [\\d,]+/s \\|( [\\d.]+ ms \\([\\d.]+×\\) \\|){4} .* \\| nothing \\|$`, "m"),
+    );
+  }
+  expect(output).toMatch(
+    /^\| latency p50, setConstraints, one client \(20\) \| [\d.]+ ms \| [\d.]+ ms \(insert p50\) \| [\d.]+× \| ≤ 4× \| (yes|no) \|$/m,
+  );
+  expect(output).toMatch(/^\| latency p99 \| [\d.]+ ms \|/m);
+  expect(output).toMatch(/^\| server peak RSS \| [\d,]+ MiB \|/m);
+}
+
+describe.skipIf(!onLoopback)(
+  "npm run bench:writes on a tiny size (skipped without DATABASE_URL on a loopback address: the benchmark needs PostgreSQL there)",
+  () => {
+    it("measures the raw reference, the latency and both throughput modes; exits 0 and prints its tables, nothing left behind", {
+      timeout: RUN_DEADLINE_MS + 30_000,
+    }, async () => {
+      const { code, output } = await runBenchmark(tiny);
+      expect(code, output).toBe(0);
+      expectTables(output);
+      expect(output).toMatch(
+        /^raw PostgreSQL, same run: [\d,]+ tps \((pgbench -N -c 8 -j 2 -T 1|\S+ not found: .*)\); single-row autocommit insert p50 [\d.]+ ms/m,
+      );
+    });
+
+    it("without pgbench (BENCH_PGBENCH=none) takes its -N statement mix through postgres.js, labelled as such", {
+      timeout: RUN_DEADLINE_MS + 30_000,
+    }, async () => {
+      const { code, output } = await runBenchmark({ ...tiny, BENCH_PGBENCH: "none" });
+      expect(code, output).toBe(0);
+      expectTables(output);
+      expect(output).toMatch(
+        /^raw PostgreSQL, same run: [\d,]+ tps \(pgbench not used \(BENCH_PGBENCH=none\): its -N statement mix through postgres\.js, 8 connections, 1 s\)/m,
+      );
+    });
+  },
+);
