@@ -6,10 +6,11 @@
 // removed, its instance stopped. Always on PGlite, in a directory of its own:
 // the agents of a server on the shared test database would take on every
 // other test's models.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { readDummyState } from "../src/provider/dummy-state.js";
 import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lifeline-restart-"));
@@ -23,7 +24,8 @@ const machine = async (server: LifelineProcess, id: string) =>
   (await server.ok(MACHINES)).model.machines.edges.map((e: any) => e.node).find((m: any) => m.id === id) ?? null;
 const UNITS = `{ model(name: "default") { units { edges { node { name agentStatus { current } } } } } }`;
 const CLOUD = `{ cloud { instances { id machineId status } } }`;
-const storedInstances = () => JSON.parse(readFileSync(cloudFile, "utf8")).instances.map((s: any) => s.instance.id);
+/** The instances a restarted cloud would find (its file and journal). */
+const storedInstances = () => readDummyState(cloudFile)!.instances.map((s) => s.instance.id);
 
 describe("the agents across a restart of npm start", () => {
   let instanceId = "";

@@ -5,7 +5,14 @@
 // constraints, failed hardware) are injected through plain methods, and hooks
 // let the server run an in-process machine agent for each instance.
 
-import { type DummyState, DummyStateError, readDummyState, type StoredInstance, writeDummyState } from "./dummy-state.js";
+import {
+  DefaultFailureMessage,
+  type DummyChange,
+  type DummyState,
+  DummyStateError,
+  DummyStateFile,
+  type StoredInstance,
+} from "./dummy-state.js";
 import {
   allowedZones,
   DummyInstanceTypes,
@@ -46,8 +53,7 @@ export interface DummyDescription {
   refusing: string | null;
 }
 
-/** The default capacity error, worded like a cloud's. */
-export const DefaultFailureMessage = "insufficient capacity for the requested instance (injected by failNextStarts)";
+export { DefaultFailureMessage };
 
 /**
  * A typed listener list. A throwing listener neither stops the others nor fails
@@ -99,8 +105,8 @@ function publicAddress(n: number): string {
 export interface DummyOptions {
   /**
    * Where the cloud keeps its state (instances with their userData, counters,
-   * armed faults), read when it is made and rewritten after every change.
-   * Without it the cloud lives in memory only.
+   * armed faults), read when it is made; each change is appended to a journal
+   * beside it (`${stateFile}.journal`). Without it the cloud lives in memory only.
    */
   stateFile?: string;
 }
@@ -123,14 +129,14 @@ export class DummyProvider implements Provider {
   readonly #started = new Hook<InstanceStarted>();
   readonly #stopped = new Hook<InstanceChanged>();
   readonly #lost = new Hook<InstanceChanged>();
-  /** The file the state is written to; null in memory, or once closed. */
-  #stateFile: string | null;
+  /** The files the state is kept in; null in memory, or once closed. */
+  #file: DummyStateFile | null;
 
   /** Reads the state file when there is one; a file that cannot be used is refused (DummyStateError), never overwritten. */
   constructor(options: DummyOptions = {}) {
-    this.#stateFile = options.stateFile ?? null;
-    const state = this.#stateFile === null ? null : readDummyState(this.#stateFile);
-    if (state) this.#restore(state, this.#stateFile!);
+    this.#file = options.stateFile === undefined ? null : new DummyStateFile(options.stateFile);
+    const state = this.#file?.read() ?? null;
+    if (state) this.#restore(state, this.#file!);
   }
 
   /**
@@ -149,7 +155,7 @@ export class DummyProvider implements Provider {
     }
     if (this.#failingStarts > 0) {
       this.#failingStarts--;
-      this.#save();
+      this.#recordFaults();
       throw new ProviderError(this.#failureMessage, true);
     }
     const zone = this.#nextZone(zones);
@@ -174,7 +180,7 @@ export class DummyProvider implements Provider {
     };
     this.#instances.set(instance.id, instance);
     this.#userData.set(instance.id, params.userData);
-    this.#save();
+    this.#record([{ change: "started", instance, userData: params.userData, nextNumber: this.#nextNumber, lastZone: this.#lastZone }]);
     this.#started.emit({ instance: copy(instance), userData: params.userData });
     return copy(instance);
   }
@@ -194,15 +200,18 @@ export class DummyProvider implements Provider {
 
   /** Stopped instances are forgotten (their ids stay used); each stop fires onStopped once, lost instances included. */
   async stopInstances(ids: readonly string[]): Promise<void> {
+    const stopped: Instance[] = [];
     for (const id of ids) {
       const instance = this.#instances.get(id);
       if (!instance) continue;
       this.#instances.delete(id);
       this.#userData.delete(id);
       instance.status = "stopped";
-      this.#save();
-      this.#stopped.emit({ instance: copy(instance) });
+      stopped.push(instance);
     }
+    // The whole batch in one append, before the first onStopped.
+    this.#record(stopped.map(({ id }) => ({ change: "stopped", id })));
+    for (const instance of stopped) this.#stopped.emit({ instance: copy(instance) });
   }
 
   async listInstances(): Promise<Instance[]> {
@@ -229,13 +238,13 @@ export class DummyProvider implements Provider {
     if (!Number.isInteger(count) || count < 0) throw new RangeError(`failNextStarts: expected a whole number of starts, got ${count}`);
     this.#failingStarts = count;
     this.#failureMessage = message;
-    this.#save();
+    this.#recordFaults();
   }
 
   /** While set, starts asking for what the rule names fail permanently (see RefusalRule); null clears it. */
   refuseConstraints(text: string | null): void {
     this.#refusal = text === null ? null : parseRefusalRule(text);
-    this.#save();
+    this.#recordFaults();
   }
 
   /** The instance's hardware fails: it is listed as lost and onLost fires; losing a lost instance again does nothing. */
@@ -244,7 +253,7 @@ export class DummyProvider implements Provider {
     if (!instance) throw new RangeError(`loseInstance: no instance "${id}" (stopped or never started)`);
     if (instance.status !== "lost") {
       instance.status = "lost";
-      this.#save();
+      this.#record([{ change: "lost", id }]);
       this.#lost.emit({ instance: copy(instance) });
     }
     return copy(instance);
@@ -276,27 +285,42 @@ export class DummyProvider implements Provider {
 
   /** Stops writing the state file (another process's cloud now owns it); the cloud goes on in memory. */
   close(): void {
-    this.#stateFile = null;
+    this.#file = null;
   }
 
-  /** Written in the same turn as the change it records, so the file never lags behind what a listener was told. */
-  #save(): void {
-    if (this.#stateFile === null) return;
+  /** Appended in the same turn as the changes it records, before any listener hears of them, so the file never lags behind what a listener was told. */
+  #record(changes: DummyChange[]): void {
+    this.#file?.append(changes, this.#instances.size, () => this.#state());
+  }
+
+  #recordFaults(): void {
+    this.#record([
+      {
+        change: "faults",
+        failingStarts: this.#failingStarts,
+        failureMessage: this.#failureMessage,
+        refusing: this.#refusal?.text ?? null,
+      },
+    ]);
+  }
+
+  /** The whole state, for a compaction of the journal into the snapshot. */
+  #state(): DummyState {
     const instances: StoredInstance[] = [...this.#instances.values()].map((instance) => {
       const userData = this.#userData.get(instance.id);
       return userData === undefined ? { instance: copy(instance) } : { instance: copy(instance), userData };
     });
-    writeDummyState(this.#stateFile, {
+    return {
       nextNumber: this.#nextNumber,
       lastZone: this.#lastZone,
       failingStarts: this.#failingStarts,
       failureMessage: this.#failureMessage,
       refusing: this.#refusal?.text ?? null,
       instances,
-    });
+    };
   }
 
-  #restore(state: DummyState, file: string): void {
+  #restore(state: DummyState, file: DummyStateFile): void {
     this.#nextNumber = state.nextNumber;
     this.#lastZone = state.lastZone;
     this.#failingStarts = state.failingStarts;
@@ -304,7 +328,7 @@ export class DummyProvider implements Provider {
     try {
       this.#refusal = state.refusing === null ? null : parseRefusalRule(state.refusing);
     } catch (error) {
-      throw new DummyStateError(file, `has a refusal rule the cloud cannot read (${(error as Error).message})`);
+      throw new DummyStateError(file.file, `has a refusal rule the cloud cannot read (${(error as Error).message})`, file.journal);
     }
     for (const { instance, userData } of state.instances) {
       this.#instances.set(instance.id, copy(instance));
