@@ -67,6 +67,35 @@ describe("machineUnits", () => {
   });
 });
 
+describe("machineLife", () => {
+  const ADD_CONTAINER = `mutation ($model: String!, $parent: String!) { addMachine(input: { model: $model, parent: $parent, containerType: LXD }) { id } }`;
+  const REMOVE_MACHINE = `mutation ($model: String!, $machines: [String!]!) { removeMachine(input: { model: $model, machines: $machines, force: true }) { id } }`;
+
+  it("holds the machine's own changes and its containers' (nested too), no other machine's", async () => {
+    const { m } = await scene();
+    const container = (await live.ok(ADD_CONTAINER, { model: m, parent: "1" })).addMachine.id as string;
+    const s = stream("machineLife", "$model: String!, $machine: String!", { model: m, machine: "1" });
+    await s.synced();
+    expect(seen(s, "STATE")).toEqual(["MACHINE 1 ALIVE", `MACHINE ${container} ALIVE`]);
+    const nested = (await live.ok(ADD_CONTAINER, { model: m, parent: container })).addMachine.id as string;
+    await live.ok(ADD_CONTAINER, { model: m, parent: "2" }); // another machine's container
+    await live.ok(REMOVE_MACHINE, { model: m, machines: ["3"] }); // another machine
+    await live.ok(REMOVE_MACHINE, { model: m, machines: ["1"] });
+    await s.until((x) => seen(x).includes("MACHINE 1 DYING"));
+    await caughtUp(s, m);
+    // Only machine 1 and what is nested in it: nothing of machine 3, nor of machine 2's container.
+    expect(seen(s).every((e) => /^MACHINE 1( |\/)/.test(e))).toBe(true);
+    expect(seen(s)).toContain(`MACHINE ${nested} ALIVE`);
+  });
+
+  it("refuses a machine that does not exist", async () => {
+    const { m } = await scene();
+    const s = stream("machineLife", "$model: String!, $machine: String!", { model: m, machine: "99" });
+    await s.until((x) => x.errors !== null);
+    expect(s.errors!.map((e) => e.extensions?.code)).toEqual(["NOT_FOUND"]);
+  });
+});
+
 describe("unitLife", () => {
   it("holds the unit's own life and its application's, nothing else", async () => {
     const { m } = await scene();

@@ -15,8 +15,8 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  ChangesDocument,
   IssueUnitCredentialsDocument,
+  MachineLifeDocument,
   MachineUnitsDocument,
   RemoveDeadUnitDocument,
   SetMachineDeadDocument,
@@ -89,11 +89,11 @@ export class MachineAgent {
     const failed = (error: Error) => {
       if (!this.done) this.log(`${tag}: a stream ended: ${error.message}`);
     };
-    // The model's machines: its own life, and which containers it still holds.
+    // Its own life, and which containers it still holds.
     this.unsubscribe.push(
-      this.api.subscribe(ChangesDocument, { model, kinds: ["MACHINE"] }, token, {
+      this.api.subscribe(MachineLifeDocument, { model, machine }, token, {
         next: (data) => {
-          if (this.view.apply(data.changes) || data.changes.type === "BOOKMARK") this.passes.poke();
+          if (this.view.apply(data.machineLife) || data.machineLife.type === "BOOKMARK") this.passes.poke();
         },
         failed,
       }),

@@ -12,6 +12,12 @@ import type { EntityEvent } from "./stream-event.js";
 export function routesOf(e: EntityEvent): string[] {
   const keys = [`${e.kind}:${e.entity}`, `kind:${e.kind}`];
   switch (e.kind) {
+    case "machine": {
+      // A container ("0/lxd/1", "0/lxd/1/kvm/0") is on the route of each machine it is nested in ("0", "0/lxd/1").
+      const parts = e.entity.split("/");
+      for (let n = 1; n < parts.length; n += 2) keys.push(route.containersOf(parts.slice(0, n).join("/")));
+      break;
+    }
     case "unit": {
       const { machineId, principal } = e.fields;
       if (typeof machineId === "string") keys.push(`unit-on-machine:${machineId}`);
@@ -36,6 +42,7 @@ export function routesOf(e: EntityEvent): string[] {
 export const route = {
   entity: (kind: EntityEvent["kind"], id: string) => `${kind}:${id}`,
   kind: (kind: EntityEvent["kind"]) => `kind:${kind}`,
+  containersOf: (machine: string) => `containers-of:${machine}`,
   unitsOnMachine: (machine: string) => `unit-on-machine:${machine}`,
   unitsOfPrincipal: (principal: string) => `unit-of-principal:${principal}`,
   relationsOf: (application: string) => `relation-of:${application}`,

@@ -4,11 +4,11 @@
 // in revision order, exactly once, so a watcher may learn as it goes (a unit created on the machine it watches joins
 // the set it covers). Rows carry their identifying fields (see change.ts),
 // which is what lets a resumed stream recognise rows about entities long gone.
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, like, or } from "drizzle-orm";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Life } from "../core/life.js";
 import { counterpartRole, type Role } from "../core/relation.js";
-import { relationEndpoints, relationScopes, relations, units } from "../db/schema.js";
+import { machines, relationEndpoints, relationScopes, relations, units } from "../db/schema.js";
 import type { DbTx } from "./append.js";
 import { type EntityKind, entityKinds, memberId } from "./change.js";
 import { Routes, route } from "./routes.js";
@@ -104,6 +104,30 @@ export function unitLife(unit: string): Watcher {
       ];
       if (self.length === 0) throw notFound("unit", unit);
       return [...app, ...self];
+    },
+  };
+}
+
+/**
+ * A machine's own changes and its containers' (all nested under it): what its
+ * machine agent watches to know when it is Dying and when it holds nothing.
+ * Juju's machine agent watches its machine and its containers, not the model's
+ * machines: with N machine agents, a stream of every machine cost N².
+ */
+export function machineLife(machine: string): Watcher {
+  const nested = `${machine}/`;
+  return {
+    primedBySnapshot: false,
+    routes: new Routes([route.entity("machine", machine), route.containersOf(machine)]),
+    covers: (e) => e.kind === "machine" && (e.entity === machine || e.entity.startsWith(nested)),
+    async snapshot(q, modelId, limit) {
+      const ids = await q
+        .select({ id: machines.id })
+        .from(machines)
+        .where(and(eq(machines.modelId, modelId), or(eq(machines.id, machine), like(machines.id, `${nested}%`))))
+        .limit(limit + 1);
+      if (!ids.some((m) => m.id === machine)) throw notFound("machine", machine);
+      return bounded(await stateReaders.machine(q, modelId, { ids: ids.map((m) => m.id) }, limit + 1), limit);
     },
   };
 }

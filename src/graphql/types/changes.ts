@@ -7,7 +7,15 @@ import { GraphQLError, Kind } from "graphql";
 import type { EntityKind } from "../../changes/change.js";
 import { StreamFailure } from "../../changes/stream.js";
 import type { ChangeEvent } from "../../changes/stream-event.js";
-import { applicationRelations, machineUnits, modelChanges, relationUnits, unitLife, type Watcher } from "../../changes/watchers.js";
+import {
+  applicationRelations,
+  machineLife,
+  machineUnits,
+  modelChanges,
+  relationUnits,
+  unitLife,
+  type Watcher,
+} from "../../changes/watchers.js";
 import { LifelineError } from "../../core/errors.js";
 import { checkApplicationName, checkMachineId, modelNamed, parseUnitName } from "../../model/index.js";
 import { builder } from "../builder.js";
@@ -133,6 +141,17 @@ builder.subscriptionFields((t) => ({
       parseUnitName(args.unit);
       return open(ctx, args.model, unitLife(args.unit), args.since);
     },
+    resolve: resolveEvent,
+  }),
+  machineLife: t.field({
+    type: ChangeRef,
+    description: "A machine's own changes and its containers': what its machine agent watches to know when it is Dying and empty.",
+    args: {
+      model: t.arg.string({ required: true }),
+      machine: t.arg.string({ required: true }),
+      since: t.arg.string({ description: sinceDescription }),
+    },
+    subscribe: (_root, args, ctx) => open(ctx, args.model, machineLife(checkMachineId(args.machine)), args.since),
     resolve: resolveEvent,
   }),
   machineUnits: t.field({
