@@ -4,31 +4,11 @@
 // unit gone at the end. Timing is not checked here: performance lives in the
 // benchmark's ratios, never in a timed test. The benchmark needs PostgreSQL on a
 // loopback address, so on PGlite this file skips, and says so.
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { onPostgres } from "./support/store.js";
+import { onLoopback, runBenchmark } from "./support/bench.js";
 
-const root = new URL("..", import.meta.url).pathname;
-const onLoopback = onPostgres && ["127.0.0.1", "localhost", "[::1]"].includes(new URL(process.env.DATABASE_URL!).hostname);
 /** The benchmark's own deadlines (BENCH_DEADLINE_S) are set to 60 s below; this leaves room for its server's start and its phases. */
 const RUN_DEADLINE_MS = 300_000;
-
-function runBenchmark(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/writes.ts"], { cwd: root, env: { ...process.env, ...env } });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`the benchmark did not finish within ${RUN_DEADLINE_MS} ms:\n${output}`));
-    }, RUN_DEADLINE_MS);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
 
 const tiny = {
   BENCH_DATABASE_URL: process.env.DATABASE_URL ?? "",
@@ -66,7 +46,7 @@ describe.skipIf(!onLoopback)(
     it("measures the raw reference, the latency and both throughput modes; exits 0 and prints its tables, nothing left behind", {
       timeout: RUN_DEADLINE_MS + 30_000,
     }, async () => {
-      const { code, output } = await runBenchmark(tiny);
+      const { code, output } = await runBenchmark("bench/writes.ts", tiny, RUN_DEADLINE_MS);
       expect(code, output).toBe(0);
       expectTables(output);
       expect(output).toMatch(
@@ -77,7 +57,7 @@ describe.skipIf(!onLoopback)(
     it("without pgbench (BENCH_PGBENCH=none) takes its -N statement mix through postgres.js, labelled as such", {
       timeout: RUN_DEADLINE_MS + 30_000,
     }, async () => {
-      const { code, output } = await runBenchmark({ ...tiny, BENCH_PGBENCH: "none" });
+      const { code, output } = await runBenchmark("bench/writes.ts", { ...tiny, BENCH_PGBENCH: "none" }, RUN_DEADLINE_MS);
       expect(code, output).toBe(0);
       expectTables(output);
       expect(output).toMatch(
