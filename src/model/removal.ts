@@ -48,12 +48,16 @@ function removal(kind: string, destroy: Destroy) {
   return async (db: Database, input: RemoveInput): Promise<RemovalResult[]> => {
     const options = forceOptions(input);
     const targets = distinct(input.targets, kind);
-    const { model, results } = await transact(db, async (tx) => {
-      const model = await lockModel(tx, input.model, "any");
-      const results: RemovalResult[] = [];
-      for (const target of targets) results.push({ id: target, outcome: await destroy(tx, model, target, options) });
-      return { model, results };
-    });
+    const { model, results } = await transact(
+      db,
+      async (tx) => {
+        const model = await lockModel(tx, input.model, "any");
+        const results: RemovalResult[] = [];
+        for (const target of targets) results.push({ id: target, outcome: await destroy(tx, model, target, options) });
+        return { model, results };
+      },
+      input.model,
+    );
     if (options.force && !input.maxWait) await runCleanupQueue(db, cleanupHandlers, { modelId: model.id });
     return results;
   };

@@ -41,7 +41,44 @@ function sqlState(error: unknown): string | undefined {
   return undefined;
 }
 
-export async function transact<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * Writers of one model, in this process, one at a time: each waits here, in memory,
+ * for the one before it, instead of holding a pooled connection while it waits for the
+ * model's row lock. With thousands of agents writing to one model, waiting writers
+ * took every connection of the pool, and every read (a stream's snapshot, a query)
+ * starved behind them. Keyed per store, so two stores' models never wait on each other.
+ */
+const writers = new WeakMap<Database, Map<string, Promise<void>>>();
+
+async function inTurn<T>(db: Database, key: string, work: () => Promise<T>): Promise<T> {
+  const queues = writers.get(db) ?? new Map<string, Promise<void>>();
+  writers.set(db, queues);
+  const before = queues.get(key);
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const last = before ? before.then(() => mine) : mine;
+  queues.set(key, last);
+  try {
+    if (before) await before;
+    return await work();
+  } finally {
+    done();
+    if (queues.get(key) === last) queues.delete(key);
+  }
+}
+
+/**
+ * Runs `work` in one READ COMMITTED transaction, retried on the failures a retry cures.
+ * `model` names the model it writes (as its lockModel will), so that model's writers in
+ * this process take turns before taking a connection.
+ */
+export function transact<T>(db: Database, work: (tx: Tx) => Promise<T>, model?: string): Promise<T> {
+  return model === undefined ? withRetries(db, work) : inTurn(db, model, () => withRetries(db, work));
+}
+
+async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction(
@@ -102,5 +139,5 @@ export function modelOperation<I extends InModel, R>(
   needs: ModelLifeNeeded,
   body: (tx: Tx, model: ModelRow, input: I) => Promise<R>,
 ): Operation<I, R> {
-  return (db, input) => transact(db, async (tx) => body(tx, await lockModel(tx, input.model, needs), input));
+  return (db, input) => transact(db, async (tx) => body(tx, await lockModel(tx, input.model, needs), input), input.model);
 }
