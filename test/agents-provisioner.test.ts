@@ -80,7 +80,13 @@ describe("the machine agent's deployer", { timeout: 120_000 }, () => {
     const { name: model } = await live.newModel();
     const { controller } = await agentsFor(model);
     const id = await addMachine(model);
-    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
+    // The agent may report started before the provisioner has recorded the instance id: wait for both.
+    await expect
+      .poll(async () => {
+        const machine = (await machines(model))[id];
+        return machine?.status.current === "started" && machine.instanceId !== null;
+      }, DEADLINE)
+      .toBe(true);
     const instance = (await machines(model))[id].instanceId;
     const agent = controller.machineAgents.get(instance)!;
     agent.stop(); // killed

@@ -22,30 +22,24 @@ describe.skipIf(!onPostgres)("writers of one model take turns (skipped on PGlite
     const model = await api.newModel();
     await deploy(api, model, { charm: "mysql", numUnits: 0 });
     const outside = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const watcher = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
     try {
-      let writes: Promise<unknown>[] = [];
+      let writes: Promise<PromiseSettledResult<unknown>[]> = Promise.resolve([]);
       await outside.begin(async (tx) => {
         // Another process holds the model's row lock, as a long writer would.
         await tx`select 1 from models where name = ${model} for update`;
-        writes = Array.from({ length: WRITERS }, (_, i) =>
-          api.ok(SET_CONSTRAINTS, { input: { model, application: "mysql", constraints: `cores=${i + 1}` } }),
+        const holder = (await tx<{ holder: number }[]>`select pg_backend_pid() as holder`)[0]!.holder;
+        // Settled-collected at once, so a failed assertion below leaves no write's rejection unhandled.
+        writes = Promise.allSettled(
+          Array.from({ length: WRITERS }, (_, i) =>
+            api.ok(SET_CONSTRAINTS, { input: { model, application: "mysql", constraints: `cores=${i + 1}` } }),
+          ),
         );
-        // Wait (with a deadline) until the first writer is blocked on the lock: the rest are queued behind it.
-        await expect
-          .poll(
-            async () =>
-              (
-                await tx`select count(*)::int as n from pg_stat_activity
-                         where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`
-              )[0]!.n,
-            { timeout: 10_000, interval: 50 },
-          )
-          .toBeGreaterThanOrEqual(1);
-        const blocked = (
-          await tx`select count(*)::int as n from pg_stat_activity
-                   where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`
-        )[0]!.n;
-        expect(blocked).toBe(1); // one connection waits for the lock, not the whole pool
+        // Wait (with a deadline) until the first writer is blocked by the holder: the rest are queued behind it. Read
+        // from another connection: inside a transaction pg_stat_activity is a snapshot, taken at its first read.
+        const blockedNow = async () =>
+          (await watcher`select count(*)::int as n from pg_stat_activity where ${holder} = any(pg_blocking_pids(pid))`)[0]!.n;
+        await expect.poll(blockedNow, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(1);
         // A read through the same store's pool is answered while the lock is still held.
         const read = await Promise.race([
           api.ok(`query ($m: String!) { model(name: $m) { name applications { edges { node { name } } } } }`, { m: model }),
@@ -53,13 +47,14 @@ describe.skipIf(!onPostgres)("writers of one model take turns (skipped on PGlite
         ]);
         expect(read).toMatchObject({ model: { name: model } });
       });
-      await Promise.all(writes);
+      expect((await writes).filter((w) => w.status !== "fulfilled")).toEqual([]);
       const { model: m } = await api.ok(`query ($m: String!) { model(name: $m) { application(name: "mysql") { constraints { text } } } }`, {
         m: model,
       });
       expect(m.application.constraints.text).toMatch(/^cores=\d+$/);
     } finally {
       await outside.end({ timeout: 5 });
+      await watcher.end({ timeout: 5 });
     }
   });
 });
