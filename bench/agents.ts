@@ -20,7 +20,7 @@
 // default 120 s + 1 s a unit); a phase that hits it prints what was still left
 // and the run exits 1 after its table.
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { type Api, ApiTimeout, apiAt } from "./api.js";
@@ -30,7 +30,7 @@ import { ModelWatch } from "./model-watch.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { ChangedHooks, confirmSettled, machinesGap, removalGap, settleGap } from "./settled.js";
-import { rate, ratio } from "./stats.js";
+import { loadAverages, machineLine, printHeader, printRow, rate, ratio } from "./stats.js";
 
 const adminUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 const sizes = (process.env.BENCH_AGENT_UNITS ?? "100,1000").split(",").filter(Boolean).map(Number);
@@ -353,9 +353,7 @@ const seconds = (phase: Phase) => (phase.seconds === null ? "deadline" : `${phas
 const perUnit = (phase: Phase, units: number) => (phase.seconds === null ? "n/a" : `${((phase.seconds * 1000) / units).toFixed(2)}`);
 
 async function main() {
-  const startLoad = loadavg()
-    .map((l) => l.toFixed(2))
-    .join(", ");
+  const startLoad = loadAverages();
   const dbName = `lifeline_bench_agents_${process.pid}`;
   const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${dbName}"`);
@@ -413,11 +411,7 @@ async function main() {
     failed = bench.failed;
 
     console.log("");
-    console.log(
-      `machine: ${cpus().length} cores; load average at the end ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(", ")} (at the start ${startLoad})`,
-    );
+    console.log(machineLine(startLoad));
     console.log(
       `raw PostgreSQL, same run: ${rate(raw.insertRate)} single-row inserts with ${RAW_CONNECTIONS} connections (${rawInsertMs.toFixed(3)} ms each); ` +
         `the issue's target, 10,000 units in 60 s each way, is ${TARGET_MS_PER_UNIT.toFixed(2)} ms/unit = ${ratio(TARGET_MS_PER_UNIT / rawInsertMs)} that`,
@@ -445,8 +439,7 @@ async function main() {
       "peak RSS",
       "left behind",
     ];
-    console.log(`| ${header.join(" | ")} |`);
-    console.log(`|${header.map(() => "---").join("|")}|`);
+    printHeader(header);
     for (const o of outcomes) {
       const n = o.scenario.units;
       const cost = (phase: Phase) => [
@@ -457,18 +450,16 @@ async function main() {
         `${(phase.writes.transactions / n).toFixed(1)} (${(phase.writes.rows / n).toFixed(1)} rows)`,
       ];
       const peak = Math.max(o.settle.figures.peakRssMiB, o.removal.figures.peakRssMiB, o.machines.figures.peakRssMiB);
-      console.log(
-        `| ${[
-          o.scenario.label,
-          `${o.addSeconds.toFixed(1)} s`,
-          ...cost(o.settle),
-          ...cost(o.removal),
-          seconds(o.machines),
-          perUnit(o.machines, n),
-          `${n0(peak)} MiB`,
-          o.leftBehind,
-        ].join(" | ")} |`,
-      );
+      printRow([
+        o.scenario.label,
+        `${o.addSeconds.toFixed(1)} s`,
+        ...cost(o.settle),
+        ...cost(o.removal),
+        seconds(o.machines),
+        perUnit(o.machines, n),
+        `${n0(peak)} MiB`,
+        o.leftBehind,
+      ]);
     }
     const trouble = server.trouble();
     console.log("");

@@ -1,4 +1,5 @@
-// Percentiles and formatting for the benchmark's report.
+// Percentiles and formatting for the benchmarks' reports.
+import { cpus, loadavg } from "node:os";
 
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -14,3 +15,22 @@ export function summary(samples: number[]) {
 export const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 2 : 1)} ms` : "n/a");
 export const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 2 : 1)}×` : "n/a");
 export const rate = (value: number) => `${Math.round(value).toLocaleString("en-US")}/s`;
+
+/** This machine's load averages (1, 5, 15 min), as the reports print them. */
+export const loadAverages = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
+
+/** Every report's first line: figures from two runs compare only at similar load. */
+export const machineLine = (startLoad: string) =>
+  `machine: ${cpus().length} cores; load average at the end ${loadAverages()} (at the start ${startLoad})`;
+
+/** A markdown table row. */
+export const printRow = (cells: readonly string[]) => console.log(`| ${cells.join(" | ")} |`);
+
+/** A markdown table's header and the line under it. */
+export function printHeader(header: readonly string[]): void {
+  printRow(header);
+  console.log(`|${header.map(() => "---").join("|")}|`);
+}

@@ -8,13 +8,12 @@
 // and drops it at the end. The server under test runs as its own process (as
 // `npm start` does); the subscribers and writers run here. Every loop is bounded.
 import { spawn } from "node:child_process";
-import { cpus, loadavg } from "node:os";
 import postgres from "postgres";
 import { logWindow } from "../src/changes/replay.js";
 import { openStore } from "../src/db/connect.js";
 import { addModel, setConstraints } from "../src/model/index.js";
 import { measureRawInserts } from "./raw-postgres.js";
-import { ms, rate, ratio, summary } from "./stats.js";
+import { loadAverages, machineLine, ms, printHeader, printRow, rate, ratio, summary } from "./stats.js";
 import { BENCH_TOKEN, Subscribers } from "./subscribers.js";
 
 const adminUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
@@ -92,9 +91,7 @@ async function mutationThroughput(url: string, models: string[], seconds: number
   return count / ((performance.now() - started) / 1000);
 }
 
-const startLoad = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(", ");
+const startLoad = loadAverages();
 
 async function main() {
   const dbName = `lifeline_bench_${process.pid}`;
@@ -191,11 +188,7 @@ async function main() {
       console.log(`bench: ${n} subscriptions done`);
     }
     console.log("");
-    console.log(
-      `machine: ${cpus().length} cores; load average at the end ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(", ")} (at the start ${startLoad})`,
-    );
+    console.log(machineLine(startLoad));
     console.log(
       `raw PostgreSQL, same run: single-row insert p50 ${ms(raw.insertLatency.p50)}, p99 ${ms(raw.insertLatency.p99)} (one connection); ` +
         `${rate(raw.insertRate)} with ${WRITERS} connections`,
@@ -214,9 +207,8 @@ async function main() {
       "deliveries (throughput phase)",
       "subscribe all",
     ];
-    console.log(`| ${header.join(" | ")} |`);
-    console.log(`|${header.map(() => "---").join("|")}|`);
-    for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+    printHeader(header);
+    for (const row of rows) printRow(row);
   } finally {
     server?.stop();
     await store.close();

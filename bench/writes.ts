@@ -41,14 +41,13 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { Agent, request } from "node:http";
-import { cpus, loadavg } from "node:os";
 import { delimiter, join } from "node:path";
 import postgres from "postgres";
 import { type Api, ApiTimeout, apiAt } from "./api.js";
 import { ADMIN_TOKEN, type LifelineProcess, startLifeline } from "./lifeline-process.js";
 import { ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
-import { ms, percentile, rate, ratio } from "./stats.js";
+import { loadAverages, machineLine, ms, percentile, printHeader, printRow, rate, ratio } from "./stats.js";
 
 const adminUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 10);
@@ -84,10 +83,6 @@ if (!Number.isInteger(WARMUP_CYCLES) || WARMUP_CYCLES < 0) {
 
 const log = (line: string) => console.log(`bench: ${line}`);
 const n0 = (value: number) => Math.round(value).toLocaleString("en-US");
-const loads = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(", ");
 
 /** A run that stopped on an error or a deadline; its message says what was left. */
 class BenchFailure extends Error {}
@@ -532,7 +527,7 @@ function report(
   const lat = sorted(latency);
   const [p50, p90, p99] = [50, 90, 99].map((p) => percentile(lat, p)) as [number, number, number];
   console.log("");
-  console.log(`machine: ${cpus().length} cores; load average at the end ${loads()} (at the start ${startLoad})`);
+  console.log(machineLine(startLoad));
   console.log(
     `raw PostgreSQL, same run: ${n0(pgbench.tps)} tps (${pgbench.label}); single-row autocommit insert p50 ${ms(insert.p50)}, p99 ${ms(insert.p99)} (one connection)`,
   );
@@ -542,12 +537,10 @@ function report(
   );
   console.log("");
   const header = ["figure", "Lifeline", "raw PostgreSQL", "ratio", "issue's target", "met"];
-  console.log(`| ${header.join(" | ")} |`);
-  console.log(`|${header.map(() => "---").join("|")}|`);
-  const row = (cells: string[]) => console.log(`| ${cells.join(" | ")} |`);
+  printHeader(header);
   for (const run of runs) {
     const tps = run.mutations / run.seconds;
-    row([
+    printRow([
       `throughput, ${run.label}`,
       `${n0(tps)} mutations/s`,
       `${n0(pgbench.tps)} tps`,
@@ -556,7 +549,7 @@ function report(
       met(tps / pgbench.tps >= TARGET_THROUGHPUT),
     ]);
   }
-  row([
+  printRow([
     `latency p50, setConstraints, one client (${n0(lat.length)})`,
     ms(p50),
     `${ms(insert.p50)} (insert p50)`,
@@ -564,13 +557,13 @@ function report(
     `≤ ${TARGET_LATENCY}×`,
     met(p50 / insert.p50 <= TARGET_LATENCY),
   ]);
-  row(["latency p90", ms(p90), "", ratio(p90 / insert.p50), "", ""]);
-  row(["latency p99", ms(p99), `${ms(insert.p99)} (insert p99)`, ratio(p99 / insert.p99), "", ""]);
+  printRow(["latency p90", ms(p90), "", ratio(p90 / insert.p50), "", ""]);
+  printRow(["latency p99", ms(p99), `${ms(insert.p99)} (insert p99)`, ratio(p99 / insert.p99), "", ""]);
   for (const run of runs) {
     const cpuMs = (run.cpuSeconds * 1000) / run.mutations;
-    row([`server CPU, ${run.label}`, `${cpuMs.toFixed(2)} ms/mutation`, "", "", `≤ ${TARGET_CPU_MS} ms`, met(cpuMs <= TARGET_CPU_MS)]);
+    printRow([`server CPU, ${run.label}`, `${cpuMs.toFixed(2)} ms/mutation`, "", "", `≤ ${TARGET_CPU_MS} ms`, met(cpuMs <= TARGET_CPU_MS)]);
   }
-  row(["server peak RSS", `${n0(peakRssMiB)} MiB`, "", "", "", ""]);
+  printRow(["server peak RSS", `${n0(peakRssMiB)} MiB`, "", "", "", ""]);
   console.log("");
   const perOp = [
     "mode",
@@ -584,11 +577,10 @@ function report(
     "peak RSS",
     "left behind",
   ];
-  console.log(`| ${perOp.join(" | ")} |`);
-  console.log(`|${perOp.map(() => "---").join("|")}|`);
+  printHeader(perOp);
   for (const run of runs) {
     const all = sorted([...run.timings.values()].flat());
-    row([
+    printRow([
       run.label,
       n0(run.cycles),
       n0(run.mutations),
@@ -612,7 +604,7 @@ function report(
 }
 
 async function main() {
-  const startLoad = loads();
+  const startLoad = loadAverages();
   const dbName = `lifeline_bench_writes_${process.pid}`;
   const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${dbName}"`);
