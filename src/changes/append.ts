@@ -2,8 +2,8 @@
 // and appended as its last statements: the model's revision counter is bumped
 // once (taking the row lock late, so it is held briefly), and within a model
 // commit order is revision order.
-import { eq, sql } from "drizzle-orm";
-import type { Database } from "../db/connect.js";
+import { sql } from "drizzle-orm";
+import { type Database, rowsOf } from "../db/connect.js";
 import { changes, models } from "../db/schema.js";
 import type { Change } from "./change.js";
 
@@ -32,25 +32,24 @@ export async function appendChanges(tx: DbTx, pending: readonly PendingChange[])
   // A fixed order keeps two multi-model transactions from deadlocking on the counters.
   for (const modelId of [...byModel.keys()].sort()) {
     const list = byModel.get(modelId)!;
-    const [row] = await tx
-      .update(models)
-      .set({ revision: sql`${models.revision} + ${list.length}` })
-      .where(eq(models.id, modelId))
-      .returning({ revision: models.revision });
-    if (!row) throw new Error(`change log: model ${modelId} vanished inside its own transaction`);
-    const first = row.revision - list.length + 1;
-    await tx.insert(changes).values(
-      list.map((change, i) => ({
-        modelId,
-        revision: first + i,
-        kind: change.kind,
-        entity: change.entity,
-        life: change.life,
-        removed: change.removed,
-        fields: { ...change.fields },
-      })),
+    const rows = JSON.stringify(
+      list.map((c) => ({ kind: c.kind, entity: c.entity, life: c.life, removed: c.removed, fields: { ...c.fields } })),
     );
-    // Delivered at commit, and only if the transaction commits.
-    await tx.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${modelId})`);
+    // One round trip: the revision counter bumped (the row lock taken late, so it is held
+    // briefly), the rows numbered from it and appended, and the wake-up, which is
+    // delivered at commit, and only if the transaction commits.
+    const [bumped] = rowsOf<{ revision: string | number }>(
+      await tx.execute(sql`
+        with bump as (
+          update ${models} set revision = revision + ${list.length} where id = ${modelId} returning revision
+        ), appended as (
+          insert into ${changes} (model_id, revision, kind, entity, life, removed, fields)
+          select ${modelId}, bump.revision - ${list.length} + c.n, c.kind, c.entity, c.life::life, c.removed, c.fields
+          from bump, rows from (jsonb_to_recordset(${rows}::jsonb) as (kind text, entity text, life text, removed boolean, fields jsonb))
+            with ordinality as c(kind, entity, life, removed, fields, n)
+        )
+        select revision, pg_notify(${CHANGES_CHANNEL}, ${modelId}) from bump`),
+    );
+    if (!bumped) throw new Error(`change log: model ${modelId} vanished inside its own transaction`);
   }
 }

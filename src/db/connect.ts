@@ -58,6 +58,8 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
   }
   try {
     const client = await PGlite.create(inMemory ? undefined : dataDir);
+    // As for a server (openPostgres): transactions rely on READ COMMITTED being the default.
+    await client.exec("set default_transaction_isolation = 'read committed'");
     const db = drizzlePglite({ client, schema, logger });
     await migratePglite(db, { migrationsFolder });
     return {
@@ -76,7 +78,8 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
 }
 
 async function openPostgres(url: string, max = 10, logger: Logger): Promise<Store> {
-  const client = postgres(url, { max, onnotice: () => {} });
+  // READ COMMITTED whatever the server's or database's default: transactions (src/model/transaction.ts) rely on it.
+  const client = postgres(url, { max, onnotice: () => {}, connection: { default_transaction_isolation: "read committed" } });
   const db = drizzlePostgres({ client, schema, logger });
   try {
     await migratePostgres(db, { migrationsFolder });

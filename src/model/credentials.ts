@@ -34,21 +34,23 @@ const newToken = (prefix: string) => `${prefix}_${randomBytes(32).toString("base
 /** The actor a bearer token stands for, or null when it is unknown, revoked, expired, or its agent's entity is Dead or gone. */
 export async function authenticate(db: Database, token: string): Promise<Actor | null> {
   if (!token || token.length > 200) return null;
-  const [row] = await db
-    .select()
+  // One statement, the agent's entity joined in: it runs on every request.
+  const [found] = await db
+    .select({ row: credentials, unitLife: units.life, machineLife: machines.life })
     .from(credentials)
+    .leftJoin(units, and(eq(credentials.kind, "unit"), eq(units.modelId, credentials.modelId), eq(units.name, credentials.entity)))
+    .leftJoin(
+      machines,
+      and(eq(credentials.kind, "machine"), eq(machines.modelId, credentials.modelId), eq(machines.id, credentials.entity)),
+    )
     .where(and(eq(credentials.tokenHash, hash(token)), or(isNull(credentials.expiresAt), gt(credentials.expiresAt, sql`now()`))));
-  if (!row) return null;
+  if (!found) return null;
+  const { row } = found;
   if (row.kind === "person") return { kind: "person", id: row.id, role: row.role ?? "read-only", description: row.description };
   if (row.kind === "login" || !row.modelId || !row.entity) return null;
   // An agent's credentials stop working once its entity is Dead.
-  const table = row.kind === "machine" ? machines : units;
-  const key = row.kind === "machine" ? machines.id : units.name;
-  const [entity] = await db
-    .select({ life: table.life })
-    .from(table)
-    .where(and(eq(table.modelId, row.modelId), eq(key, row.entity)));
-  if (!entity || entity.life === Life.Dead) return null;
+  const life = row.kind === "machine" ? found.machineLife : found.unitLife;
+  if (!life || life === Life.Dead) return null;
   return row.kind === "machine"
     ? { kind: "machine", modelId: row.modelId, machine: row.entity }
     : { kind: "unit", modelId: row.modelId, unit: row.entity };

@@ -81,15 +81,13 @@ export function transact<T>(db: Database, work: (tx: Tx) => Promise<T>, model?: 
 async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction(
-        async (dbTx) => {
-          const pending: PendingChange[] = [];
-          const result = await work({ db: dbTx, record: (modelId, change) => pending.push({ modelId, change }) });
-          await appendChanges(dbTx, pending);
-          return result;
-        },
-        { isolationLevel: "read committed" },
-      );
+      // READ COMMITTED is every session's default (the store sets it when it connects), so BEGIN alone says it.
+      return await db.transaction(async (dbTx) => {
+        const pending: PendingChange[] = [];
+        const result = await work({ db: dbTx, record: (modelId, change) => pending.push({ modelId, change }) });
+        await appendChanges(dbTx, pending);
+        return result;
+      });
     } catch (error) {
       const state = sqlState(error);
       if (!state || !retryable.has(state)) throw error;
