@@ -1,14 +1,15 @@
 // Specification of the feed itself. Its safety net: NOTIFY is only a wake-up, and a
 // change whose notification never arrives (lost while the LISTEN connection was down,
 // say) still reaches every stream, on the feed's timer, by reading the table. Its
-// economy: streams that open together with equal filters read one snapshot.
+// economy: streams that open together with equal filters read one snapshot, and a
+// change is offered only to the streams on its routes.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChangeFeed, defaultFeedOptions } from "../src/changes/feed.js";
 import type { ChangeEvent } from "../src/changes/stream-event.js";
-import { modelChanges } from "../src/changes/watchers.js";
+import { modelChanges, relationUnits, type Watcher } from "../src/changes/watchers.js";
 import { openStore, type Store } from "../src/db/connect.js";
-import { addModel } from "../src/model/index.js";
+import { addModel, deploy, enterScope, integrate } from "../src/model/index.js";
 import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
 
 let store: Store;
@@ -65,6 +66,84 @@ describe("streams opening together", () => {
     } finally {
       await shared.stop();
       await counted.close();
+    }
+  });
+});
+
+describe("routing", () => {
+  /** The watcher, counting the changes the feed offers it. */
+  const counting = (watcher: Watcher) => {
+    const offered: string[] = [];
+    return {
+      offered,
+      watcher: {
+        ...watcher,
+        covers: (e: Parameters<Watcher["covers"]>[0]) => {
+          offered.push(`${e.kind} ${e.entity}`);
+          return watcher.covers(e);
+        },
+      },
+    };
+  };
+
+  it("offers a unit's entry to a relation only to the streams of the counterpart role, and its settings only to those that see it", async () => {
+    // Seed 002: "providers observe requirers, requirers observe providers". With N members each
+    // watching the relation, a route per relation offered every entry N times (N² as units join).
+    const name = uniqueName();
+    const model = await addModel(store.db, { name });
+    await deploy(store.db, { model: name, charm: "wordpress", numUnits: 3 });
+    await deploy(store.db, { model: name, charm: "mysql", numUnits: 1 });
+    const relation = await integrate(store.db, { model: name, endpoints: ["wordpress", "mysql"] });
+    const requirers = [0, 1, 2].map(() => counting(relationUnits(relation.id, "wordpress/0")));
+    const requirerStreams = await Promise.all(requirers.map((r) => feed.open({ modelId: model.id, watcher: r.watcher })));
+    const provider = counting(relationUnits(relation.id, "mysql/0"));
+    const providerStream = await feed.open({ modelId: model.id, watcher: provider.watcher });
+    const streams = [...requirerStreams, providerStream];
+    // Each stream reads its snapshot up to its bookmark, then waits on the feed.
+    for (const s of streams) while (((await s.next()).value as ChangeEvent).type !== "bookmark");
+    const waiting = streams.map((s) => s.next());
+
+    for (const unit of ["wordpress/1", "wordpress/2", "mysql/0"])
+      await enterScope(store.db, { model: name, relation: relation.id, unit, privateAddress: "10.0.0.1" });
+    await feed.read(model.id);
+
+    const member = (unit: string) => [`scope ${relation.id}:${unit}`, `settings ${relation.id}:${unit}`];
+    expect(provider.offered).toEqual([...member("wordpress/1"), ...member("wordpress/2")]);
+    for (const r of requirers) expect(r.offered).toEqual(member("mysql/0"));
+    for (const s of streams) await s.return();
+    await Promise.all(waiting);
+  });
+});
+
+describe("bookmarks", () => {
+  it("go to at most bookmarkRate idle streams a second across the process, those kept waiting first", async () => {
+    // One a tick (rate 1, a tick a second); the interval is long enough that the feed's own timer gives none.
+    const paced = new ChangeFeed(store, { ...defaultFeedOptions, bookmarkIntervalMs: 60_000, bookmarkRate: 1 });
+    await paced.start();
+    try {
+      const model = await addModel(store.db, { name: uniqueName() });
+      const streams = await Promise.all(
+        [0, 1, 2].map(() => paced.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) })),
+      );
+      for (const s of streams) while (((await s.next()).value as ChangeEvent).type !== "bookmark");
+      const got: number[] = [];
+      const waitFor = (i: number) => void streams[i]!.next().then((r) => r.value && got.push(i));
+      for (let i = 0; i < streams.length; i++) waitFor(i);
+      const later = Date.now() + 120_000; // every stream is idle past the interval
+      const tick = async () => {
+        const before = got.length;
+        // A stream takes a bookmark once its consumer waits: tick until one is given (never more than one a tick).
+        await expect.poll(() => paced.tickBookmarks(later)).toBe(1);
+        await expect.poll(() => got.length).toBe(before + 1);
+        waitFor(got.at(-1)!);
+      };
+      for (let i = 0; i < 3; i++) await tick();
+      expect([...got].sort()).toEqual([0, 1, 2]); // one each, one a tick
+      await tick();
+      expect(got[3]).toBe(got[0]); // then round again, the one that has waited longest first
+      for (const s of streams) await s.return();
+    } finally {
+      await paced.stop();
     }
   });
 });

@@ -23,6 +23,13 @@ export interface FeedOptions extends StreamLimits {
   recentSize: number;
   /** The most entities a snapshot may hold. */
   maxSnapshot: number;
+  /**
+   * Bookmarks a second across the process, at most. With thousands of agents' idle
+   * streams (four per unit agent), one every bookmark interval each was more traffic
+   * than all their changes; past this rate each idle stream's bookmarks come less often
+   * (the longest idle first), still well inside the log's retention.
+   */
+  bookmarkRate: number;
 }
 
 export const defaultFeedOptions: FeedOptions = {
@@ -32,6 +39,7 @@ export const defaultFeedOptions: FeedOptions = {
   maxQueue: 1024,
   pageSize: 500,
   maxSnapshot: 10_000,
+  bookmarkRate: 500,
 };
 
 /** Where a new stream starts: after `since` (a resume), or at a fresh snapshot. */
@@ -121,10 +129,19 @@ class ModelTail {
     stream.routes?.unbind();
   }
 
-  tick(now: number): void {
-    if (this.streams.size === 0) return;
+  /** Gives idle streams bookmarks, `budget` at most; returns how many it gave. */
+  tick(now: number, budget: number): number {
+    if (this.streams.size === 0) return 0;
     const shared = bookmark(this.head); // one object for every idle stream at the head, so it is executed once
-    for (const stream of this.streams) stream.tick(shared, now);
+    // Every stream is ticked (it accounts for the head). One given a bookmark goes to the back,
+    // so the streams past the budget go before it next tick.
+    const given: ChangeStream[] = [];
+    for (const stream of this.streams) if (stream.tick(shared, now, given.length < budget)) given.push(stream);
+    for (const stream of given) {
+      this.streams.delete(stream);
+      this.streams.add(stream);
+    }
+    return given.length;
   }
 }
 
@@ -149,8 +166,7 @@ export class ChangeFeed {
       () => this.readAll(),
     );
     this.timers.push(setInterval(() => this.readAll(), this.options.pollIntervalMs).unref());
-    const tick = Math.max(10, Math.min(1000, this.options.bookmarkIntervalMs / 4));
-    this.timers.push(setInterval(() => this.tickAll(), tick).unref());
+    this.timers.push(setInterval(() => this.tickBookmarks(), this.tickMs).unref());
   }
 
   /** Ends every stream (their clients see the subscription complete) and stops listening. */
@@ -276,9 +292,17 @@ export class ChangeFeed {
       .catch(this.report);
   }
 
-  private tickAll(): void {
-    const now = Date.now();
-    for (const tail of this.tails.values()) tail.tick(now);
+  /** How often idle streams are looked at for a bookmark. */
+  private get tickMs(): number {
+    return Math.max(10, Math.min(1000, this.options.bookmarkIntervalMs / 4));
+  }
+
+  /** Gives idle streams their bookmarks, and says how many (the feed's timer calls it; tests may, with a `now` of their own). */
+  tickBookmarks(now = Date.now()): number {
+    const budget = Math.max(1, Math.round((this.options.bookmarkRate * this.tickMs) / 1000));
+    let given = 0;
+    for (const tail of this.tails.values()) given += tail.tick(now, budget - given);
+    return given;
   }
 
   private readonly report = (error: unknown) => {

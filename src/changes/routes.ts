@@ -5,7 +5,8 @@
 // change only to the streams on one of its routes (and to streams with no routes,
 // which see everything). A watcher that learns as it goes (a machine's units) adds
 // routes as it learns; what it has not learned yet must reach it on a route it
-// named from the start.
+// named from the start, or learn in its snapshot.
+import type { Role } from "../core/relation.js";
 import type { EntityEvent } from "./stream-event.js";
 
 /** The routes a change travels on: its own entity and kind, and the entities it is about. */
@@ -32,9 +33,11 @@ export function routesOf(e: EntityEvent): string[] {
       break;
     }
     case "scope":
-    case "settings":
-      keys.push(`members-of:${e.fields.relationId}`);
+      // Seen by the units of the counterpart role (in its container, for container scope): a
+      // relation's N members each watch it, and a route per relation would offer every entry N times.
+      keys.push(route.membersOf(e.fields.relationId, e.fields.role, e.fields.container));
       break;
+    // A settings row travels on its own entity's route, which a watcher takes once the unit is in its scope.
   }
   return keys;
 }
@@ -46,7 +49,7 @@ export const route = {
   unitsOnMachine: (machine: string) => `unit-on-machine:${machine}`,
   unitsOfPrincipal: (principal: string) => `unit-of-principal:${principal}`,
   relationsOf: (application: string) => `relation-of:${application}`,
-  membersOf: (relation: number) => `members-of:${relation}`,
+  membersOf: (relation: number, role: Role, container: string | null) => `members-of:${relation}:${role}:${container ?? ""}`,
 };
 
 type RouteListener = (key: string, added: boolean) => void;

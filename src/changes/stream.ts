@@ -85,13 +85,17 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     if (this.take(event)) this.wake();
   }
 
-  /** The feed's bookmark tick: an idle stream whose consumer is waiting says where it is. */
-  tick(shared: ChangeEvent, now: number): void {
-    if (this.closed || this.lagging || this.queue.length > 0 || !this.waiting) return;
+  /**
+   * The feed's bookmark tick: an idle stream whose consumer is waiting says where it is, if
+   * the feed has a bookmark left to give (`allowed`). True when it sent one.
+   */
+  tick(shared: ChangeEvent, now: number, allowed: boolean): boolean {
+    if (this.closed || this.lagging || this.queue.length > 0 || !this.waiting) return false;
     if (this.tail.head > this.through) this.through = this.tail.head; // as in offer: the rest was on none of its routes
-    if (now - this.lastEmitAt < this.limits.bookmarkIntervalMs) return;
+    if (!allowed || now - this.lastEmitAt < this.limits.bookmarkIntervalMs) return false;
     this.queue.push(shared.revision === this.through ? shared : bookmark(this.through));
     this.wake();
+    return true;
   }
 
   /** Ends the stream; a pending `next` resolves as done. */

@@ -243,6 +243,17 @@ export function relationUnits(relationId: number, unit: string): Watcher {
   let role: Role | null = null;
   let container: string | null = null; // set for container-scoped relations only
   const inScope = new Set<string>();
+  // Its members' entries come on the route of the counterpart role (and container), which the
+  // snapshot learns; each member's settings on that member's own route while it is in scope.
+  const routes = new Routes([route.entity("relation", String(relationId))]);
+  const enter = (member: string) => {
+    inScope.add(member);
+    routes.add(route.entity("settings", memberId(relationId, member)));
+  };
+  const leave = (member: string) => {
+    inScope.delete(member);
+    routes.delete(route.entity("settings", memberId(relationId, member)));
+  };
   // Seed 002: providers observe requirers, requirers observe providers, peers observe each other.
   const visible = (member: { unit: string; role: Role; container: string | null }) =>
     member.unit !== unit &&
@@ -251,15 +262,15 @@ export function relationUnits(relationId: number, unit: string): Watcher {
     (container === null || member.container === container);
   return {
     primedBySnapshot: true,
-    routes: new Routes([route.entity("relation", String(relationId)), route.membersOf(relationId)]),
+    routes,
     covers(e) {
       switch (e.kind) {
         case "relation":
           return e.entity === String(relationId);
         case "scope":
           if (e.fields.relationId !== relationId || !visible(e.fields)) return false;
-          if (e.removed) inScope.delete(e.fields.unit);
-          else inScope.add(e.fields.unit);
+          if (e.removed) leave(e.fields.unit);
+          else enter(e.fields.unit);
           return true;
         case "settings":
           return role !== null && e.fields.relationId === relationId && inScope.has(e.fields.unit);
@@ -306,13 +317,14 @@ export function relationUnits(relationId: number, unit: string): Watcher {
         container = self.principal ?? self.name;
       }
       role = own.role;
+      routes.add(route.membersOf(relationId, counterpartRole(role), container));
       const members = await q
         .select()
         .from(relationScopes)
         .where(and(eq(relationScopes.modelId, modelId), eq(relationScopes.relationId, relationId)))
         .limit(limit + 1);
       const seen = members.filter(visible);
-      for (const m of seen) inScope.add(m.unit);
+      for (const m of seen) enter(m.unit);
       const settings = inScope.size
         ? await stateReaders.settings(q, modelId, { ids: [...inScope].map((u) => memberId(relationId, u)) }, limit + 1)
         : [];

@@ -57,6 +57,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       pollIntervalMs: positive(env, "LIFELINE_CHANGES_POLL_MS", defaultFeedOptions.pollIntervalMs),
       bookmarkIntervalMs: positive(env, "LIFELINE_BOOKMARK_INTERVAL_MS", defaultFeedOptions.bookmarkIntervalMs),
       maxSnapshot: positive(env, "LIFELINE_SNAPSHOT_LIMIT", defaultFeedOptions.maxSnapshot),
+      bookmarkRate: positive(env, "LIFELINE_BOOKMARK_RATE", defaultFeedOptions.bookmarkRate),
     },
     retention: {
       ...defaultRetention,
