@@ -12,13 +12,19 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { lockDataDir } from "./lock.js";
+import { preparingStatements } from "./prepared.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
 export type StoreOptions = (
-  | /** A PostgreSQL connection string. */ { databaseUrl: string; maxConnections?: number }
+  | /** A PostgreSQL connection string. */ {
+      databaseUrl: string;
+      maxConnections?: number;
+      /** Prepare statements on their connections (default); off behind a pooler that cannot keep them (PgBouncer's transaction mode). */
+      preparedStatements?: boolean;
+    }
   | /** A PGlite data directory, or "memory://" for a throw-away store. */ { dataDir: string }
 ) & {
   /** Called with every SQL statement Drizzle sends (diagnostics, and tests that count queries). */
@@ -42,7 +48,9 @@ const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url)
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   const logger = options.onQuery ? { logQuery: options.onQuery } : false;
-  return "databaseUrl" in options ? openPostgres(options.databaseUrl, options.maxConnections, logger) : openPglite(options.dataDir, logger);
+  return "databaseUrl" in options
+    ? openPostgres(options.databaseUrl, options.maxConnections, options.preparedStatements ?? true, logger)
+    : openPglite(options.dataDir, logger);
 }
 
 type Logger = false | { logQuery: (query: string) => void };
@@ -77,9 +85,10 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
   }
 }
 
-async function openPostgres(url: string, max = 10, logger: Logger): Promise<Store> {
+async function openPostgres(url: string, max = 10, prepare: boolean, logger: Logger): Promise<Store> {
   // READ COMMITTED whatever the server's or database's default: transactions (src/model/transaction.ts) rely on it.
-  const client = postgres(url, { max, onnotice: () => {}, connection: { default_transaction_isolation: "read committed" } });
+  const connected = postgres(url, { max, onnotice: () => {}, connection: { default_transaction_isolation: "read committed" } });
+  const client = prepare ? preparingStatements(connected) : connected;
   const db = drizzlePostgres({ client, schema, logger });
   try {
     await migratePostgres(db, { migrationsFolder });

@@ -49,7 +49,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port number, got "${env.PORT}"`);
   return {
-    store: env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.LIFELINE_DATA_DIR ?? ".lifeline/pgdata" },
+    store: env.DATABASE_URL
+      ? { databaseUrl: env.DATABASE_URL, preparedStatements: env.LIFELINE_PREPARED_STATEMENTS !== "0" }
+      : { dataDir: env.LIFELINE_DATA_DIR ?? ".lifeline/pgdata" },
     host: env.HOST ?? "127.0.0.1",
     port,
     feed: {
