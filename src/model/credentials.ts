@@ -8,6 +8,7 @@ import { LifelineError, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import type { Database } from "../db/connect.js";
 import { credentials, machines, models, units } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { getMachine, getUnit } from "./lookup.js";
 import type { MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { type InModel, modelOperation, type Tx, transact } from "./transaction.js";
@@ -31,11 +32,9 @@ export const agentTag = (actor: Actor) =>
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
 const newToken = (prefix: string) => `${prefix}_${randomBytes(32).toString("base64url")}`;
 
-/** The actor a bearer token stands for, or null when it is unknown, revoked, expired, or its agent's entity is Dead or gone. */
-export async function authenticate(db: Database, token: string): Promise<Actor | null> {
-  if (!token || token.length > 200) return null;
-  // One statement, the agent's entity joined in: it runs on every request.
-  const [found] = await db
+/** A token's credentials, with the life of its agent's entity: one statement, which runs on every request. */
+const credentialsOfToken = statement(["tokenHash"], (db, p) =>
+  db
     .select({ row: credentials, unitLife: units.life, machineLife: machines.life })
     .from(credentials)
     .leftJoin(units, and(eq(credentials.kind, "unit"), eq(units.modelId, credentials.modelId), eq(units.name, credentials.entity)))
@@ -43,7 +42,13 @@ export async function authenticate(db: Database, token: string): Promise<Actor |
       machines,
       and(eq(credentials.kind, "machine"), eq(machines.modelId, credentials.modelId), eq(machines.id, credentials.entity)),
     )
-    .where(and(eq(credentials.tokenHash, hash(token)), or(isNull(credentials.expiresAt), gt(credentials.expiresAt, sql`now()`))));
+    .where(and(eq(credentials.tokenHash, p.tokenHash), or(isNull(credentials.expiresAt), gt(credentials.expiresAt, sql`now()`)))),
+);
+
+/** The actor a bearer token stands for, or null when it is unknown, revoked, expired, or its agent's entity is Dead or gone. */
+export async function authenticate(db: Database, token: string): Promise<Actor | null> {
+  if (!token || token.length > 200) return null;
+  const [found] = await credentialsOfToken(db, { tokenHash: hash(token) });
   if (!found) return null;
   const { row } = found;
   if (row.kind === "person") return { kind: "person", id: row.id, role: row.role ?? "read-only", description: row.description };

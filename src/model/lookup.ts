@@ -5,16 +5,33 @@ import { and, eq } from "drizzle-orm";
 import { LifelineError, notAlive, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import { applications, machines, relations, units } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { checkApplicationName, checkMachineId, parseUnitName } from "./names.js";
 import type { ApplicationRow, MachineRow, ModelRow, RelationRow, UnitRow } from "./rows.js";
 import type { Tx } from "./transaction.js";
 
-export async function getMachine(tx: Tx, model: ModelRow, id: string): Promise<MachineRow> {
-  checkMachineId(id);
-  const [machine] = await tx.db
+const machineRow = statement(["modelId", "id"], (db, p) =>
+  db
     .select()
     .from(machines)
-    .where(and(eq(machines.modelId, model.id), eq(machines.id, id)));
+    .where(and(eq(machines.modelId, p.modelId), eq(machines.id, p.id))),
+);
+const applicationRow = statement(["modelId", "name"], (db, p) =>
+  db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.modelId, p.modelId), eq(applications.name, p.name))),
+);
+const unitRow = statement(["modelId", "name"], (db, p) =>
+  db
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
+);
+
+export async function getMachine(tx: Tx, model: ModelRow, id: string): Promise<MachineRow> {
+  checkMachineId(id);
+  const [machine] = await machineRow(tx.db, { modelId: model.id, id });
   if (!machine) throw notFound("machine", id, model.name);
   return machine;
 }
@@ -27,10 +44,7 @@ export async function getAliveMachine(tx: Tx, model: ModelRow, id: string): Prom
 
 export async function getApplication(tx: Tx, model: ModelRow, name: string): Promise<ApplicationRow> {
   checkApplicationName(name);
-  const [app] = await tx.db
-    .select()
-    .from(applications)
-    .where(and(eq(applications.modelId, model.id), eq(applications.name, name)));
+  const [app] = await applicationRow(tx.db, { modelId: model.id, name });
   if (!app) throw notFound("application", name, model.name);
   return app;
 }
@@ -43,10 +57,7 @@ export async function getAliveApplication(tx: Tx, model: ModelRow, name: string)
 
 export async function getUnit(tx: Tx, model: ModelRow, name: string): Promise<UnitRow> {
   parseUnitName(name);
-  const [unit] = await tx.db
-    .select()
-    .from(units)
-    .where(and(eq(units.modelId, model.id), eq(units.name, name)));
+  const [unit] = await unitRow(tx.db, { modelId: model.id, name });
   if (!unit) throw notFound("unit", name, model.name);
   return unit;
 }

@@ -21,6 +21,7 @@ import { LifelineError, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import type { Database } from "../db/connect.js";
 import { models } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { checkModelName } from "./names.js";
 import type { ModelRow } from "./rows.js";
 
@@ -106,13 +107,12 @@ async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promi
  */
 export type ModelLifeNeeded = typeof Life.Alive | "any";
 
+const modelRowForUpdate = statement(["name"], (db, p) => db.select().from(models).where(eq(models.name, p.name)).for("update"));
+const modelRowByIdForUpdate = statement(["id"], (db, p) => db.select().from(models).where(eq(models.id, p.id)).for("update"));
+
 /** Reads the model row FOR UPDATE, serializing the model's writers; refuses a model without the life needed. */
 export async function lockModel(tx: Tx, name: string, needs: ModelLifeNeeded): Promise<ModelRow> {
-  const [model] = await tx.db
-    .select()
-    .from(models)
-    .where(eq(models.name, checkModelName(name)))
-    .for("update");
+  const [model] = await modelRowForUpdate(tx.db, { name: checkModelName(name) });
   if (!model) throw notFound("model", name);
   if (needs === Life.Alive && model.life !== Life.Alive) throw new LifelineError("NOT_ALIVE", `model "${name}" is ${model.life}`);
   return model;
@@ -120,7 +120,7 @@ export async function lockModel(tx: Tx, name: string, needs: ModelLifeNeeded): P
 
 /** The model row by id, locked as lockModel does; undefined once the model is gone. */
 export async function lockModelById(tx: Tx, id: string): Promise<ModelRow | undefined> {
-  const [model] = await tx.db.select().from(models).where(eq(models.id, id)).for("update");
+  const [model] = await modelRowByIdForUpdate(tx.db, { id });
   return model;
 }
 
