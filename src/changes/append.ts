@@ -2,9 +2,8 @@
 // and appended as its last statements: the model's revision counter is bumped
 // once (taking the row lock late, so it is held briefly), and within a model
 // commit order is revision order.
-import { sql } from "drizzle-orm";
-import { type Database, rowsOf } from "../db/connect.js";
-import { changes, models } from "../db/schema.js";
+import type { Database } from "../db/connect.js";
+import type { Statement } from "../db/transaction-runner.js";
 import type { Change } from "./change.js";
 
 export type DbTx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -22,34 +21,38 @@ export interface PendingChange {
  */
 export const CHANGES_CHANNEL = "lifeline_changes";
 
-export async function appendChanges(tx: DbTx, pending: readonly PendingChange[]): Promise<void> {
+/**
+ * One statement per model (in a fixed order, so two multi-model transactions cannot
+ * deadlock on the counters): the model's revision counter bumped (the row lock taken late,
+ * so it is held briefly), the changes numbered from it and appended, and the wake-up,
+ * which is delivered at commit, and only if the transaction commits. They run last in their transaction (src/model/transaction.ts).
+ */
+export function appendStatements(pending: readonly PendingChange[]): Statement[] {
   const byModel = new Map<string, Change[]>();
   for (const { modelId, change } of pending) {
     const list = byModel.get(modelId) ?? [];
     list.push(change);
     byModel.set(modelId, list);
   }
-  // A fixed order keeps two multi-model transactions from deadlocking on the counters.
-  for (const modelId of [...byModel.keys()].sort()) {
+  return [...byModel.keys()].sort().map((modelId) => {
     const list = byModel.get(modelId)!;
-    const rows = JSON.stringify(
-      list.map((c) => ({ kind: c.kind, entity: c.entity, life: c.life, removed: c.removed, fields: { ...c.fields } })),
-    );
-    // One round trip: the revision counter bumped (the row lock taken late, so it is held
-    // briefly), the rows numbered from it and appended, and the wake-up, which is
-    // delivered at commit, and only if the transaction commits.
-    const [bumped] = rowsOf<{ revision: string | number }>(
-      await tx.execute(sql`
-        with bump as (
-          update ${models} set revision = revision + ${list.length} where id = ${modelId} returning revision
-        ), appended as (
-          insert into ${changes} (model_id, revision, kind, entity, life, removed, fields)
-          select ${modelId}, bump.revision - ${list.length} + c.n, c.kind, c.entity, c.life::life, c.removed, c.fields
-          from bump, rows from (jsonb_to_recordset(${rows}::jsonb) as (kind text, entity text, life text, removed boolean, fields jsonb))
-            with ordinality as c(kind, entity, life, removed, fields, n)
-        )
-        select revision, pg_notify(${CHANGES_CHANNEL}, ${modelId}) from bump`),
-    );
-    if (!bumped) throw new Error(`change log: model ${modelId} vanished inside its own transaction`);
-  }
+    const rows = list.map((c) => ({ kind: c.kind, entity: c.entity, life: c.life, removed: c.removed, fields: { ...c.fields } }));
+    return { text: APPEND, params: [list.length, modelId, JSON.stringify(rows), CHANGES_CHANNEL] };
+  });
 }
+
+/** $1: how many changes, $2: the model, $3: the changes (a JSON array), $4: the NOTIFY channel. */
+const APPEND = `
+  with bump as (
+    update models set revision = revision + $1 where id = $2 returning revision
+  ), appended as (
+    insert into changes (model_id, revision, kind, entity, life, removed, fields)
+    select $2, bump.revision - $1 + c.n, c.kind, c.entity, c.life::life, c.removed, c.fields
+    from bump, rows from (jsonb_to_recordset($3::jsonb) as (kind text, entity text, life text, removed boolean, fields jsonb))
+      with ordinality as c(kind, entity, life, removed, fields, n)
+  )
+  -- A model gone from inside its own transaction cannot be: every writer holds its row lock.
+  -- Were it gone, dividing by its missing row's count fails the statement, and so the transaction.
+  select bump.revision, pg_notify($4, $2::text)
+  from (select count(*)::int as n from bump) as present left join bump on true
+  where 1 / present.n = 1`;

@@ -20,7 +20,7 @@ type Sql = postgres.Sql;
 type TransactionSql = postgres.TransactionSql;
 
 /** `client`, with `unsafe` preparing its statements, in transactions and savepoints too. */
-export function preparingStatements<T extends Sql | TransactionSql>(client: T): T {
+export function preparingStatements<T extends Sql | TransactionSql | postgres.ReservedSql>(client: T): T {
   return new Proxy(client, {
     get(target, key, receiver) {
       switch (key) {
@@ -35,6 +35,8 @@ export function preparingStatements<T extends Sql | TransactionSql>(client: T): 
             const fn = args.pop() as (tx: TransactionSql) => unknown;
             return (target as Sql).begin(...(args as [string]), (tx) => fn(preparingStatements(tx)));
           };
+        case "reserve":
+          return async () => preparingStatements(await (target as Sql).reserve());
         case "savepoint":
           return (...args: unknown[]) => {
             const fn = args.pop() as (tx: TransactionSql) => unknown;

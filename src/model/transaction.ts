@@ -15,13 +15,14 @@
 // are retried a bounded number of times; the retry's own precondition check
 // then gives the proper refusal (ALREADY_EXISTS, say).
 import { eq } from "drizzle-orm";
-import { appendChanges, type DbTx, type PendingChange } from "../changes/append.js";
+import { appendStatements, type DbTx, type PendingChange } from "../changes/append.js";
 import type { Change } from "../changes/change.js";
 import { LifelineError, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import type { Database } from "../db/connect.js";
 import { models } from "../db/schema.js";
 import { statement } from "../db/statement.js";
+import { runTransaction } from "../db/transaction-runner.js";
 import { checkModelName } from "./names.js";
 import type { ModelRow } from "./rows.js";
 
@@ -82,13 +83,14 @@ export function transact<T>(db: Database, work: (tx: Tx) => Promise<T>, model?: 
 async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      // READ COMMITTED is every session's default (the store sets it when it connects), so BEGIN alone says it.
-      return await db.transaction(async (dbTx) => {
-        const pending: PendingChange[] = [];
-        const result = await work({ db: dbTx, record: (modelId, change) => pending.push({ modelId, change }) });
-        await appendChanges(dbTx, pending);
-        return result;
-      });
+      // READ COMMITTED is every session's default (the store sets it when it connects).
+      const pending: PendingChange[] = [];
+      const { result } = await runTransaction(
+        db,
+        (dbTx) => work({ db: dbTx, record: (modelId, change) => pending.push({ modelId, change }) }),
+        () => appendStatements(pending),
+      );
+      return result;
     } catch (error) {
       const state = sqlState(error);
       if (!state || !retryable.has(state)) throw error;
