@@ -7,6 +7,7 @@ import { type ConfigSettings, effectiveConfig } from "../core/config.js";
 import { LifelineError } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { applications, charms, relationEndpoints, relations, units } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { type Blocker, listed, SHOWN } from "./blocker.js";
 import { charmMetadata, resolveCharm } from "./charm.js";
 import { applyConfigChanges } from "./charm-config.js";
@@ -93,6 +94,14 @@ export const deploy = modelOperation(Life.Alive, async (tx, model, input: Deploy
 });
 
 /** Sets the application's constraints; units already created keep theirs (seed 004). */
+const setConstraintsOfApplication = statement(["modelId", "name", "constraints"], (db, p) =>
+  db
+    .update(applications)
+    // A placeholder where a value goes: Drizzle encodes the value bound to it as the column's (jsonb).
+    .set({ constraints: p.constraints as unknown as Constraints })
+    .where(and(eq(applications.modelId, p.modelId), eq(applications.name, p.name))),
+);
+
 export async function setApplicationConstraints(tx: Tx, model: ModelRow, name: string, text: string): Promise<Constraints> {
   const app = await getAliveApplication(tx, model, name);
   if (app.subordinate)
@@ -101,10 +110,7 @@ export async function setApplicationConstraints(tx: Tx, model: ModelRow, name: s
       `subordinate application "${name}" cannot have constraints: its units follow their principals`,
     );
   const constraints = parseConstraints(text);
-  await tx.db
-    .update(applications)
-    .set({ constraints })
-    .where(and(eq(applications.modelId, model.id), eq(applications.name, name)));
+  await setConstraintsOfApplication(tx.db, { modelId: model.id, name, constraints });
   tx.record(model.id, applicationConstraintsSet(app, constraints));
   return constraints;
 }

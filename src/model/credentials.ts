@@ -163,8 +163,12 @@ async function rotateAgentSecret(tx: Tx, model: ModelRow, kind: "machine" | "uni
 }
 
 /** An entity's row is being deleted: its agent's credentials go with it. */
+const deleteAgentCredentials = statement(["modelId", "kind", "entity"], (db, p) =>
+  db.delete(credentials).where(and(eq(credentials.modelId, p.modelId), eq(credentials.kind, p.kind), eq(credentials.entity, p.entity))),
+);
+
 export async function forgetAgent(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): Promise<void> {
-  await tx.db.delete(credentials).where(and(eq(credentials.modelId, model.id), eq(credentials.kind, kind), eq(credentials.entity, entity)));
+  await deleteAgentCredentials(tx.db, { modelId: model.id, kind, entity });
 }
 
 export interface AgentCredentials {

@@ -10,6 +10,7 @@ import { HookResult } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
 import { charms, hookRuns, relationEndpoints, relations } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { type AgentState, checkAgentState, saveAgentState } from "./agent-state.js";
 import { executing, hookFailed, idle, updateAgent } from "./agent-status.js";
 import { charmMetadata } from "./charm.js";
@@ -296,10 +297,14 @@ export const recordMissingHooks = modelOperation("any", async (tx, model, input:
 });
 
 /** The unit's row is being deleted: its runs go first, and streams of hook runs learn it is gone. */
-export async function forgetHookRuns(tx: Tx, model: ModelRow, unit: string): Promise<void> {
-  const removed = await tx.db
+const deleteHookRuns = statement(["modelId", "unit"], (db, p) =>
+  db
     .delete(hookRuns)
-    .where(and(eq(hookRuns.modelId, model.id), eq(hookRuns.unit, unit)))
-    .returning({ id: hookRuns.id });
+    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit)))
+    .returning({ id: hookRuns.id }),
+);
+
+export async function forgetHookRuns(tx: Tx, model: ModelRow, unit: string): Promise<void> {
+  const removed = await deleteHookRuns(tx.db, { modelId: model.id, unit });
   if (removed.length) tx.record(model.id, hookRunsRemoved(unit));
 }

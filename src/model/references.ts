@@ -5,6 +5,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { applicationRemoved } from "../changes/change.js";
 import { Life } from "../core/life.js";
 import { applications } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import type { ApplicationRow, ModelRow } from "./rows.js";
 import type { Tx } from "./transaction.js";
 
@@ -21,14 +22,35 @@ export async function removeApplicationRow(tx: Tx, model: ModelRow, app: Applica
   tx.record(model.id, applicationRemoved(app.name));
 }
 
+const addToUnitCount = statement(["modelId", "name", "count"], (db, p) =>
+  db
+    .update(applications)
+    .set({ unitCount: sql`${applications.unitCount} + ${p.count}` })
+    .where(and(eq(applications.modelId, p.modelId), eq(applications.name, p.name))),
+);
+
 /** `count` new units of `name` now hold it. */
 export async function addUnitReferences(tx: Tx, model: ModelRow, name: string, count: number): Promise<void> {
-  if (count > 0)
-    await tx.db
-      .update(applications)
-      .set({ unitCount: sql`${applications.unitCount} + ${count}` })
-      .where(byName(model, name));
+  if (count > 0) await addToUnitCount(tx.db, { modelId: model.id, name, count });
 }
+
+/**
+ * Seed 000's condition for keeping an application when a unit of it goes, checked and
+ * acted on in one statement: it drops the count and answers, or changes nothing.
+ */
+const releaseIfStillHeld = statement(["modelId", "name"], (db, p) =>
+  db
+    .update(applications)
+    .set({ unitCount: sql`${applications.unitCount} - 1` })
+    .where(
+      and(
+        eq(applications.modelId, p.modelId),
+        eq(applications.name, p.name),
+        sql`(${applications.life} = 'alive' or ${applications.unitCount} >= 2 or ${applications.relationCount} >= 1)`,
+      ),
+    )
+    .returning({ name: applications.name }),
+);
 
 /** The relation just inserted holds each of its applications. */
 export async function addRelationReferences(tx: Tx, model: ModelRow, names: readonly string[]): Promise<void> {
@@ -44,16 +66,13 @@ export async function addRelationReferences(tx: Tx, model: ModelRow, names: read
  * application's unit count; otherwise remove the application."
  */
 export async function releaseUnitReference(tx: Tx, model: ModelRow, name: string): Promise<void> {
+  // The common case first, in one statement; the rows it reads are the model's, whose lock this transaction holds.
+  if ((await releaseIfStillHeld(tx.db, { modelId: model.id, name })).length) return;
   const app = await lockApplication(tx, model, name);
   if (!app) return;
-  if (app.life === Life.Alive || app.unitCount >= 2 || app.relationCount >= 1) {
-    await tx.db
-      .update(applications)
-      .set({ unitCount: sql`${applications.unitCount} - 1` })
-      .where(byName(model, name));
-  } else {
-    await removeApplicationRow(tx, model, app);
-  }
+  // Held after all (only if it changed between the two statements): release it as above.
+  if (app.life === Life.Alive || app.unitCount >= 2 || app.relationCount >= 1) await releaseIfStillHeld(tx.db, { modelId: model.id, name });
+  else await removeApplicationRow(tx, model, app);
 }
 
 /**

@@ -4,12 +4,13 @@
 // subordinates are created when their principal enters a container-scoped
 // relation (scope.ts), beside it, with no machine of their own (seed 003).
 // The forced fallback (remove-unit --force) is a cleanup (cleanups.ts).
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { unitAdded, unitLifeSet, unitRemoved } from "../changes/change.js";
 import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { MachineJob } from "../core/machine.js";
 import { machines, relationScopes, relations, units } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { hookFailure } from "./agent-status.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
@@ -55,19 +56,48 @@ async function machineFor(tx: Tx, model: ModelRow, unit: UnitRow, placement: Pla
 }
 
 /** Inserts the application's next unit (numbers are never reused) with its application's series. */
-async function insertUnit(
-  tx: Tx,
-  model: ModelRow,
-  app: ApplicationRow,
-  fields: Pick<typeof units.$inferInsert, "constraints" | "principal" | "workloadMessage" | "machineId">,
-): Promise<UnitRow> {
+type UnitFields = Pick<typeof units.$inferInsert, "constraints" | "principal" | "workloadMessage">;
+
+const insertUnitRow = statement(
+  ["modelId", "name", "application", "number", "series", "constraints", "principal", "workloadMessage"],
+  (db, p) =>
+    db
+      .insert(units)
+      .values({
+        modelId: p.modelId,
+        name: p.name,
+        application: p.application,
+        number: p.number,
+        series: p.series,
+        constraints: p.constraints,
+        principal: p.principal,
+        workloadMessage: p.workloadMessage,
+      })
+      .returning(),
+);
+
+async function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, fields: UnitFields): Promise<UnitRow> {
   const number = await nextSequence(tx, model.id, `unit:${app.name}`);
-  const [created] = await tx.db
-    .insert(units)
-    .values({ modelId: model.id, name: `${app.name}/${number}`, application: app.name, number, series: app.series, ...fields })
-    .returning();
+  const [created] = await insertUnitRow(tx.db, {
+    modelId: model.id,
+    name: `${app.name}/${number}`,
+    application: app.name,
+    number,
+    series: app.series,
+    constraints: fields.constraints,
+    principal: fields.principal ?? null,
+    workloadMessage: fields.workloadMessage ?? "",
+  });
   return created!;
 }
+
+const assignUnit = statement(["modelId", "name", "machineId"], (db, p) =>
+  db
+    .update(units)
+    .set({ machineId: sql`${p.machineId}` })
+    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name)))
+    .returning(),
+);
 
 async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, placement: Placement): Promise<UnitRow> {
   const created = await insertUnit(tx, model, app, {
@@ -75,11 +105,7 @@ async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, pl
     workloadMessage: "waiting for machine",
   });
   const machine = await machineFor(tx, model, created, placement);
-  const [unit] = await tx.db
-    .update(units)
-    .set({ machineId: machine.id })
-    .where(and(eq(units.modelId, model.id), eq(units.name, created.name)))
-    .returning();
+  const [unit] = await assignUnit(tx.db, { modelId: model.id, name: created.name, machineId: machine.id });
   tx.record(model.id, unitAdded(unit!));
   return unit!;
 }
@@ -159,39 +185,66 @@ export async function ensureSubordinate(tx: Tx, model: ModelRow, principal: Unit
   return created;
 }
 
-/** A principal's subordinate units, oldest first. */
-export async function subordinatesOf(q: Queryable, modelId: string, principal: string): Promise<UnitRow[]> {
-  return q
+const subordinateRows = statement(["modelId", "principal"], (db, p) =>
+  db
     .select()
     .from(units)
-    .where(and(eq(units.modelId, modelId), eq(units.principal, principal)))
-    .orderBy(asc(units.seq));
+    .where(and(eq(units.modelId, p.modelId), eq(units.principal, p.principal)))
+    .orderBy(asc(units.seq)),
+);
+
+/** A principal's subordinate units, oldest first. */
+export async function subordinatesOf(q: Queryable, modelId: string, principal: string): Promise<UnitRow[]> {
+  return subordinateRows(q, { modelId, principal });
 }
+
+// Lists go as one array parameter (`= any($n)`), so each statement has one text whatever the batch's size.
+const setAliveUnitsDying = statement(["modelId", "names"], (db, p) =>
+  db
+    .update(units)
+    .set({ life: Life.Dying })
+    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names})`, eq(units.life, Life.Alive))),
+);
+const aliveSubordinatesOf = statement(["modelId", "principals"], (db, p) =>
+  db
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), sql`${units.principal} = any(${p.principals})`, eq(units.life, Life.Alive))),
+);
+const unprovisionedMachines = statement(["modelId", "ids"], (db, p) =>
+  db
+    .select({ id: machines.id, jobs: machines.jobs })
+    .from(machines)
+    .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = any(${p.ids})`, isNull(machines.instanceId))),
+);
+const scopesOfUnit = statement(["modelId", "unit"], (db, p) =>
+  db
+    .select({ id: relations.id, key: relations.key })
+    .from(relationScopes)
+    .innerJoin(relations, and(eq(relations.modelId, relationScopes.modelId), eq(relations.id, relationScopes.relationId)))
+    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.unit, p.unit)))
+    .orderBy(asc(relations.id)),
+);
+const setUnitLife = statement(["modelId", "name", "life"], (db, p) =>
+  db
+    .update(units)
+    .set({ life: sql`${p.life}` })
+    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name)))
+    .returning(),
+);
+const deleteUnitRow = statement(["modelId", "name"], (db, p) =>
+  db.delete(units).where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
+);
 
 /** Sets Alive units Dying; a principal's Alive subordinates follow it (seed 001). */
 export async function setUnitsDying(tx: Tx, model: ModelRow, batch: UnitRow[]): Promise<void> {
   const alive = batch.filter((u) => u.life === Life.Alive);
   if (!alive.length) return;
-  await tx.db
-    .update(units)
-    .set({ life: Life.Dying })
-    .where(
-      and(
-        eq(units.modelId, model.id),
-        inArray(
-          units.name,
-          alive.map((u) => u.name),
-        ),
-        eq(units.life, Life.Alive),
-      ),
-    );
+  await setAliveUnitsDying(tx.db, { modelId: model.id, names: alive.map((u) => u.name) });
   for (const unit of alive) tx.record(model.id, unitLifeSet(unit, Life.Dying));
   const principals = alive.filter((u) => u.principal === null).map((u) => u.name);
   if (!principals.length) return;
-  const subordinates = await tx.db
-    .select()
-    .from(units)
-    .where(and(eq(units.modelId, model.id), inArray(units.principal, principals), eq(units.life, Life.Alive)));
+  const subordinates = await aliveSubordinatesOf(tx.db, { modelId: model.id, principals });
   await setUnitsDying(tx, model, subordinates);
 }
 
@@ -228,16 +281,7 @@ export async function destroyUnit(tx: Tx, model: ModelRow, unit: UnitRow, option
 export async function removeNeverDeployed(tx: Tx, model: ModelRow, batch: readonly UnitRow[]): Promise<string[]> {
   const principals = batch.filter((u) => u.principal === null && u.machineId !== null && u.life !== Life.Dead);
   if (!principals.length) return [];
-  const unprovisioned = await tx.db
-    .select({ id: machines.id, jobs: machines.jobs })
-    .from(machines)
-    .where(
-      and(
-        eq(machines.modelId, model.id),
-        inArray(machines.id, [...new Set(principals.map((u) => u.machineId!))]),
-        isNull(machines.instanceId),
-      ),
-    );
+  const unprovisioned = await unprovisionedMachines(tx.db, { modelId: model.id, ids: [...new Set(principals.map((u) => u.machineId!))] });
   const undeployable = new Set(unprovisioned.filter((m) => !m.jobs.includes(MachineJob.ManageModel)).map((m) => m.id));
   const removed: string[] = [];
   for (const unit of principals) {
@@ -254,12 +298,11 @@ export async function removeNeverDeployed(tx: Tx, model: ModelRow, batch: readon
  */
 export async function deathHolds(q: Queryable, unit: UnitRow): Promise<Hold[]> {
   const holds: Hold[] = [];
-  const scopes = await q
-    .select({ id: relations.id, key: relations.key })
-    .from(relationScopes)
-    .innerJoin(relations, and(eq(relations.modelId, relationScopes.modelId), eq(relations.id, relationScopes.relationId)))
-    .where(and(eq(relationScopes.modelId, unit.modelId), eq(relationScopes.unit, unit.name)))
-    .orderBy(asc(relations.id));
+  // Two reads, sent together.
+  const [scopes, subordinateRows] = await Promise.all([
+    scopesOfUnit(q, { modelId: unit.modelId, unit: unit.name }),
+    subordinatesOf(q, unit.modelId, unit.name),
+  ]);
   if (scopes.length)
     holds.push({
       kind: "in-scope",
@@ -269,7 +312,7 @@ export async function deathHolds(q: Queryable, unit: UnitRow): Promise<Hold[]> {
       reason: `it is still in the scope of relation(s) ${scopes.map((s) => s.id).join(", ")}: leave them first`,
       details: { relations: scopes.map((s) => s.id) },
     });
-  const subordinates = (await subordinatesOf(q, unit.modelId, unit.name)).map((s) => s.name);
+  const subordinates = subordinateRows.map((s) => s.name);
   if (subordinates.length)
     holds.push({
       kind: "subordinates",
@@ -287,11 +330,7 @@ export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow): Pr
   if (unit.life === Life.Dead) return unit;
   const [hold] = await deathHolds(tx.db, unit);
   if (hold) throw refusal(hold, `set unit ${unit.name} Dead`);
-  const [dead] = await tx.db
-    .update(units)
-    .set({ life: advance(`unit ${unit.name}`, unit.life, Life.Dead) })
-    .where(and(eq(units.modelId, model.id), eq(units.name, unit.name)))
-    .returning();
+  const [dead] = await setUnitLife(tx.db, { modelId: model.id, name: unit.name, life: advance(`unit ${unit.name}`, unit.life, Life.Dead) });
   tx.record(model.id, unitLifeSet(unit, Life.Dead));
   return dead!;
 }
@@ -304,7 +343,7 @@ export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow): Pr
 export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow): Promise<void> {
   if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
   await forgetHookRuns(tx, model, unit.name);
-  await tx.db.delete(units).where(and(eq(units.modelId, model.id), eq(units.name, unit.name)));
+  await deleteUnitRow(tx.db, { modelId: model.id, name: unit.name });
   await forgetAgent(tx, model, "unit", unit.name);
   tx.record(model.id, unitRemoved(unit));
   await releaseUnitReference(tx, model, unit.application);
