@@ -22,6 +22,21 @@ export interface Statement {
   params: unknown[];
 }
 
+/** A transaction in progress: its Drizzle handle, and savepoints within it. */
+export interface OpenTransaction {
+  tx: DbTx;
+  /** Marks a savepoint (on PostgreSQL sent ahead of the next statement, not waited for). */
+  savepoint(name: string): Promise<void>;
+  /** Undoes everything since the savepoint, which stays: the transaction goes on. */
+  rollbackTo(name: string): Promise<void>;
+}
+
+/** A savepoint's name: a plain identifier, since it is written into the SQL. */
+const savepointName = (name: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a savepoint name: ${name}`);
+  return name;
+};
+
 /** A postgres.js query: lazy until then/catch/execute, and handed to its connection in the order those are first called. */
 interface PostgresQuery extends Promise<unknown[]> {
   execute(): PostgresQuery;
@@ -60,17 +75,22 @@ async function transactionClass(): Promise<TransactionClass> {
  */
 export async function runTransaction<T>(
   db: Database,
-  work: (tx: DbTx) => Promise<T>,
+  work: (open: OpenTransaction) => Promise<T>,
   last: () => readonly Statement[],
 ): Promise<{ result: T; lastRows: unknown[][] }> {
   const internals = db as unknown as DrizzleInternals;
   const { client } = internals.session;
   if (typeof client.reserve !== "function")
     return db.transaction(async (tx) => {
-      const result = await work(tx);
       const txClient = (tx as unknown as DrizzleInternals).session.client;
+      const run = async (text: string, params: unknown[] = []) => (await txClient.query!(text, params)).rows;
+      const result = await work({
+        tx,
+        savepoint: async (name) => void (await run(`savepoint ${savepointName(name)}`)),
+        rollbackTo: async (name) => void (await run(`rollback to savepoint ${savepointName(name)}`)),
+      });
       const lastRows: unknown[][] = [];
-      for (const s of last()) lastRows.push((await txClient.query!(s.text, s.params)).rows);
+      for (const s of last()) lastRows.push(await run(s.text, s.params));
       return { result, lastRows };
     });
   const Transaction = await transactionClass();
@@ -81,13 +101,21 @@ export async function runTransaction<T>(
     q.catch(() => {}); // hands it to the connection now; awaited below
     return q;
   };
+  // Statements sent without waiting (BEGIN, savepoints): each is handed to the connection ahead of
+  // anything issued after it, and an error in one also fails every statement behind it.
+  const unanswered: PostgresQuery[] = [];
+  const send = (text: string) => void unanswered.push(quiet(connection.unsafe(text)));
   try {
-    const begun = quiet(connection.unsafe("begin"));
-    const result = await work(tx);
+    send("begin");
+    const result = await work({
+      tx,
+      savepoint: async (name) => send(`savepoint ${savepointName(name)}`),
+      rollbackTo: async (name) => void (await connection.unsafe(`rollback to savepoint ${savepointName(name)}`)),
+    });
     const finals = last().map((s) => quiet(connection.unsafe(s.text, s.params)));
     const committed = quiet(connection.unsafe("commit"));
     const lastRows = await Promise.all(finals);
-    await begun;
+    await Promise.all(unanswered);
     await committed;
     return { result, lastRows };
   } catch (error) {

@@ -44,40 +44,103 @@ function sqlState(error: unknown): string | undefined {
 }
 
 /**
- * Writers of one model, in this process, one at a time: each waits here, in memory,
- * for the one before it, instead of holding a pooled connection while it waits for the
- * model's row lock. With thousands of agents writing to one model, waiting writers
- * took every connection of the pool, and every read (a stream's snapshot, a query)
- * starved behind them. Keyed per store, so two stores' models never wait on each other.
+ * Writers of one model, in this process, take turns in memory instead of each holding a
+ * pooled connection while it waits for the model's row lock: with thousands of agents
+ * writing to one model, waiting writers took every connection of the pool, and every read
+ * (a stream's snapshot, a query) starved behind them.
+ *
+ * And the writers that queued up while a turn ran share the next one (group commit):
+ * one transaction, one lock wait, one revision bump and one COMMIT for up to
+ * MAX_GROUP of them, run one after another in their order of arrival, each behind a
+ * savepoint, so that a refusal undoes only its own writes and changes. Each is answered
+ * only once the shared transaction has committed. A writer whose failure a retry cures
+ * (a deadlock, say), and every writer of a group whose shared transaction failed as a
+ * whole, runs again alone, as a writer with nobody waiting behind it does.
+ *
+ * Keyed per store, so two stores' models never wait on each other.
  */
-const writers = new WeakMap<Database, Map<string, Promise<void>>>();
+export const MAX_GROUP = 32; // PostgreSQL caches 64 subtransactions per session; a group stays well under
 
-async function inTurn<T>(db: Database, key: string, work: () => Promise<T>): Promise<T> {
-  const queues = writers.get(db) ?? new Map<string, Promise<void>>();
-  writers.set(db, queues);
-  const before = queues.get(key);
-  let done!: () => void;
-  const mine = new Promise<void>((resolve) => {
-    done = resolve;
+interface Writer {
+  work: (tx: Tx) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+const queues = new WeakMap<Database, Map<string, Writer[]>>();
+
+function inTurn<T>(db: Database, model: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const byModel = queues.get(db) ?? new Map<string, Writer[]>();
+  queues.set(db, byModel);
+  return new Promise<T>((resolve, reject) => {
+    const writer: Writer = { work, resolve: resolve as (value: unknown) => void, reject };
+    const waiting = byModel.get(model);
+    if (waiting) return void waiting.push(writer);
+    byModel.set(model, [writer]);
+    void takeTurns(db, byModel, model);
   });
-  const last = before ? before.then(() => mine) : mine;
-  queues.set(key, last);
+}
+
+/** Runs the model's writers, a group at a time, until none is left. */
+async function takeTurns(db: Database, byModel: Map<string, Writer[]>, model: string): Promise<void> {
+  const waiting = byModel.get(model)!;
+  while (waiting.length) {
+    const group = waiting.slice(0, MAX_GROUP);
+    if (group.length === 1) await alone(db, group[0]!);
+    else await together(db, group);
+    waiting.splice(0, group.length);
+  }
+  byModel.delete(model);
+}
+
+async function alone(db: Database, writer: Writer): Promise<void> {
+  await withRetries(db, writer.work).then(writer.resolve, writer.reject);
+}
+
+type Outcome = { value: unknown } | { error: unknown } | "again";
+
+async function together(db: Database, group: readonly Writer[]): Promise<void> {
+  const pending: PendingChange[] = [];
+  let outcomes: Outcome[] = [];
   try {
-    if (before) await before;
-    return await work();
-  } finally {
-    done();
-    if (queues.get(key) === last) queues.delete(key);
+    await runTransaction(
+      db,
+      async (open) => {
+        for (const [i, writer] of group.entries()) {
+          const savepoint = `writer_${i}`;
+          await open.savepoint(savepoint);
+          const mark = pending.length;
+          try {
+            const value = await writer.work({ db: open.tx, record: (modelId, change) => pending.push({ modelId, change }) });
+            outcomes.push({ value });
+          } catch (error) {
+            pending.length = mark; // its changes go with its writes
+            await open.rollbackTo(savepoint);
+            outcomes.push(retryable.has(sqlState(error) ?? "") ? "again" : { error });
+          }
+        }
+      },
+      () => appendStatements(pending),
+    );
+  } catch {
+    // The shared transaction failed as a whole (its COMMIT, a savepoint, the connection): nothing of it committed.
+    outcomes = group.map(() => "again");
+  }
+  for (const [i, writer] of group.entries()) {
+    const outcome = outcomes[i]!;
+    if (outcome === "again") await alone(db, writer);
+    else if ("value" in outcome) writer.resolve(outcome.value);
+    else writer.reject(outcome.error);
   }
 }
 
 /**
  * Runs `work` in one READ COMMITTED transaction, retried on the failures a retry cures.
  * `model` names the model it writes (as its lockModel will), so that model's writers in
- * this process take turns before taking a connection.
+ * this process take turns before taking a connection, and share a transaction when they queue.
  */
 export function transact<T>(db: Database, work: (tx: Tx) => Promise<T>, model?: string): Promise<T> {
-  return model === undefined ? withRetries(db, work) : inTurn(db, model, () => withRetries(db, work));
+  return model === undefined ? withRetries(db, work) : inTurn(db, model, work);
 }
 
 async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -87,7 +150,7 @@ async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promi
       const pending: PendingChange[] = [];
       const { result } = await runTransaction(
         db,
-        (dbTx) => work({ db: dbTx, record: (modelId, change) => pending.push({ modelId, change }) }),
+        (open) => work({ db: open.tx, record: (modelId, change) => pending.push({ modelId, change }) }),
         () => appendStatements(pending),
       );
       return result;

@@ -1,0 +1,82 @@
+// Group commit (src/model/transaction.ts): the writers of a model that queue while
+// another's transaction runs share the next transaction, each behind a savepoint.
+// Which transaction wrote a change row is PostgreSQL's own record of it, its `xmin`.
+import { and, eq, gt, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { changes, models, units } from "../src/db/schema.js";
+import { addModel, addUnit, deploy, setConstraints, transact } from "../src/model/index.js";
+import { useApi } from "./support/api.js";
+import { uniqueName } from "./support/store.js";
+
+const api = useApi();
+
+/** A model with an application of no units, and the revision it is at. */
+async function freshModel() {
+  const model = await addModel(api.store.db, { name: uniqueName() });
+  await deploy(api.store.db, { model: model.name, charm: "wordpress", numUnits: 0 });
+  const [row] = await api.store.db.select({ revision: models.revision }).from(models).where(eq(models.id, model.id));
+  return { model, since: row!.revision };
+}
+
+/** The transaction (xmin) of each change row after `since`, in revision order, with its entity. */
+async function writersOf(modelId: string, since: number) {
+  const rows = await api.store.db
+    .select({ tx: sql<string>`${changes}.xmin::text`, kind: changes.kind, entity: changes.entity })
+    .from(changes)
+    .where(and(eq(changes.modelId, modelId), gt(changes.revision, since)))
+    .orderBy(changes.revision);
+  return rows;
+}
+
+const constraints = (model: string, text: string) => setConstraints(api.store.db, { model, application: "wordpress", constraints: text });
+
+describe("group commit", () => {
+  it("writers that queue while a model's transaction runs share the next one: one transaction for all of them", async () => {
+    const { model, since } = await freshModel();
+    // The first finds nobody ahead and runs alone; the four behind it queue meanwhile.
+    await Promise.all([1, 2, 3, 4, 5].map((n) => constraints(model.name, `cores=${n}`)));
+    const writers = await writersOf(model.id, since);
+    expect(writers).toHaveLength(5);
+    expect(new Set(writers.slice(1).map((w) => w.tx)).size).toBe(1);
+    expect(writers[0]!.tx).not.toBe(writers[1]!.tx);
+  });
+
+  it("a refusal in a group undoes only its own writes and changes; the others commit together", async () => {
+    const { model, since } = await freshModel();
+    const outcomes = await Promise.allSettled([
+      constraints(model.name, "cores=1"), // alone
+      constraints(model.name, "cores=2"),
+      // Writes wordpress/0 on machine 0, then is refused: machine 99 does not exist.
+      addUnit(api.store.db, { model: model.name, application: "wordpress", count: 2, placement: ["0", "99"] }),
+      addUnit(api.store.db, { model: model.name, application: "wordpress", placement: ["0"] }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: "NOT_FOUND" });
+    // The refused writer's unit and its number went with it: the next writer got wordpress/0.
+    const rows = await api.store.db.select({ name: units.name }).from(units).where(eq(units.modelId, model.id));
+    expect(rows.map((r) => r.name)).toEqual(["wordpress/0"]);
+    const group = (await writersOf(model.id, since)).slice(-2);
+    expect(group.map((w) => `${w.kind} ${w.entity}`)).toEqual(["application wordpress", "unit wordpress/0"]);
+    expect(group[0]!.tx).toBe(group[1]!.tx);
+  });
+
+  it("a writer of a group whose failure a retry cures runs again, alone, and the others are not held back by it", async () => {
+    const { model } = await freshModel();
+    const deadlock = Object.assign(new Error("simulated deadlock"), { code: "40P01" });
+    let attempts = 0;
+    const results = await Promise.all([
+      constraints(model.name, "cores=1"), // alone
+      transact(
+        api.store.db,
+        async () => {
+          if (++attempts === 1) throw deadlock;
+          return "retried";
+        },
+        model.name,
+      ),
+      constraints(model.name, "cores=3").then(() => "committed"),
+    ]);
+    expect(results.slice(1)).toEqual(["retried", "committed"]);
+    expect(attempts).toBe(2);
+  });
+});
