@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import { applicationRemoved } from "../src/changes/change.js";
 import { openStore } from "../src/db/connect.js";
 import { DataDirLockedError } from "../src/db/lock.js";
 import { changes, models } from "../src/db/schema.js";
@@ -18,6 +19,7 @@ import {
   removeUnits,
   setMachineProvisioned,
   setUnitDead,
+  transact,
 } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { uniqueName } from "./support/store.js";
@@ -133,5 +135,27 @@ describe("change log", () => {
     );
     const log = await db.select().from(changes).where(eq(changes.modelId, model.id));
     expect(log.map((c) => c.kind)).toEqual(["model", "machine"]);
+  });
+
+  it("a transaction with more changes than a statement can carry parameters (65,535) appends them all, numbered in order", async () => {
+    // Forcing away an application of 10,000 units records 10,000 changes in one transaction; the
+    // log once bound 7 parameters a row, and such a removal failed with INTERNAL_SERVER_ERROR.
+    const db = api.store.db;
+    const model = await addModel(db, { name: uniqueName() });
+    const count = 10_000;
+    await transact(
+      db,
+      async (tx) => {
+        for (let i = 0; i < count; i++) tx.record(model.id, applicationRemoved(`app-${i}`));
+      },
+      model.name,
+    );
+    const log = await db
+      .select({ revision: changes.revision, entity: changes.entity })
+      .from(changes)
+      .where(and(eq(changes.modelId, model.id), eq(changes.kind, "application")))
+      .orderBy(asc(changes.revision));
+    expect(log).toHaveLength(count);
+    expect(log.every((row, i) => row.entity === `app-${i}` && row.revision === log[0]!.revision + i)).toBe(true);
   });
 });
