@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import type { ExecutionArgs, execute, subscribe } from "graphql";
+import { type ExecutionArgs, type execute, GraphQLError, type subscribe } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { createYoga } from "graphql-yoga";
 import { WebSocketServer } from "ws";
@@ -73,6 +73,21 @@ query Status {
 }
 `;
 
+/** A refusal before execution, with the code yoga gives the same refusal over HTTP. */
+function withCode(error: unknown, code: string): GraphQLError {
+  if (error instanceof GraphQLError)
+    return error.extensions.code
+      ? error
+      : new GraphQLError(error.message, {
+          nodes: error.nodes,
+          source: error.source,
+          positions: error.positions,
+          extensions: { ...error.extensions, code },
+        });
+  // Not graphql-js's own refusal (a stack overflow on a deeply nested query, say): say what failed, not how.
+  return new GraphQLError("the query could not be parsed", { extensions: { code } });
+}
+
 /** Where a login link (printed by `npm start`) logs a browser in: `/login?code=…`. */
 export const LOGIN_PATH = "/login";
 
@@ -131,17 +146,24 @@ export async function startServer(store: Store, host: string, port: number, opti
           socket: ctx.extra.socket,
           params,
         });
-        const args = {
+        // Refusals go back for this subscription alone: a throw here would close the socket, and
+        // with it every other subscription multiplexed on it (a process's agents share one).
+        let document: ReturnType<typeof parse>;
+        try {
+          document = parse(params.query);
+        } catch (error) {
+          return [withCode(error, "GRAPHQL_PARSE_FAILED")];
+        }
+        const errors = validate(schema, document);
+        if (errors.length) return errors.map((e: unknown) => withCode(e, "GRAPHQL_VALIDATION_FAILED"));
+        return {
           schema,
           operationName: params.operationName,
-          document: parse(params.query),
+          document,
           variableValues: params.variables,
           contextValue: await contextFactory(),
           rootValue: { execute, subscribe },
         };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
-        return args;
       },
     },
     wss,
