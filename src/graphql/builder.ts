@@ -46,9 +46,9 @@ export const builder = new SchemaBuilder<{
       const actor = ctx.actor;
       return {
         person: (role) => !!actor && isPerson(actor, role),
-        unitAgent: (target) => !!actor && actsForUnit(ctx.db, actor, target),
-        machineAgent: (target) => !!actor && actsForMachine(ctx.db, actor, target),
-        containerHost: (target) => !!actor && hostsContainer(ctx.db, actor, target),
+        unitAgent: (target) => !!actor && actsForUnit(actor, target),
+        machineAgent: (target) => !!actor && actsForMachine(actor, target),
+        containerHost: (target) => !!actor && hostsContainer(actor, target),
         deployer: (target) => !!actor && deploysUnit(ctx.db, actor, target),
         provisioner: (target) => !!actor && provisionsModel(ctx.db, actor, target),
       };

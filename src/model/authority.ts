@@ -8,7 +8,8 @@
 import { and, eq } from "drizzle-orm";
 import { MachineJob } from "../core/machine.js";
 import { machines, units } from "../db/schema.js";
-import { type Actor, modelIdOf, type PersonRole } from "./credentials.js";
+import { statement } from "../db/statement.js";
+import type { Actor, PersonRole } from "./credentials.js";
 import type { Queryable } from "./rows.js";
 
 const rank: Record<PersonRole, number> = { "read-only": 0, operator: 1, admin: 2 };
@@ -22,41 +23,47 @@ const operates = (actor: Actor) => isPerson(actor, "operator");
 /** Machine `id` is `host` or one of its containers (at any depth: "1/lxd/0" is in "1"). */
 const within = (host: string, id: string) => id === host || id.startsWith(`${host}/`);
 
-async function sameModel(q: Queryable, actor: Actor, model: string): Promise<boolean> {
-  return actor.kind !== "person" && actor.modelId === (await modelIdOf(q, model));
-}
+/** An agent of the model named `model` (its credentials name it: no query). */
+const sameModel = (actor: Actor, model: string) => actor.kind !== "person" && actor.model === model;
 
 /** The unit's own agent (or an operator). */
-export async function actsForUnit(q: Queryable, actor: Actor, target: { model: string; unit: string }): Promise<boolean> {
+export function actsForUnit(actor: Actor, target: { model: string; unit: string }): boolean {
   if (operates(actor)) return true;
-  return actor.kind === "unit" && actor.unit === target.unit && (await sameModel(q, actor, target.model));
+  return actor.kind === "unit" && actor.unit === target.unit && sameModel(actor, target.model);
 }
 
 /** The agent of the machine or of a machine that hosts it as a container (or an operator). */
-export async function actsForMachine(q: Queryable, actor: Actor, target: { model: string; machine: string }): Promise<boolean> {
+export function actsForMachine(actor: Actor, target: { model: string; machine: string }): boolean {
   if (operates(actor)) return true;
-  return actor.kind === "machine" && within(actor.machine, target.machine) && (await sameModel(q, actor, target.model));
+  return actor.kind === "machine" && within(actor.machine, target.machine) && sameModel(actor, target.model);
 }
 
 /** The agent of a machine that hosts this one as a container (Juju's container provisioner runs there); not the machine's own. */
-export async function hostsContainer(q: Queryable, actor: Actor, target: { model: string; machine: string }): Promise<boolean> {
+export function hostsContainer(actor: Actor, target: { model: string; machine: string }): boolean {
   if (operates(actor)) return true;
   return (
-    actor.kind === "machine" &&
-    target.machine !== actor.machine &&
-    within(actor.machine, target.machine) &&
-    (await sameModel(q, actor, target.model))
+    actor.kind === "machine" && target.machine !== actor.machine && within(actor.machine, target.machine) && sameModel(actor, target.model)
   );
 }
+
+const unitPlacement = statement(["modelId", "name"], (db, p) =>
+  db
+    .select({ machineId: units.machineId, principal: units.principal })
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
+);
+const machineJobs = statement(["modelId", "id"], (db, p) =>
+  db
+    .select({ jobs: machines.jobs })
+    .from(machines)
+    .where(and(eq(machines.modelId, p.modelId), eq(machines.id, p.id))),
+);
 
 /** The unit's deployer: its machine's agent for a principal, its principal's unit agent (or that one's machine agent) for a subordinate. */
 export async function deploysUnit(q: Queryable, actor: Actor, target: { model: string; unit: string }): Promise<boolean> {
   if (operates(actor)) return true;
-  if (actor.kind === "person" || !(await sameModel(q, actor, target.model))) return false;
-  const [unit] = await q
-    .select({ machineId: units.machineId, principal: units.principal })
-    .from(units)
-    .where(and(eq(units.modelId, actor.modelId), eq(units.name, target.unit)));
+  if (actor.kind === "person" || !sameModel(actor, target.model)) return false;
+  const [unit] = await unitPlacement(q, { modelId: actor.modelId, name: target.unit });
   if (!unit) return false;
   if (unit.principal !== null) {
     if (actor.kind === "unit") return actor.unit === unit.principal;
@@ -68,10 +75,7 @@ export async function deploysUnit(q: Queryable, actor: Actor, target: { model: s
 /** The model's provisioner: the agent of one of its JobManageModel machines (or an operator). */
 export async function provisionsModel(q: Queryable, actor: Actor, target: { model: string }): Promise<boolean> {
   if (operates(actor)) return true;
-  if (actor.kind !== "machine" || !(await sameModel(q, actor, target.model))) return false;
-  const [machine] = await q
-    .select({ jobs: machines.jobs })
-    .from(machines)
-    .where(and(eq(machines.modelId, actor.modelId), eq(machines.id, actor.machine)));
+  if (actor.kind !== "machine" || !sameModel(actor, target.model)) return false;
+  const [machine] = await machineJobs(q, { modelId: actor.modelId, id: actor.machine });
   return !!machine?.jobs.includes(MachineJob.ManageModel);
 }

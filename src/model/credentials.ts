@@ -10,7 +10,7 @@ import type { Database } from "../db/connect.js";
 import { credentials, machines, models, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { getMachine, getUnit } from "./lookup.js";
-import type { MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
+import type { MachineRow, ModelRow, UnitRow } from "./rows.js";
 import { type InModel, modelOperation, type Tx, transact } from "./transaction.js";
 
 export type PersonRole = "admin" | "operator" | "read-only";
@@ -18,8 +18,9 @@ export type PersonRole = "admin" | "operator" | "read-only";
 /** Who a request comes from. */
 export type Actor =
   | { kind: "person"; id: number; role: PersonRole; description: string }
-  | { kind: "machine"; modelId: string; machine: string }
-  | { kind: "unit"; modelId: string; unit: string };
+  // An agent's model by id and by name, both read with its credentials: checks compare names without a query.
+  | { kind: "machine"; modelId: string; model: string; machine: string }
+  | { kind: "unit"; modelId: string; model: string; unit: string };
 
 /** Juju's tags name an agent in logs and messages: "machine-1", "machine-1-lxd-0", "unit-wordpress-0". */
 export const agentTag = (actor: Actor) =>
@@ -35,8 +36,9 @@ const newToken = (prefix: string) => `${prefix}_${randomBytes(32).toString("base
 /** A token's credentials, with the life of its agent's entity: one statement, which runs on every request. */
 const credentialsOfToken = statement(["tokenHash"], (db, p) =>
   db
-    .select({ row: credentials, unitLife: units.life, machineLife: machines.life })
+    .select({ row: credentials, modelName: models.name, unitLife: units.life, machineLife: machines.life })
     .from(credentials)
+    .leftJoin(models, eq(models.id, credentials.modelId))
     .leftJoin(units, and(eq(credentials.kind, "unit"), eq(units.modelId, credentials.modelId), eq(units.name, credentials.entity)))
     .leftJoin(
       machines,
@@ -52,13 +54,13 @@ export async function authenticate(db: Database, token: string): Promise<Actor |
   if (!found) return null;
   const { row } = found;
   if (row.kind === "person") return { kind: "person", id: row.id, role: row.role ?? "read-only", description: row.description };
-  if (row.kind === "login" || !row.modelId || !row.entity) return null;
+  if (row.kind === "login" || !row.modelId || !row.entity || !found.modelName) return null;
   // An agent's credentials stop working once its entity is Dead.
   const life = row.kind === "machine" ? found.machineLife : found.unitLife;
   if (!life || life === Life.Dead) return null;
   return row.kind === "machine"
-    ? { kind: "machine", modelId: row.modelId, machine: row.entity }
-    : { kind: "unit", modelId: row.modelId, unit: row.entity };
+    ? { kind: "machine", modelId: row.modelId, model: found.modelName, machine: row.entity }
+    : { kind: "unit", modelId: row.modelId, model: found.modelName, unit: row.entity };
 }
 
 /** Makes `token` an admin token (LIFELINE_ADMIN_TOKEN): idempotent. */
@@ -191,7 +193,10 @@ export const issueMachineCredentials = modelOperation("any", async (tx, model, i
   const machine: MachineRow = await getMachine(tx, model, input.machine);
   refuseDead("machine", machine.id, machine.life);
   const token = await rotateAgentSecret(tx, model, "machine", machine.id);
-  return { tag: agentTag({ kind: "machine", modelId: model.id, machine: machine.id }), token } satisfies AgentCredentials;
+  return {
+    tag: agentTag({ kind: "machine", modelId: model.id, model: model.name, machine: machine.id }),
+    token,
+  } satisfies AgentCredentials;
 });
 
 export interface UnitCredentialsInput extends InModel {
@@ -203,11 +208,5 @@ export const issueUnitCredentials = modelOperation("any", async (tx, model, inpu
   const unit: UnitRow = await getUnit(tx, model, input.unit);
   refuseDead("unit", unit.name, unit.life);
   const token = await rotateAgentSecret(tx, model, "unit", unit.name);
-  return { tag: agentTag({ kind: "unit", modelId: model.id, unit: unit.name }), token } satisfies AgentCredentials;
+  return { tag: agentTag({ kind: "unit", modelId: model.id, model: model.name, unit: unit.name }), token } satisfies AgentCredentials;
 });
-
-/** The model id for a model name, for checks made outside an operation's transaction. */
-export async function modelIdOf(q: Queryable, name: string): Promise<string | null> {
-  const [row] = await q.select({ id: models.id }).from(models).where(eq(models.name, name));
-  return row?.id ?? null;
-}
