@@ -9,6 +9,7 @@
 import { inArray } from "drizzle-orm";
 import type { Database, Store } from "../db/connect.js";
 import { models } from "../db/schema.js";
+import { inSnapshot } from "../db/transaction-runner.js";
 import { checkResumable, logWindow, readRows } from "./replay.js";
 import { routesOf } from "./routes.js";
 import { ChangeStream, type StreamLimits } from "./stream.js";
@@ -240,14 +241,11 @@ export class ChangeFeed {
 
   /** The watcher's state and the revision it stands at, read in one snapshot. */
   private snapshot(modelId: string, watcher: Watcher, purpose: "snapshot" | "resume") {
-    return this.store.db.transaction(
-      async (q) => {
-        const states = await watcher.snapshot(q, modelId, this.options.maxSnapshot, purpose);
-        const { revision } = await logWindow(q as unknown as Database, modelId);
-        return { revision, states };
-      },
-      { isolationLevel: "repeatable read", accessMode: "read only" },
-    );
+    return inSnapshot(this.store.db, async (q) => {
+      const states = await watcher.snapshot(q, modelId, this.options.maxSnapshot, purpose);
+      const { revision } = await logWindow(q as unknown as Database, modelId);
+      return { revision, states };
+    });
   }
 
   private async tailOf(modelId: string): Promise<ModelTail> {

@@ -77,22 +77,26 @@ export async function runTransaction<T>(
   db: Database,
   work: (open: OpenTransaction) => Promise<T>,
   last: () => readonly Statement[],
+  snapshot = false,
 ): Promise<{ result: T; lastRows: unknown[][] }> {
   const internals = db as unknown as DrizzleInternals;
   const { client } = internals.session;
   if (typeof client.reserve !== "function")
-    return db.transaction(async (tx) => {
-      const txClient = (tx as unknown as DrizzleInternals).session.client;
-      const run = async (text: string, params: unknown[] = []) => (await txClient.query!(text, params)).rows;
-      const result = await work({
-        tx,
-        savepoint: async (name) => void (await run(`savepoint ${savepointName(name)}`)),
-        rollbackTo: async (name) => void (await run(`rollback to savepoint ${savepointName(name)}`)),
-      });
-      const lastRows: unknown[][] = [];
-      for (const s of last()) lastRows.push(await run(s.text, s.params));
-      return { result, lastRows };
-    });
+    return db.transaction(
+      async (tx) => {
+        const txClient = (tx as unknown as DrizzleInternals).session.client;
+        const run = async (text: string, params: unknown[] = []) => (await txClient.query!(text, params)).rows;
+        const result = await work({
+          tx,
+          savepoint: async (name) => void (await run(`savepoint ${savepointName(name)}`)),
+          rollbackTo: async (name) => void (await run(`rollback to savepoint ${savepointName(name)}`)),
+        });
+        const lastRows: unknown[][] = [];
+        for (const s of last()) lastRows.push(await run(s.text, s.params));
+        return { result, lastRows };
+      },
+      snapshot ? SNAPSHOT : undefined,
+    );
   const Transaction = await transactionClass();
   const connection = await client.reserve();
   const { session, dialect } = internals;
@@ -106,7 +110,7 @@ export async function runTransaction<T>(
   const unanswered: PostgresQuery[] = [];
   const send = (text: string) => void unanswered.push(quiet(connection.unsafe(text)));
   try {
-    send("begin");
+    send(snapshot ? "begin isolation level repeatable read read only" : "begin");
     const result = await work({
       tx,
       savepoint: async (name) => send(`savepoint ${savepointName(name)}`),
@@ -125,4 +129,22 @@ export async function runTransaction<T>(
   } finally {
     connection.release();
   }
+}
+
+const SNAPSHOT = { isolationLevel: "repeatable read", accessMode: "read only" } as const;
+
+/**
+ * Runs `work` in one REPEATABLE READ, READ ONLY transaction: every read sees one snapshot.
+ * On PostgreSQL one BEGIN carries both settings (Drizzle's own sends a SET TRANSACTION
+ * after BEGIN and waits for each), and travels with the first read.
+ */
+export async function inSnapshot<T>(db: Database, work: (tx: DbTx) => Promise<T>): Promise<T> {
+  return (
+    await runTransaction(
+      db,
+      (open) => work(open.tx),
+      () => [],
+      true,
+    )
+  ).result;
 }
