@@ -1,7 +1,7 @@
 // The read side `juju status` needs: batch look-ups by key (one query per
 // batch, for the API's dataloaders) and keyset pages in creation order, so a
 // model with 100,000 units is read a page at a time.
-import { and, asc, desc, eq, gt, type InferSelectModel, inArray, isNull, lt, ne, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, type InferSelectModel, inArray, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Database } from "../db/connect.js";
@@ -16,6 +16,7 @@ import {
   relations,
   units,
 } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { checkApplicationName, checkModelName } from "./names.js";
 import type { ApplicationRow, CharmRow, MachineRow, ModelRow, RelationRow, ScopeRow, SettingsRow, UnitRow } from "./rows.js";
 
@@ -49,74 +50,82 @@ async function byKeys<R>(
   return keys.map((key) => found.get(key) ?? null);
 }
 
-export const loadModels = async (db: Database, ids: readonly string[]): Promise<(ModelRow | null)[]> => {
-  const rows = await db
+// The loaders' statements: a batch's keys go as one array parameter, so each has one text whatever the batch's size.
+const modelsWithIds = statement(["ids"], (db, p) => db.select().from(models).where(sql`${models.id} = any(${p.ids})`));
+const modelsWithNames = statement(["names"], (db, p) => db.select().from(models).where(sql`${models.name} = any(${p.names})`));
+const machinesWithIds = statement(["modelId", "ids"], (db, p) =>
+  db
     .select()
-    .from(models)
-    .where(inArray(models.id, [...ids]));
-  return ids.map((id) => rows.find((r) => r.id === id) ?? null);
+    .from(machines)
+    .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = any(${p.ids})`)),
+);
+const applicationsWithNames = statement(["modelId", "names"], (db, p) =>
+  db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.modelId, p.modelId), sql`${applications.name} = any(${p.names})`)),
+);
+const unitsWithNames = statement(["modelId", "names"], (db, p) =>
+  db
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names})`)),
+);
+const relationsWithIds = statement(["modelId", "ids"], (db, p) =>
+  db
+    .select()
+    .from(relations)
+    .where(and(eq(relations.modelId, p.modelId), sql`${relations.id} = any(${p.ids})`)),
+);
+const charmsWithUrls = statement(["modelId", "urls"], (db, p) =>
+  db
+    .select()
+    .from(charms)
+    .where(and(eq(charms.modelId, p.modelId), sql`${charms.url} = any(${p.urls})`)),
+);
+
+export const loadModels = async (db: Database, ids: readonly string[]): Promise<(ModelRow | null)[]> => {
+  const rows = new Map((await modelsWithIds(db, { ids: [...ids] })).map((r) => [r.id, r]));
+  return ids.map((id) => rows.get(id) ?? null);
 };
 
 export const loadModelsByName = async (db: Database, names: readonly string[]): Promise<(ModelRow | null)[]> => {
-  const rows = await db
-    .select()
-    .from(models)
-    .where(inArray(models.name, [...names]));
-  return names.map((name) => rows.find((r) => r.name === name) ?? null);
+  const rows = new Map((await modelsWithNames(db, { names: [...names] })).map((r) => [r.name, r]));
+  return names.map((name) => rows.get(name) ?? null);
 };
 
 export const loadMachines = (db: Database, keys: readonly string[]) =>
   byKeys<MachineRow>(
     keys,
-    (modelId, ids) =>
-      db
-        .select()
-        .from(machines)
-        .where(and(eq(machines.modelId, modelId), inArray(machines.id, ids))),
+    (modelId, ids) => machinesWithIds(db, { modelId, ids }),
     (r) => entityKey(r.modelId, r.id),
   );
 
 export const loadApplications = (db: Database, keys: readonly string[]) =>
   byKeys<ApplicationRow>(
     keys,
-    (modelId, names) =>
-      db
-        .select()
-        .from(applications)
-        .where(and(eq(applications.modelId, modelId), inArray(applications.name, names))),
+    (modelId, names) => applicationsWithNames(db, { modelId, names }),
     (r) => entityKey(r.modelId, r.name),
   );
 
 export const loadUnits = (db: Database, keys: readonly string[]) =>
   byKeys<UnitRow>(
     keys,
-    (modelId, names) =>
-      db
-        .select()
-        .from(units)
-        .where(and(eq(units.modelId, modelId), inArray(units.name, names))),
+    (modelId, names) => unitsWithNames(db, { modelId, names }),
     (r) => entityKey(r.modelId, r.name),
   );
 
 export const loadRelations = (db: Database, keys: readonly string[]) =>
   byKeys<RelationRow>(
     keys,
-    (modelId, ids) =>
-      db
-        .select()
-        .from(relations)
-        .where(and(eq(relations.modelId, modelId), inArray(relations.id, ids.map(Number).filter(Number.isInteger)))),
+    (modelId, ids) => relationsWithIds(db, { modelId, ids: ids.map(Number).filter(Number.isInteger) }),
     (r) => entityKey(r.modelId, r.id),
   );
 
 export const loadCharms = (db: Database, keys: readonly string[]) =>
   byKeys<CharmRow>(
     keys,
-    (modelId, urls) =>
-      db
-        .select()
-        .from(charms)
-        .where(and(eq(charms.modelId, modelId), inArray(charms.url, urls))),
+    (modelId, urls) => charmsWithUrls(db, { modelId, urls }),
     (r) => entityKey(r.modelId, r.url),
   );
 
