@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { LifelineError } from "../core/errors.js";
 import { unitAgentStates } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { getUnit } from "./lookup.js";
 import type { ModelRow } from "./rows.js";
 import { type InModel, modelOperation, type Tx } from "./transaction.js";
@@ -28,12 +29,19 @@ export function checkAgentState(state: unknown): AgentState {
   return state as AgentState;
 }
 
+const upsertAgentState = statement(["modelId", "unit", "state"], (db, p) =>
+  db
+    .insert(unitAgentStates)
+    .values({ modelId: p.modelId, unit: p.unit, state: p.state })
+    .onConflictDoUpdate({
+      target: [unitAgentStates.modelId, unitAgentStates.unit],
+      set: { state: sql`excluded.state`, updatedAt: sql`now()` },
+    }),
+);
+
 /** Replaces the unit's document. */
 export async function saveAgentState(tx: Tx, model: ModelRow, unit: string, state: AgentState): Promise<void> {
-  await tx.db
-    .insert(unitAgentStates)
-    .values({ modelId: model.id, unit, state })
-    .onConflictDoUpdate({ target: [unitAgentStates.modelId, unitAgentStates.unit], set: { state, updatedAt: sql`now()` } });
+  await upsertAgentState(tx.db, { modelId: model.id, unit, state });
 }
 
 export interface UnitAgentStateInput extends InModel {

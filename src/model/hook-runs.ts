@@ -104,25 +104,38 @@ async function checkHookTarget(
 }
 
 /** Runs of the unit its agent never committed: it restarted mid-hook and began again. */
-async function interruptRunning(tx: Tx, model: ModelRow, unit: string) {
-  const interrupted = await tx.db
+const interruptRuns = statement(["modelId", "unit"], (db, p) =>
+  db
     .update(hookRuns)
     .set({
       result: HookResult.Interrupted,
       message: "interrupted: its agent began another hook before committing this one",
       endedAt: sql`now()`,
     })
-    .where(and(eq(hookRuns.modelId, model.id), eq(hookRuns.unit, unit), eq(hookRuns.result, HookResult.Running)))
-    .returning();
+    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), eq(hookRuns.result, HookResult.Running)))
+    .returning(),
+);
+
+async function interruptRunning(tx: Tx, model: ModelRow, unit: string) {
+  const interrupted = await interruptRuns(tx.db, { modelId: model.id, unit });
   for (const run of interrupted) tx.record(model.id, hookRunRecorded(run));
 }
 
 /** Keeps the unit's latest HOOK_RUNS_KEPT runs. */
+const pruneRuns = statement(["modelId", "unit"], (db, p) =>
+  db.delete(hookRuns).where(
+    and(
+      eq(hookRuns.modelId, p.modelId),
+      eq(hookRuns.unit, p.unit),
+      sql`${hookRuns.id} < (
+        select ${hookRuns.id} from ${hookRuns} where ${hookRuns.modelId} = ${p.modelId} and ${hookRuns.unit} = ${p.unit}
+        order by ${hookRuns.id} desc offset ${HOOK_RUNS_KEPT - 1} limit 1)`,
+    ),
+  ),
+);
+
 async function prune(tx: Tx, model: ModelRow, unit: string) {
-  await tx.db.execute(sql`
-    delete from ${hookRuns} where ${hookRuns.modelId} = ${model.id} and ${hookRuns.unit} = ${unit} and ${hookRuns.id} < (
-      select ${hookRuns.id} from ${hookRuns} where ${hookRuns.modelId} = ${model.id} and ${hookRuns.unit} = ${unit}
-      order by ${hookRuns.id} desc offset ${HOOK_RUNS_KEPT - 1} limit 1)`);
+  await pruneRuns(tx.db, { modelId: model.id, unit });
 }
 
 export interface BeginHookInput extends InModel, HookTarget {
