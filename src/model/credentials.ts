@@ -9,6 +9,7 @@ import { Life } from "../core/life.js";
 import type { Database } from "../db/connect.js";
 import { credentials, machines, models, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
+import { forgetAuthentications, remember, remembered } from "./authentications.js";
 import { getMachine, getUnit } from "./lookup.js";
 import type { MachineRow, ModelRow, UnitRow } from "./rows.js";
 import { type InModel, modelOperation, type Tx, transact } from "./transaction.js";
@@ -47,11 +48,27 @@ const credentialsOfToken = statement(["tokenHash"], (db, p) =>
     .where(and(eq(credentials.tokenHash, p.tokenHash), or(isNull(credentials.expiresAt), gt(credentials.expiresAt, sql`now()`)))),
 );
 
-/** The actor a bearer token stands for, or null when it is unknown, revoked, expired, or its agent's entity is Dead or gone. */
+/**
+ * The actor a bearer token stands for, or null when it is unknown, revoked, expired, or its
+ * agent's entity is Dead or gone. Answers are remembered for a moment (authentications.ts).
+ */
 export async function authenticate(db: Database, token: string): Promise<Actor | null> {
   if (!token || token.length > 200) return null;
-  const [found] = await credentialsOfToken(db, { tokenHash: hash(token) });
-  if (!found) return null;
+  const tokenHash = hash(token);
+  const known = remembered<Actor>(db, tokenHash);
+  if (known) return known;
+  const [found] = await credentialsOfToken(db, { tokenHash });
+  const actor = found ? actorOf(found) : null;
+  if (actor) remember(db, tokenHash, actor, found!.row.expiresAt);
+  return actor;
+}
+
+function actorOf(found: {
+  row: typeof credentials.$inferSelect;
+  modelName: string | null;
+  machineLife: Life | null;
+  unitLife: Life | null;
+}): Actor | null {
   const { row } = found;
   if (row.kind === "person") return { kind: "person", id: row.id, role: row.role ?? "read-only", description: row.description };
   if (row.kind === "login" || !row.modelId || !row.entity || !found.modelName) return null;
@@ -116,6 +133,7 @@ export async function revokeToken(db: Database, input: { id: number }): Promise<
     .delete(credentials)
     .where(and(eq(credentials.id, input.id), eq(credentials.kind, "person")))
     .returning({ id: credentials.id });
+  forgetAuthentications(db);
   if (!removed.length) throw notFound("token", String(input.id));
   return true;
 }
@@ -171,6 +189,7 @@ const deleteAgentCredentials = statement(["modelId", "kind", "entity"], (db, p) 
 
 export async function forgetAgent(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): Promise<void> {
   await deleteAgentCredentials(tx.db, { modelId: model.id, kind, entity });
+  tx.afterCommit(forgetAuthentications);
 }
 
 export interface AgentCredentials {

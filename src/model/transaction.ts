@@ -23,6 +23,7 @@ import type { Database } from "../db/connect.js";
 import { models } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { runTransaction } from "../db/transaction-runner.js";
+import { committed } from "./authentications.js";
 import { checkModelName } from "./names.js";
 import type { ModelRow } from "./rows.js";
 
@@ -30,6 +31,8 @@ export interface Tx {
   db: DbTx;
   /** Queues a change-log row for `modelId`'s log, written at the end of this transaction. */
   record(modelId: string, change: Change): void;
+  /** Runs `then` with the store once this transaction has committed; never if it rolls back. */
+  afterCommit(then: (db: Database) => void): void;
 }
 
 export const MAX_ATTEMPTS = 8;
@@ -101,7 +104,9 @@ type Outcome = { value: unknown } | { error: unknown } | "again";
 
 async function together(db: Database, group: readonly Writer[]): Promise<void> {
   const pending: PendingChange[] = [];
+  const after: ((db: Database) => void)[] = [];
   let outcomes: Outcome[] = [];
+  let ok = false;
   try {
     await runTransaction(
       db,
@@ -110,11 +115,17 @@ async function together(db: Database, group: readonly Writer[]): Promise<void> {
           const savepoint = `writer_${i}`;
           await open.savepoint(savepoint);
           const mark = pending.length;
+          const afterMark = after.length;
           try {
-            const value = await writer.work({ db: open.tx, record: (modelId, change) => pending.push({ modelId, change }) });
+            const value = await writer.work({
+              db: open.tx,
+              record: (modelId, change) => pending.push({ modelId, change }),
+              afterCommit: (then) => after.push(then),
+            });
             outcomes.push({ value });
           } catch (error) {
             pending.length = mark; // its changes go with its writes
+            after.length = afterMark;
             await open.rollbackTo(savepoint);
             outcomes.push(retryable.has(sqlState(error) ?? "") ? "again" : { error });
           }
@@ -122,10 +133,12 @@ async function together(db: Database, group: readonly Writer[]): Promise<void> {
       },
       () => appendStatements(pending),
     );
+    ok = true;
   } catch {
     // The shared transaction failed as a whole (its COMMIT, a savepoint, the connection): nothing of it committed.
     outcomes = group.map(() => "again");
   }
+  if (ok) hasCommitted(db, pending, after);
   for (const [i, writer] of group.entries()) {
     const outcome = outcomes[i]!;
     if (outcome === "again") await alone(db, writer);
@@ -143,17 +156,29 @@ export function transact<T>(db: Database, work: (tx: Tx) => Promise<T>, model?: 
   return model === undefined ? withRetries(db, work) : inTurn(db, model, work);
 }
 
+/** What follows a commit: what this process remembers of tokens, and the writers' own afterCommit work. */
+function hasCommitted(db: Database, pending: readonly PendingChange[], after: readonly ((db: Database) => void)[]): void {
+  committed(
+    db,
+    pending.map((p) => p.change),
+  );
+  for (const then of after) then(db);
+}
+
 async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    let done: { result: T; pending: PendingChange[]; after: ((db: Database) => void)[] };
     try {
       // READ COMMITTED is every session's default (the store sets it when it connects).
       const pending: PendingChange[] = [];
+      const after: ((db: Database) => void)[] = [];
       const { result } = await runTransaction(
         db,
-        (open) => work({ db: open.tx, record: (modelId, change) => pending.push({ modelId, change }) }),
+        (open) =>
+          work({ db: open.tx, record: (modelId, change) => pending.push({ modelId, change }), afterCommit: (then) => after.push(then) }),
         () => appendStatements(pending),
       );
-      return result;
+      done = { result, pending, after };
     } catch (error) {
       const state = sqlState(error);
       if (!state || !retryable.has(state)) throw error;
@@ -161,7 +186,10 @@ async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promi
         throw new LifelineError("CONTENTION", `excessive contention: gave up after ${attempt} attempts; retry the operation`);
       // Jittered backoff, so the losers of a race do not collide again in lockstep.
       await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
+      continue;
     }
+    hasCommitted(db, done.pending, done.after);
+    return done.result;
   }
 }
 
