@@ -4,7 +4,8 @@
 // the database) changes is seen within AUTHENTICATION_TTL_MS.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { AUTHENTICATION_TTL_MS } from "../src/model/authentications.js";
+import { unitLifeSet } from "../src/changes/change.js";
+import { AUTHENTICATION_TTL_MS, committed, remember, remembered } from "../src/model/authentications.js";
 import { useApi } from "./support/api.js";
 import { deploy } from "./support/fixtures.js";
 
@@ -57,5 +58,15 @@ describe("remembered authentications", () => {
     );
     // The deadline allows for a loaded machine; the remembered answer itself ends after the TTL.
     await expect.poll(() => refusal(token, model), { timeout: AUTHENTICATION_TTL_MS + 5_000, interval: 50 }).toBe("UNAUTHENTICATED");
+  });
+
+  it("a unit going Dead forgets only its own agent's tokens: with thousands of agents, units die all the time", async () => {
+    const db = api.store.db;
+    const agent = (unit: string) => ({ kind: "unit" as const, modelId: "m-1", model: "m", unit });
+    remember(db, "hash-a", agent("wordpress/0"), null);
+    remember(db, "hash-b", agent("wordpress/1"), null);
+    committed(db, [{ modelId: "m-1", change: unitLifeSet({ name: "wordpress/0", application: "wordpress" }, "dead") }]);
+    expect(remembered(db, "hash-a")).toBeUndefined();
+    expect(remembered(db, "hash-b")).toEqual(agent("wordpress/1"));
   });
 });

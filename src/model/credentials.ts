@@ -9,7 +9,7 @@ import { Life } from "../core/life.js";
 import type { Database } from "../db/connect.js";
 import { credentials, machines, models, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
-import { forgetAuthentications, remember, remembered } from "./authentications.js";
+import { forgetAgentTokens, forgetPerson, remember, remembered } from "./authentications.js";
 import { getMachine, getUnit } from "./lookup.js";
 import type { MachineRow, ModelRow, UnitRow } from "./rows.js";
 import { type InModel, modelOperation, type Tx, transact } from "./transaction.js";
@@ -133,7 +133,7 @@ export async function revokeToken(db: Database, input: { id: number }): Promise<
     .delete(credentials)
     .where(and(eq(credentials.id, input.id), eq(credentials.kind, "person")))
     .returning({ id: credentials.id });
-  forgetAuthentications(db);
+  forgetPerson(db, input.id);
   if (!removed.length) throw notFound("token", String(input.id));
   return true;
 }
@@ -189,7 +189,7 @@ const deleteAgentCredentials = statement(["modelId", "kind", "entity"], (db, p) 
 
 export async function forgetAgent(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): Promise<void> {
   await deleteAgentCredentials(tx.db, { modelId: model.id, kind, entity });
-  tx.afterCommit(forgetAuthentications);
+  tx.afterCommit((db) => forgetAgentTokens(db, model.id, kind, entity));
 }
 
 export interface AgentCredentials {

@@ -158,10 +158,7 @@ export function transact<T>(db: Database, work: (tx: Tx) => Promise<T>, model?: 
 
 /** What follows a commit: what this process remembers of tokens, and the writers' own afterCommit work. */
 function hasCommitted(db: Database, pending: readonly PendingChange[], after: readonly ((db: Database) => void)[]): void {
-  committed(
-    db,
-    pending.map((p) => p.change),
-  );
+  committed(db, pending);
   for (const then of after) then(db);
 }
 
