@@ -2,11 +2,10 @@
 // and appended as its last statements: the model's revision counter is bumped
 // once (taking the row lock late, so it is held briefly), and within a model
 // commit order is revision order.
-import type { Database } from "../db/connect.js";
 import type { Statement } from "../db/transaction-runner.js";
 import type { Change } from "./change.js";
 
-export type DbTx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type { DbTx } from "../db/transaction-runner.js";
 
 /** A change waiting to be appended, with the model whose log it goes to. */
 export interface PendingChange {

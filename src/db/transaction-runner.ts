@@ -11,6 +11,7 @@
 // statement behind it.
 //
 // PGlite runs in-process, with no round trips to save: Drizzle's own transaction.
+import { PostgresJsTransaction } from "drizzle-orm/postgres-js/session";
 import type { Database } from "./connect.js";
 
 /** A transaction's Drizzle handle, as Drizzle's own `transaction` gives it. */
@@ -58,27 +59,20 @@ interface DrizzleInternals {
   };
 }
 
-type TransactionClass = new (dialect: unknown, session: unknown, schema: unknown) => DbTx;
-
-let postgresJsTransaction: TransactionClass | undefined;
-
-/** Drizzle's postgres.js transaction class, loaded once (a PGlite-only process never needs it). */
-async function transactionClass(): Promise<TransactionClass> {
-  postgresJsTransaction ??= (await import("drizzle-orm/postgres-js/session")).PostgresJsTransaction as unknown as TransactionClass;
-  return postgresJsTransaction;
-}
+/** Drizzle's postgres.js transaction, made on a connection of our own (its constructor is internal). */
+const Transaction = PostgresJsTransaction as unknown as new (dialect: unknown, session: unknown, schema: unknown) => DbTx;
 
 /**
  * Runs `work`, then the statements `last` gives, in one transaction (the session's default
- * isolation, READ COMMITTED), and returns `work`'s result with the rows of each last
- * statement. On PostgreSQL, BEGIN and COMMIT travel with the first and last statements.
+ * isolation, READ COMMITTED; with `snapshot`, REPEATABLE READ and READ ONLY), and returns
+ * `work`'s result. On PostgreSQL, BEGIN and COMMIT travel with the first and last statements.
  */
 export async function runTransaction<T>(
   db: Database,
   work: (open: OpenTransaction) => Promise<T>,
   last: () => readonly Statement[],
   snapshot = false,
-): Promise<{ result: T; lastRows: unknown[][] }> {
+): Promise<T> {
   const internals = db as unknown as DrizzleInternals;
   const { client } = internals.session;
   if (typeof client.reserve !== "function")
@@ -91,13 +85,11 @@ export async function runTransaction<T>(
           savepoint: async (name) => void (await run(`savepoint ${savepointName(name)}`)),
           rollbackTo: async (name) => void (await run(`rollback to savepoint ${savepointName(name)}`)),
         });
-        const lastRows: unknown[][] = [];
-        for (const s of last()) lastRows.push(await run(s.text, s.params));
-        return { result, lastRows };
+        for (const s of last()) await run(s.text, s.params);
+        return result;
       },
       snapshot ? SNAPSHOT : undefined,
     );
-  const Transaction = await transactionClass();
   const connection = await client.reserve();
   const { session, dialect } = internals;
   const tx = new Transaction(dialect, new session.constructor(connection, dialect, session.schema, session.options), session.schema);
@@ -118,10 +110,10 @@ export async function runTransaction<T>(
     });
     const finals = last().map((s) => quiet(connection.unsafe(s.text, s.params)));
     const committed = quiet(connection.unsafe("commit"));
-    const lastRows = await Promise.all(finals);
+    await Promise.all(finals);
     await Promise.all(unanswered);
     await committed;
-    return { result, lastRows };
+    return result;
   } catch (error) {
     // Nothing is open after a COMMIT that failed or rolled back; a ROLLBACK then only warns.
     await connection.unsafe("rollback").catch(() => {});
@@ -139,12 +131,10 @@ const SNAPSHOT = { isolationLevel: "repeatable read", accessMode: "read only" } 
  * after BEGIN and waits for each), and travels with the first read.
  */
 export async function inSnapshot<T>(db: Database, work: (tx: DbTx) => Promise<T>): Promise<T> {
-  return (
-    await runTransaction(
-      db,
-      (open) => work(open.tx),
-      () => [],
-      true,
-    )
-  ).result;
+  return runTransaction(
+    db,
+    (open) => work(open.tx),
+    () => [],
+    true,
+  );
 }

@@ -102,9 +102,40 @@ async function alone(db: Database, writer: Writer): Promise<void> {
 
 type Outcome = { value: unknown } | { error: unknown } | "again";
 
+/** What a transaction's writers leave to its end: change rows to append, and work to run once it commits. */
+class Commitments {
+  readonly pending: PendingChange[] = [];
+  private readonly after: ((db: Database) => void)[] = [];
+
+  /** A writer's view of the transaction. */
+  tx(db: DbTx): Tx {
+    return {
+      db,
+      record: (modelId, change) => void this.pending.push({ modelId, change }),
+      afterCommit: (then) => void this.after.push(then),
+    };
+  }
+
+  /** Where the writers' commitments stand now, to undo back to. */
+  mark(): readonly [number, number] {
+    return [this.pending.length, this.after.length];
+  }
+
+  /** Drops what was left since `mark` (its writer's writes were rolled back). */
+  undo([pending, after]: readonly [number, number]): void {
+    this.pending.length = pending;
+    this.after.length = after;
+  }
+
+  /** After the commit: what this process remembers of tokens, then the writers' own afterCommit work. */
+  committed(db: Database): void {
+    committed(db, this.pending);
+    for (const then of this.after) then(db);
+  }
+}
+
 async function together(db: Database, group: readonly Writer[]): Promise<void> {
-  const pending: PendingChange[] = [];
-  const after: ((db: Database) => void)[] = [];
+  const commitments = new Commitments();
   let outcomes: Outcome[] = [];
   let ok = false;
   try {
@@ -114,31 +145,24 @@ async function together(db: Database, group: readonly Writer[]): Promise<void> {
         for (const [i, writer] of group.entries()) {
           const savepoint = `writer_${i}`;
           await open.savepoint(savepoint);
-          const mark = pending.length;
-          const afterMark = after.length;
+          const mark = commitments.mark();
           try {
-            const value = await writer.work({
-              db: open.tx,
-              record: (modelId, change) => pending.push({ modelId, change }),
-              afterCommit: (then) => after.push(then),
-            });
-            outcomes.push({ value });
+            outcomes.push({ value: await writer.work(commitments.tx(open.tx)) });
           } catch (error) {
-            pending.length = mark; // its changes go with its writes
-            after.length = afterMark;
+            commitments.undo(mark); // its changes go with its writes
             await open.rollbackTo(savepoint);
             outcomes.push(retryable.has(sqlState(error) ?? "") ? "again" : { error });
           }
         }
       },
-      () => appendStatements(pending),
+      () => appendStatements(commitments.pending),
     );
     ok = true;
   } catch {
     // The shared transaction failed as a whole (its COMMIT, a savepoint, the connection): nothing of it committed.
     outcomes = group.map(() => "again");
   }
-  if (ok) hasCommitted(db, pending, after);
+  if (ok) commitments.committed(db);
   for (const [i, writer] of group.entries()) {
     const outcome = outcomes[i]!;
     if (outcome === "again") await alone(db, writer);
@@ -156,26 +180,17 @@ export function transact<T>(db: Database, work: (tx: Tx) => Promise<T>, model?: 
   return model === undefined ? withRetries(db, work) : inTurn(db, model, work);
 }
 
-/** What follows a commit: what this process remembers of tokens, and the writers' own afterCommit work. */
-function hasCommitted(db: Database, pending: readonly PendingChange[], after: readonly ((db: Database) => void)[]): void {
-  committed(db, pending);
-  for (const then of after) then(db);
-}
-
 async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    let done: { result: T; pending: PendingChange[]; after: ((db: Database) => void)[] };
+    const commitments = new Commitments();
+    let result: T;
     try {
       // READ COMMITTED is every session's default (the store sets it when it connects).
-      const pending: PendingChange[] = [];
-      const after: ((db: Database) => void)[] = [];
-      const { result } = await runTransaction(
+      result = await runTransaction(
         db,
-        (open) =>
-          work({ db: open.tx, record: (modelId, change) => pending.push({ modelId, change }), afterCommit: (then) => after.push(then) }),
-        () => appendStatements(pending),
+        (open) => work(commitments.tx(open.tx)),
+        () => appendStatements(commitments.pending),
       );
-      done = { result, pending, after };
     } catch (error) {
       const state = sqlState(error);
       if (!state || !retryable.has(state)) throw error;
@@ -185,8 +200,8 @@ async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promi
       await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
       continue;
     }
-    hasCommitted(db, done.pending, done.after);
-    return done.result;
+    commitments.committed(db);
+    return result;
   }
 }
 
