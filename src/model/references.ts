@@ -66,13 +66,10 @@ export async function addRelationReferences(tx: Tx, model: ModelRow, names: read
  * application's unit count; otherwise remove the application."
  */
 export async function releaseUnitReference(tx: Tx, model: ModelRow, name: string): Promise<void> {
-  // The common case first, in one statement; the rows it reads are the model's, whose lock this transaction holds.
+  // The rows it reads are the model's, whose lock this transaction holds: nothing changes them between the two statements.
   if ((await releaseIfStillHeld(tx.db, { modelId: model.id, name })).length) return;
   const app = await lockApplication(tx, model, name);
-  if (!app) return;
-  // Held after all (only if it changed between the two statements): release it as above.
-  if (app.life === Life.Alive || app.unitCount >= 2 || app.relationCount >= 1) await releaseIfStillHeld(tx.db, { modelId: model.id, name });
-  else await removeApplicationRow(tx, model, app);
+  if (app) await removeApplicationRow(tx, model, app);
 }
 
 /**
