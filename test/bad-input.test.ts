@@ -3,7 +3,18 @@
 // snapshotted before and after, revision included.
 import { beforeAll, describe, expect, it } from "vitest";
 import { useApi } from "./support/api.js";
-import { ADD_CHARM, ADD_MACHINE, ADD_UNIT, DEPLOY, deploy, INTEGRATE, integrate, markDying, snapshot } from "./support/fixtures.js";
+import {
+  ADD_CHARM,
+  ADD_MACHINE,
+  ADD_UNIT,
+  DEPLOY,
+  deploy,
+  INTEGRATE,
+  integrate,
+  markDying,
+  SET_CONSTRAINTS,
+  snapshot,
+} from "./support/fixtures.js";
 import {
   ENTER_SCOPE,
   REMOVE_APPLICATION,
@@ -126,6 +137,90 @@ const cases: Case[] = [
   ["remove a unit that is not Dead", "NOT_DEAD", REMOVE_DEAD_UNIT, () => ({ model, unit: "wordpress/0" })],
   ["set a machine with units Dead", "HAS_UNITS", SET_MACHINE_DEAD, () => ({ model, machine: "1" })],
   ["remove a machine that is not Dead", "NOT_DEAD", REMOVE_DEAD_MACHINE, () => ({ model, machine: "3" })],
+  // Issue 12: values the store would refuse (or keep but not read back) are refused at the model's edge,
+  // with a message quoting a short prefix of the input.
+  [
+    "a 2,700-character application name",
+    "INVALID_NAME",
+    DEPLOY,
+    () => ({ model, charm: "mysql", application: "a".repeat(2700) }),
+    /2700 characters/,
+  ],
+  ["a 2,700-character charm name", "INVALID_CHARM_METADATA", ADD_CHARM, () => ({ model, metadata: `name: ${"c".repeat(2700)}\n` })],
+  [
+    "a 100,000-character series",
+    "INVALID_ARGUMENT",
+    DEPLOY,
+    () => ({ model, charm: "mysql", application: "db2", series: "s".repeat(100_000) }),
+  ],
+  ["a unit number past 32 bits", "INVALID_ID", REMOVE_UNIT, () => ({ model, units: ["wordpress/99999999999"] })],
+  [
+    "mem past 2^31 - 1 MiB (it would not read back as an Int)",
+    "INVALID_CONSTRAINTS",
+    SET_CONSTRAINTS,
+    () => ({ model, application: "mysql", constraints: "mem=4000000G" }),
+  ],
+  [
+    "cores past 2^31 - 1",
+    "INVALID_CONSTRAINTS",
+    SET_CONSTRAINTS,
+    () => ({ model, application: "mysql", constraints: "cores=99999999999" }),
+  ],
+  [
+    "cores of 401 digits",
+    "INVALID_CONSTRAINTS",
+    SET_CONSTRAINTS,
+    () => ({ model, application: "mysql", constraints: `cores=1${"0".repeat(400)}` }),
+  ],
+  [
+    "1 MB of tags",
+    "INVALID_CONSTRAINTS",
+    SET_CONSTRAINTS,
+    () => ({ model, application: "mysql", constraints: `tags=${"t".repeat(1_000_000)}` }),
+  ],
+  [
+    "100,000 tags",
+    "INVALID_CONSTRAINTS",
+    ADD_MACHINE,
+    () => ({ model, constraints: `tags=${Array.from({ length: 100_000 }, (_, i) => i).join(",")}` }),
+  ],
+  ["a 1 MB instance type", "INVALID_CONSTRAINTS", ADD_MACHINE, () => ({ model, constraints: `instance-type=${"i".repeat(1_000_000)}` })],
+  [
+    "a 1 MB charm description",
+    "INVALID_CHARM_METADATA",
+    ADD_CHARM,
+    () => ({ model, metadata: `name: big\ndescription: ${"d".repeat(1_000_000)}\n` }),
+    /at most 65536/,
+  ],
+  [
+    "4,000 provides endpoints (10,000 is over the size limit too)",
+    "INVALID_CHARM_METADATA",
+    ADD_CHARM,
+    () => ({ model, metadata: `name: wide\nprovides:\n${Array.from({ length: 4000 }, (_, i) => `  e${i}: http`).join("\n")}\n` }),
+    /at most 100 endpoints/,
+  ],
+  [
+    "a YAML alias bomb",
+    "INVALID_CHARM_METADATA",
+    ADD_CHARM,
+    () => ({
+      model,
+      metadata: `name: bomb\na: &a ["x","x","x","x","x","x","x","x","x"]\n${Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(",")}]`,
+      ).join("\n")}\n`,
+    }),
+  ],
+  [
+    "a 1 MB private address",
+    "INVALID_ARGUMENT",
+    ENTER_SCOPE,
+    () => ({ model, relation: 1, unit: "wordpress/0", privateAddress: "1".repeat(1_000_000) }),
+    /not an IP address or host name/,
+  ],
 ];
 
 describe("bad input is refused with a stable code and changes nothing", () => {
@@ -134,6 +229,8 @@ describe("bad input is refused with a stable code and changes nothing", () => {
     const error = await api.refused(code, query, { input: input() });
     if (message) expect(error.message).toMatch(message);
     expect(error.message.length).toBeGreaterThan(10);
+    // The whole refusal, not the input echoed back.
+    expect(JSON.stringify(error).length).toBeLessThan(2048);
     expect(await snapshot(api, model)).toEqual(before);
   });
 
@@ -163,6 +260,30 @@ describe("bad input is refused with a stable code and changes nothing", () => {
       { model },
     );
     expect(result.errors?.map((e) => e.extensions?.code)).toEqual(["INVALID_ARGUMENT"]);
+  });
+
+  it("page sizes, cursors and batch counts out of range are INVALID_ARGUMENT", async () => {
+    const units = (args: string) => `query ($model: String!) { model(name: $model) { units(${args}) { edges { node { name } } } } }`;
+    for (const args of ["first: -1", "last: -1", 'after: "9223372036854775808"', 'before: "-1"'])
+      expect(
+        (await api.request(units(args), { model })).errors?.map((e) => e.extensions?.code),
+        args,
+      ).toEqual(["INVALID_ARGUMENT"]);
+    for (const maxBatches of [-5, 0, 10_001])
+      await api.refused("INVALID_ARGUMENT", `mutation ($n: Int) { runCleanups(model: "${model}", maxBatches: $n) { batches } }`, {
+        n: maxBatches,
+      });
+  });
+
+  it("a variable that does not coerce to its type is INVALID_ARGUMENT, before anything runs", async () => {
+    const error = await api.refused(
+      "INVALID_ARGUMENT",
+      `query ($n: Int) { model(name: "${model}") { units(first: $n) { edges { node { name } } } } }`,
+      {
+        n: "x",
+      },
+    );
+    expect(error.message).toMatch(/Variable "\$n" got invalid value/);
   });
 
   it("a duplicate model name is ALREADY_EXISTS", async () => {

@@ -87,7 +87,22 @@ describe("parseConstraints: sizes", () => {
   it("root-disk accepts the same M, G, T and P suffixes", () => {
     expect(parseConstraints("root-disk=100M")).toEqual({ rootDisk: 100 });
     expect(parseConstraints("root-disk=1T")).toEqual({ rootDisk: 1024 ** 2 });
-    expect(parseConstraints("root-disk=2P")).toEqual({ rootDisk: 2 * 1024 ** 3 });
+    expect(parseConstraints("root-disk=1P")).toEqual({ rootDisk: 1024 ** 3 });
+  });
+
+  it("a size or count that would not read back as a GraphQL Int (2^31 - 1) is refused when written, not when read", () => {
+    expectRefused("root-disk=2P", '"2P"', "2147483647 MiB");
+    expectRefused("mem=4000000G", '"4000000G"');
+    expectRefused("cores=99999999999", '"99999999999"');
+    expectRefused(`cores=1${"0".repeat(400)}`, "(401 characters)");
+    expect(parseConstraints("cores=2147483647")).toEqual({ cores: 2 ** 31 - 1 });
+  });
+
+  it("instance-type, tags and zones are bounded (128 characters a name, 64 items, 4096 characters in all)", () => {
+    expectRefused(`instance-type=${"x".repeat(129)}`, '"instance-type"', "longer than 128");
+    expectRefused(`tags=${Array.from({ length: 65 }, (_, i) => `t${i}`).join(",")}`, "65 items");
+    expectRefused(`zones=${"z".repeat(129)}`, '"zones"');
+    expectRefused(`tags=${"t,".repeat(3000)}t`, "at most 4096");
   });
 
   it("a size without a suffix is in megabytes", () => {

@@ -38,6 +38,10 @@ export const ErrorCodes = {
   UNAUTHENTICATED:
     "No credentials, or credentials that do not work (unknown, revoked, or an agent whose entity is Dead): send a bearer token.",
   FORBIDDEN: "The credentials are valid but may not do this: a read-only token writing, or an agent acting outside its responsibility.",
+  // Request limits (src/server/request-limits.ts): refused before anything of the request runs.
+  QUERY_TOO_COMPLEX:
+    "The operation exceeds a limit on its shape (depth, breadth, cost, aliases, root fields, directives or tokens): `extensions.limit` says which, `max` its value.",
+  REQUEST_TOO_LARGE: "The request body, a WebSocket message or the GraphQL document is larger than the server accepts.",
   // Change streams (src/changes): the one code they add.
   RESYNC_REQUIRED:
     "The change log no longer holds the revision a stream would resume from: subscribe again without `since` for a fresh snapshot.",
@@ -45,23 +49,54 @@ export const ErrorCodes = {
 
 export type ErrorCode = keyof typeof ErrorCodes;
 
+/** How much of an input a message quotes: enough to recognise it, never enough to echo a megabyte back. */
+const QUOTE_LIMIT = 64;
+
+/** `text` in double quotes, cut to a short prefix (with its full length said) when it is long. */
+export function shortQuote(text: string): string {
+  return text.length <= QUOTE_LIMIT ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, QUOTE_LIMIT))}… (${text.length} characters)`;
+}
+
+/**
+ * Where an input can be long, its message quotes it with shortQuote; this is the net under every other call site,
+ * so no refusal sends a hostile input back whole, in its message or its details.
+ */
+const MESSAGE_LIMIT = 1024;
+
+function bounded(message: string): string {
+  return message.length > MESSAGE_LIMIT ? `${message.slice(0, MESSAGE_LIMIT)}…` : message;
+}
+
+/** Long enough for any valid name or relation key (two endpoints of 127 characters), so only bad input is cut. */
+const DETAIL_LIMIT = 256;
+
+function boundedDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(details))
+    out[key] = typeof value === "string" && value.length > DETAIL_LIMIT ? `${value.slice(0, DETAIL_LIMIT)}…` : value;
+  return out;
+}
+
 export class LifelineError extends Error {
   /** graphql-js copies an original error's `extensions` onto the GraphQL error it wraps it in. */
   readonly extensions: { code: ErrorCode } & Record<string, unknown>;
 
+  readonly details: Record<string, unknown>;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: Record<string, unknown> = {},
+    details: Record<string, unknown> = {},
   ) {
-    super(message);
+    super(bounded(message));
     this.name = "LifelineError";
-    this.extensions = { code, ...details };
+    this.details = boundedDetails(details);
+    this.extensions = { code, ...this.details };
   }
 }
 
 export const notFound = (kind: string, id: string, where?: string) =>
-  new LifelineError("NOT_FOUND", `${kind} "${id}" not found${where ? ` in model "${where}"` : ""}`, { kind, id });
+  new LifelineError("NOT_FOUND", `${kind} ${shortQuote(id)} not found${where ? ` in model ${shortQuote(where)}` : ""}`, { kind, id });
 
 export const notAlive = (kind: string, id: string, life: string) =>
-  new LifelineError("NOT_ALIVE", `${kind} "${id}" is ${life}: nothing can be added to it`, { kind, id, life });
+  new LifelineError("NOT_ALIVE", `${kind} ${shortQuote(id)} is ${life}: nothing can be added to it`, { kind, id, life });

@@ -1,5 +1,6 @@
 // The one typed entry to the schema: every GraphQL type is declared through it.
 import SchemaBuilder from "@pothos/core";
+import ComplexityPlugin from "@pothos/plugin-complexity";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
 import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
@@ -14,6 +15,7 @@ import {
   type PersonRole,
   provisionsModel,
 } from "../model/index.js";
+import { pageSize } from "./connections.js";
 import type { Context } from "./context.js";
 
 /** The responsibilities a field may ask of its caller (src/model/authority.ts says who holds each). */
@@ -37,7 +39,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // Scope auth first, so no other plugin's wrapper runs before the check.
-  plugins: [ScopeAuthPlugin, RelayPlugin, DataloaderPlugin],
+  plugins: [ScopeAuthPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
   // Non-null by default, so generated clients get honest types.
   defaultFieldNullability: false,
   scopeAuth: {
@@ -65,7 +67,14 @@ export const builder = new SchemaBuilder<{
     nodesQueryOptions: false,
     cursorType: "String",
     clientMutationId: "omit",
+    // A connection's selections cost as many times as the page it asks for; its edges are that page (not a
+    // further multiple). src/server/request-limits.ts enforces the total.
+    defaultConnectionFieldOptions: { complexity: (args) => ({ field: 1, multiplier: pageSize(args) }) },
+    edgesFieldOptions: { complexity: { field: 1, multiplier: 1 } },
   },
+  // Plain lists (a relation's endpoints, a machine's units) count 10 times their selections; the limits
+  // themselves are checked per request, before execution (src/server/request-limits.ts), not by this plugin.
+  complexity: { defaultComplexity: 1, defaultListMultiplier: 10 },
 });
 
 const describe = (actor: NonNullable<Context["actor"]>) =>

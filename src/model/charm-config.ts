@@ -36,6 +36,7 @@ export function parseCharmConfig(text: string): ConfigOptions {
     doc = parseYaml(text);
   } catch (error) {
     if (error instanceof YAMLParseError) throw invalid(`not valid YAML: ${error.message}`);
+    if (error instanceof Error) throw invalid(`could not be read: ${error.message}`);
     throw error;
   }
   if (doc == null) return {};

@@ -4,6 +4,7 @@
 // cleanup.go: force is work queued behind a destroy, done when it falls due.
 import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { settingsRemoved } from "../changes/change.js";
+import { LifelineError } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import { MachineJob } from "../core/machine.js";
 import type { Database } from "../db/connect.js";
@@ -212,7 +213,7 @@ export async function runCleanupQueue(
   handlers: Record<CleanupKind, CleanupHandler>,
   options: { modelId?: string; maxBatches?: number } = {},
 ): Promise<CleanupReport> {
-  const maxBatches = options.maxBatches ?? 10_000;
+  const maxBatches = options.maxBatches ?? MAX_BATCHES;
   const scope = options.modelId ? eq(cleanups.modelId, options.modelId) : undefined;
   const report: CleanupReport = { batches: 0, finished: 0, failed: 0, remaining: 0 };
   // Cleanups queued by this run's own work (a model's destruction queues its applications') run in it too.
@@ -255,6 +256,9 @@ export async function runCleanupQueue(
   return report;
 }
 
+/** The most batches one run takes (and the default): a run stays bounded, and leaves the rest to the next. */
+export const MAX_BATCHES = 10_000;
+
 export interface RunCleanupsInput {
   /** Only this model's cleanups; all models' when omitted. */
   model?: string | null;
@@ -263,6 +267,11 @@ export interface RunCleanupsInput {
 
 /** The cleaner agent's operation: runs due cleanups, in bounded batches. */
 export async function runCleanups(db: Database, input: RunCleanupsInput = {}): Promise<CleanupReport> {
+  const maxBatches = input.maxBatches;
+  if (maxBatches != null && (!Number.isInteger(maxBatches) || maxBatches < 1 || maxBatches > MAX_BATCHES))
+    throw new LifelineError("INVALID_ARGUMENT", `maxBatches must be a whole number from 1 to ${MAX_BATCHES}, got ${maxBatches}`, {
+      argument: "maxBatches",
+    });
   const modelId = input.model ? (await transact(db, (tx) => lockModel(tx, input.model!, "any"))).id : undefined;
   return runCleanupQueue(db, cleanupHandlers, {
     ...(modelId ? { modelId } : {}),

@@ -1,6 +1,7 @@
 // The read side `juju status` needs: batch look-ups by key (one query per
 // batch, for the API's dataloaders) and keyset pages in creation order, so a
 // model with 100,000 units is read a page at a time.
+
 import { and, asc, desc, eq, gt, type InferSelectModel, inArray, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { LifelineError, notFound } from "../core/errors.js";
@@ -17,6 +18,7 @@ import {
   units,
 } from "../db/schema.js";
 import { statement } from "../db/statement.js";
+import { cursorValue } from "./cursor.js";
 import { checkApplicationName, checkModelName } from "./names.js";
 import type { ApplicationRow, CharmRow, MachineRow, ModelRow, RelationRow, ScopeRow, SettingsRow, UnitRow } from "./rows.js";
 
@@ -221,13 +223,8 @@ type Paged = PgTable & { seq: AnyPgColumn };
 /** One page of `table` in creation order (reversed when `inverted`), with `where` applied. */
 async function page<T extends Paged>(db: Database, table: T, where: SQL | undefined, window: PageWindow): Promise<InferSelectModel<T>[]> {
   const bounds: (SQL | undefined)[] = [where];
-  const cursor = (c: string | undefined) => {
-    if (c === undefined) return undefined;
-    if (!/^\d+$/.test(c)) throw new LifelineError("INVALID_ARGUMENT", `invalid cursor "${c}": pass a cursor this API returned`);
-    return Number(c);
-  };
-  const after = cursor(window.after);
-  const before = cursor(window.before);
+  const after = cursorValue(window.after);
+  const before = cursorValue(window.before);
   if (after !== undefined) bounds.push(gt(table.seq, after));
   if (before !== undefined) bounds.push(lt(table.seq, before));
   return db

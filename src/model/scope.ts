@@ -3,7 +3,7 @@
 // relation as its last member removes the relation (seed 000).
 import { and, eq, sql } from "drizzle-orm";
 import { scopeEntered, scopeLeft, settingsWritten } from "../changes/change.js";
-import { LifelineError, notAlive } from "../core/errors.js";
+import { LifelineError, notAlive, shortQuote } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import { Scope } from "../core/relation.js";
 import { relationEndpoints, relationScopes, relationSettings, relations } from "../db/schema.js";
@@ -59,7 +59,7 @@ export const enterScope = modelOperation(Life.Alive, async (tx, model, input: En
   if (already) return entered(already, null);
   if (relation.life !== Life.Alive) throw notAlive("relation", relation.key, relation.life);
   if (unit.life !== Life.Alive) throw notAlive("unit", unit.name, unit.life);
-  if (!input.privateAddress) throw new LifelineError("INVALID_ARGUMENT", "privateAddress is required to enter a scope");
+  checkAddress(input.privateAddress);
 
   const endpoints = await tx.db
     .select()
@@ -121,6 +121,18 @@ async function writeSettings(tx: Tx, model: ModelRow, relationId: number, unit: 
 }
 
 /** Leaves a scope (false when not in it); the last member of a Dying relation removes it. */
+/**
+ * An address as Juju's agents report one: an IP (v4 or v6, with an optional zone) or a host name, at most 255
+ * characters (a DNS name's limit). Anything else would be stored and handed to every counterpart's hooks.
+ */
+function checkAddress(address: string): void {
+  if (!address) throw new LifelineError("INVALID_ARGUMENT", "privateAddress is required to enter a scope");
+  if (address.length > 255 || !/^[A-Za-z0-9._:%-]+$/.test(address))
+    throw new LifelineError("INVALID_ARGUMENT", `privateAddress ${shortQuote(address)} is not an IP address or host name`, {
+      argument: "privateAddress",
+    });
+}
+
 export async function leaveScopeOf(
   tx: Tx,
   model: ModelRow,

@@ -1,10 +1,11 @@
 // What the API reads of unit agents: their state documents (batched, for the
 // dataloader) and their hook runs, in keyset pages newest first.
+
 import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
-import { LifelineError } from "../core/errors.js";
 import type { Database } from "../db/connect.js";
 import { hookRuns, unitAgentStates } from "../db/schema.js";
 import type { AgentState } from "./agent-state.js";
+import { cursorValue } from "./cursor.js";
 import type { HookRunRow } from "./rows.js";
 
 /** Keys of model-scoped entities, as read.ts spells them: "<model uuid>:<id>". */
@@ -26,13 +27,6 @@ export async function agentStatesOf(db: Database, unitKeys: readonly string[]): 
     for (const row of rows) found.set(keyOf(row.modelId, row.unit), row.state);
   }
   return unitKeys.map((key) => found.get(key) ?? null);
-}
-
-function cursorValue(cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(cursor))
-    throw new LifelineError("INVALID_ARGUMENT", `invalid cursor "${cursor.slice(0, 40)}": pass a cursor this API returned`);
-  return Number(cursor);
 }
 
 /** A page of a model's hook runs, or one unit's, newest first (oldest first when `inverted`); cursors are run ids. */

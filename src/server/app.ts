@@ -18,8 +18,10 @@ import { authenticate, redeemLoginCode } from "../model/index.js";
 import type { DummyProvider } from "../provider/dummy.js";
 import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js";
 import { coalesceWrites } from "./coalesce-writes.js";
+import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
 import { keepSharedResult, replaceSharedPayload, spliceSharedFrames } from "./shared-frames.js";
+import { useRefusalStatus } from "./sse-status.js";
 
 export const GRAPHQL_PATH = "/graphql";
 
@@ -33,7 +35,7 @@ interface EnvelopedRoot {
 export type CloudSource = DummyProvider | (() => DummyProvider | undefined);
 
 /** The API; subscriptions need the process's change feed (without one they refuse). */
-export function createYogaApp(store: Store, feed?: ChangeFeed, cloud?: CloudSource) {
+export function createYogaApp(store: Store, feed?: ChangeFeed, cloud?: CloudSource, limits: RequestLimits = defaultRequestLimits) {
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -53,7 +55,8 @@ export function createYogaApp(store: Store, feed?: ChangeFeed, cloud?: CloudSour
       const provider = typeof cloud === "function" ? cloud() : cloud;
       return { db: store.db, feed, provider, actor: token ? await authenticate(store.db, token) : null };
     },
-    plugins: [useAuthentication(), useSharedSubscriptionExecution()],
+    // The refusal status first, so it sees every refusal; then the limits: a request they refuse costs nothing else.
+    plugins: [useRefusalStatus(), useRequestLimits(limits), useAuthentication(), useSharedSubscriptionExecution()],
     maskedErrors: { maskError },
     // GraphiQL's assets come from the installed package, never a CDN: it works air-gapped.
     renderGraphiQL,
@@ -117,6 +120,25 @@ export interface ServerOptions {
   retention?: RetentionOptions & { intervalMs: number };
   /** The cloud the process's agents use, exposed to admins for fault injection. */
   provider?: CloudSource;
+  limits?: RequestLimits;
+}
+
+/**
+ * Refuses a body larger than the limit from its Content-Length, before yoga reads it. A POST without one (a chunked
+ * body) is refused with 411, as nginx does: its size could only be learnt by reading it.
+ */
+function refuseOversizeBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): boolean {
+  if (req.method !== "POST") return false;
+  const length = req.headers["content-length"];
+  const status = length === undefined ? 411 : Number(length) > maxBytes ? 413 : 0;
+  if (!status) return false;
+  const message =
+    status === 411
+      ? "send a Content-Length header with the request body"
+      : `the request body is ${length} bytes; at most ${maxBytes} are accepted`;
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", connection: "close" });
+  res.end(JSON.stringify({ errors: [{ message, extensions: { code: "REQUEST_TOO_LARGE", limit: "requestBytes", max: maxBytes } }] }));
+  return true;
 }
 
 /** Serves the API; the change feed starts before the port opens and stops after it closes. */
@@ -124,12 +146,14 @@ export async function startServer(store: Store, host: string, port: number, opti
   const feed = new ChangeFeed(store, { ...defaultFeedOptions, ...options.feed });
   await feed.start();
   const compactor = options.retention ? startCompactor(store.db, options.retention, options.retention.intervalMs) : null;
-  const yoga = createYogaApp(store, feed, options.provider);
+  const limits = options.limits ?? defaultRequestLimits;
+  const yoga = createYogaApp(store, feed, options.provider, limits);
   const server = createServer((req, res) => {
     if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store, req, res);
-    else void yoga(req, res);
+    else if (!refuseOversizeBody(req, res, limits.maxRequestBytes)) void yoga(req, res);
   });
-  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
+  // A larger message closes the socket with 1009 (Message Too Big): ws stops reading it there.
+  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: limits.maxRequestBytes });
   // Before useServer, so every socket is wrapped before graphql-ws sends on it.
   coalesceWrites(wss);
   spliceSharedFrames(wss);

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
 import { defaultRetention, type RetentionOptions } from "../changes/retention.js";
 import type { StoreOptions } from "../db/connect.js";
+import { defaultRequestLimits, type RequestLimits } from "./request-limits.js";
 
 export interface Config {
   store: StoreOptions;
@@ -12,6 +13,7 @@ export interface Config {
   port: number;
   feed: FeedOptions;
   retention: RetentionOptions & { intervalMs: number };
+  limits: RequestLimits;
   /** The in-process agents (provisioners on the dummy cloud, machine agents). */
   agents: {
     enabled: boolean;
@@ -45,6 +47,16 @@ function cloudFile(env: NodeJS.ProcessEnv): string | null {
   return dataDir.startsWith("memory://") ? null : resolve(join(dirname(resolve(dataDir)), "cloud.json"));
 }
 
+/** Each limit from `LIFELINE_<NAME>` (maxDepth: LIFELINE_MAX_DEPTH); the README's table lists them. */
+function requestLimits(env: NodeJS.ProcessEnv): RequestLimits {
+  const limits = { ...defaultRequestLimits };
+  for (const key of Object.keys(limits) as (keyof RequestLimits)[]) {
+    const name = `LIFELINE_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+    limits[key] = Math.max(1, Math.floor(positive(env, name, limits[key])));
+  }
+  return limits;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port number, got "${env.PORT}"`);
@@ -67,6 +79,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       minAgeMs: positive(env, "LIFELINE_CHANGE_RETENTION_MIN_AGE_S", defaultRetention.minAgeMs / 1000) * 1000,
       intervalMs: positive(env, "LIFELINE_COMPACT_INTERVAL_S", 60) * 1000,
     },
+    limits: requestLimits(env),
     agents: {
       enabled: env.LIFELINE_AGENTS !== "0",
       startAttempts: Math.max(1, positive(env, "LIFELINE_PROVISIONER_START_ATTEMPTS", 10)),

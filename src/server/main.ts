@@ -25,6 +25,7 @@ async function main() {
   const running = await startServer(store, config.host, config.port, {
     feed: config.feed,
     retention: config.retention,
+    limits: config.limits,
     // The admin's cloud API reaches the cloud of this process's agents, while they run here.
     ...(config.agents.enabled ? { provider: () => agents?.provider } : {}),
   });

@@ -6,6 +6,7 @@ export const DEPLOY = `mutation ($input: DeployInput!) { deploy(input: $input) {
 export const ADD_UNIT = `mutation ($input: AddUnitInput!) { addUnit(input: $input) { name series machine { id series containerType } } }`;
 export const ADD_MACHINE = `mutation ($input: AddMachineInput!) { addMachine(input: $input) { id series jobs containerType parent { id } constraints { text } } }`;
 export const INTEGRATE = `mutation ($input: IntegrateInput!) { integrate(input: $input) { id key scope interface life endpoints { applicationName name role scope } } }`;
+export const SET_CONSTRAINTS = `mutation ($input: SetConstraintsInput!) { setConstraints(input: $input) { text } }`;
 export const ADD_CHARM = `mutation ($input: AddCharmInput!) { addCharm(input: $input) { url name revision subordinate series endpoints { name role interface scope implicit } } }`;
 
 /**

@@ -1,7 +1,7 @@
 // A unit agent's side of the API: its status (with the hook it is about), the
 // hook runs it begins and commits, the state document it keeps on the server,
 // and `juju resolved` for a person to get a failed hook moving.
-import { resolveCursorConnection } from "@pothos/plugin-relay";
+import type { DefaultConnectionArguments } from "@pothos/plugin-relay";
 import { HookResult, ResolvedMode } from "../../core/hooks.js";
 import {
   agentStatesOf,
@@ -18,7 +18,7 @@ import {
   setUnitAgentState,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
-import { MAX_PAGE } from "../connections.js";
+import { cursorConnection } from "../connections.js";
 import { ModelRef, UnitRef } from "../refs.js";
 import { SettingInput } from "./common.js";
 
@@ -94,8 +94,8 @@ export const HookRunRef = builder.objectRef<HookRunRow>("HookRun").implement({
 });
 
 /** Hook runs newest first; cursors are run ids. */
-const hookRunConnection = (args: Parameters<typeof resolveCursorConnection>[0]["args"], page: (w: PageWindow) => Promise<HookRunRow[]>) =>
-  resolveCursorConnection({ args, toCursor: (r: HookRunRow) => String(r.id), maxSize: MAX_PAGE, defaultSize: 100 }, page);
+const hookRunConnection = (args: DefaultConnectionArguments, page: (w: PageWindow) => Promise<HookRunRow[]>) =>
+  cursorConnection(args, (r: HookRunRow) => String(r.id), page);
 
 builder.objectFields(UnitRef, (t) => ({
   agentStatus: t.field({

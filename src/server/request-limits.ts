@@ -1,0 +1,293 @@
+// The limits every request meets before anything of it runs, on every transport
+// (HTTP, SSE and graphql-ws all go through yoga's one envelop pipeline):
+//
+//   parse      the document's size, then graphql-js's own token limit (which also keeps
+//              the recursive parser far from the stack's end);
+//   validate   aliases and directives (graphql-armor's rules), root fields (ours);
+//   execute    text in every argument and variable (no NUL, no lone surrogate, no
+//              string beyond a size), variables coerced with a code, then depth,
+//              breadth and cost (Pothos' complexity rule: lists weighted by their page
+//              size, the cost declared beside each field in src/graphql).
+//
+// Depth and cost wait for execute because a page size may come from a variable, and
+// yoga caches validation by document text alone. Each refusal carries a code from
+// src/core/errors.ts; nothing of the operation has run when it is sent.
+
+import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
+import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
+import { createComplexityRule } from "@pothos/plugin-complexity";
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  type GraphQLSchema,
+  getOperationAST,
+  getVariableValues,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+  validate,
+  visit,
+} from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { type ErrorCode, shortQuote } from "../core/errors.js";
+
+export interface RequestLimits {
+  /** Bytes of an HTTP request body, and of one graphql-ws message. */
+  maxRequestBytes: number;
+  /** Characters of the GraphQL document. */
+  maxDocumentLength: number;
+  /** Lexical tokens of the document (graphql-js `maxTokens`). */
+  maxTokens: number;
+  /** Nesting of selections. */
+  maxDepth: number;
+  /** Field selections in all, at every level. */
+  maxBreadth: number;
+  /** Estimated cost: 1 a field, a connection's selections times its page size, a plain list's times 10. */
+  maxCost: number;
+  maxAliases: number;
+  /** Fields selected at the root of one operation (each root mutation field is a transaction). */
+  maxRootFields: number;
+  maxDirectives: number;
+  /** Characters of one string, in an argument or a variable. */
+  maxStringLength: number;
+}
+
+export const defaultRequestLimits: RequestLimits = {
+  maxRequestBytes: 8 * 1024 * 1024,
+  maxDocumentLength: 64 * 1024,
+  maxTokens: 1000,
+  maxDepth: 12,
+  maxBreadth: 500,
+  maxCost: 250_000,
+  maxAliases: 32,
+  maxRootFields: 16,
+  maxDirectives: 32,
+  maxStringLength: 2 * 1024 * 1024,
+};
+
+/** A refusal made before execution: a GraphQLError with one of our codes. */
+export function refusal(code: ErrorCode, message: string, details: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, ...details } });
+}
+
+const tooComplex = (limit: string, max: number, actual: number | undefined, message: string) =>
+  refusal("QUERY_TOO_COMPLEX", message, { limit, max, ...(actual === undefined ? {} : { actual }) });
+
+/** Parses within the document-length and token limits; each refusal carries its code. */
+export function parseWithin(limits: RequestLimits) {
+  return (source: unknown): DocumentNode => {
+    const text = typeof source === "string" ? source : ((source as { body?: string }).body ?? "");
+    if (text.length > limits.maxDocumentLength)
+      throw refusal(
+        "REQUEST_TOO_LARGE",
+        `the document is ${text.length} characters long; at most ${limits.maxDocumentLength} are accepted`,
+        {
+          limit: "documentLength",
+          max: limits.maxDocumentLength,
+        },
+      );
+    try {
+      return parse(text, { maxTokens: limits.maxTokens });
+    } catch (error) {
+      // graphql-js says so only in its message; test/request-limits.test.ts pins the wording.
+      if (error instanceof GraphQLError && error.message.includes("tokens. Parsing aborted"))
+        throw tooComplex("tokens", limits.maxTokens, undefined, `the document has more than ${limits.maxTokens} tokens`);
+      // Only when an operator raises maxTokens far enough for the recursive parser to reach the stack's end.
+      if (error instanceof RangeError)
+        throw new GraphQLError("the document is nested too deeply to parse", { extensions: { code: "GRAPHQL_PARSE_FAILED" } });
+      throw error;
+    }
+  };
+}
+
+/** The rules that need only the document: yoga caches their verdict with the parsed document. */
+export function documentRules(limits: RequestLimits): ValidationRule[] {
+  const rejectAs = (limit: string, max: number) => [
+    (context: ValidationContext | null, error: GraphQLError) =>
+      context?.reportError(tooComplex(limit, max, undefined, plain(error.message))),
+  ];
+  return [
+    maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: rejectAs("aliases", limits.maxAliases) }),
+    maxDirectivesRule({ n: limits.maxDirectives, propagateOnRejection: false, onReject: rejectAs("directives", limits.maxDirectives) }),
+    rootFieldsRule(limits.maxRootFields),
+  ];
+}
+
+/** Depth, breadth and cost of the operation with these variables (page sizes may come from them). */
+export function complexityRule(
+  limits: RequestLimits,
+  request: { variables: Record<string, unknown>; operationName?: string | null | undefined; context: object },
+): ValidationRule {
+  return createComplexityRule({
+    variableValues: request.variables,
+    operationName: request.operationName ?? undefined,
+    context: request.context,
+    validate: ({ depth, breadth, complexity }, report) => {
+      if (depth > limits.maxDepth)
+        report(tooComplex("depth", limits.maxDepth, depth, `the query is ${depth} levels deep; at most ${limits.maxDepth} are accepted`));
+      else if (breadth > limits.maxBreadth)
+        report(
+          tooComplex(
+            "breadth",
+            limits.maxBreadth,
+            breadth,
+            `the query selects ${breadth} fields; at most ${limits.maxBreadth} are accepted`,
+          ),
+        );
+      else if (complexity > limits.maxCost)
+        report(
+          tooComplex(
+            "cost",
+            limits.maxCost,
+            complexity,
+            `the query's estimated cost is ${complexity}; at most ${limits.maxCost} is accepted (ask for smaller pages)`,
+          ),
+        );
+    },
+  });
+}
+
+interface Execution {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  variableValues?: unknown;
+  operationName?: string | null | undefined;
+  contextValue: unknown;
+}
+
+export function useRequestLimits(limits: RequestLimits = defaultRequestLimits): Plugin {
+  const parseFn = parseWithin(limits);
+  const rules = documentRules(limits);
+  const literalErrors = new WeakMap<DocumentNode, GraphQLError | null>();
+
+  /** What to refuse the execution with, or null to let it run. */
+  const refusals = (args: Execution): readonly GraphQLError[] | null => {
+    let literalError = literalErrors.get(args.document);
+    if (literalError === undefined) {
+      literalError = literalTextError(args.document, limits.maxStringLength);
+      literalErrors.set(args.document, literalError);
+    }
+    const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+    const textError = literalError ?? variableTextError(variables, limits.maxStringLength);
+    if (textError) return [textError];
+    const operation = getOperationAST(args.document, args.operationName);
+    if (!operation) return null;
+    // graphql-js coerces again when it executes; done here first so a bad variable is refused with a code.
+    const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], variables, { maxErrors: 5 });
+    if (coerced.errors) return coerced.errors.map((e) => refusal("INVALID_ARGUMENT", shorten(e.message)));
+    // The specified rules ran in validate; this runs the one rule that needs the variables, alone.
+    const rule = complexityRule(limits, { variables, operationName: args.operationName, context: args.contextValue as object });
+    const errors = validate(args.schema, args.document, [rule]);
+    return errors.length ? errors.map((e) => (e.extensions.code ? e : refusal("INVALID_ARGUMENT", shorten(e.message)))) : null;
+  };
+
+  return {
+    onParse({ setParseFn }) {
+      setParseFn(parseFn);
+    },
+    onValidate({ addValidationRule }) {
+      for (const rule of rules) addValidationRule(rule);
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const errors = refusals(args);
+      if (errors) setResultAndStopExecution({ errors });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const errors = refusals(args);
+      if (errors) setResultAndStopExecution({ errors });
+    },
+  };
+}
+
+/** graphql-armor's messages begin "Syntax Error:", which these are not. */
+const plain = (message: string) => message.replace(/^Syntax Error: /, "");
+
+const shorten = (message: string) => (message.length > 300 ? `${message.slice(0, 300)}…` : message);
+
+/** No more than `max` fields at the root of any operation, fragments spread into it counted. */
+function rootFieldsRule(max: number): ValidationRule {
+  return (context) => ({
+    OperationDefinition(operation: OperationDefinitionNode) {
+      const fragments = new Map<string, FragmentDefinitionNode>();
+      for (const definition of context.getDocument().definitions)
+        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+      const count = countRootFields(operation.selectionSet, fragments, new Set());
+      if (count > max)
+        context.reportError(
+          tooComplex(
+            "rootFields",
+            max,
+            count,
+            `the operation selects ${count} root fields; at most ${max} are accepted (send several requests)`,
+          ),
+        );
+    },
+  });
+}
+
+function countRootFields(selections: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): number {
+  let count = 0;
+  for (const selection of selections.selections) {
+    if (selection.kind === Kind.FIELD) count += selection.name.value === "__typename" ? 0 : 1;
+    else if (selection.kind === Kind.INLINE_FRAGMENT) count += countRootFields(selection.selectionSet, fragments, seen);
+    else if (!seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      const fragment = fragments.get(selection.name.value);
+      if (fragment) count += countRootFields(fragment.selectionSet, fragments, seen);
+    }
+  }
+  return count;
+}
+
+/**
+ * Why a string would be refused: PostgreSQL stores no NUL in text, a lone UTF-16 surrogate has no UTF-8 form, and
+ * an unbounded string is a memory and CPU lever. Null when the text is acceptable.
+ */
+function textProblem(text: string, max: number): string | null {
+  if (text.length > max) return `is ${text.length} characters long; at most ${max} are accepted`;
+  if (text.includes("\u0000")) return "contains a NUL character";
+  if (!text.isWellFormed()) return "contains a lone UTF-16 surrogate";
+  return null;
+}
+
+function literalTextError(document: DocumentNode, max: number): GraphQLError | null {
+  let found: GraphQLError | null = null;
+  visit(document, {
+    StringValue(node) {
+      const problem = textProblem(node.value, max);
+      if (!problem) return undefined;
+      const at = node.loc ? ` at line ${node.loc.startToken.line}, column ${node.loc.startToken.column}` : "";
+      found = refusal("INVALID_ARGUMENT", `the string ${shortQuote(node.value)}${at} ${problem}`);
+      return false;
+    },
+  });
+  return found;
+}
+
+/** Walks the variables without recursion: their JSON may nest as deep as the body allows. */
+function variableTextError(variables: Record<string, unknown>, max: number): GraphQLError | null {
+  const stack: [unknown, string][] = Object.entries(variables).map(([name, value]) => [value, `$${name}`]);
+  const check = (text: string, path: string) => {
+    const problem = textProblem(text, max);
+    return problem ? refusal("INVALID_ARGUMENT", `variable ${shortQuote(path)} ${problem}`, { variable: path.slice(0, 100) }) : null;
+  };
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === "string") {
+      const error = check(value, path);
+      if (error) return error;
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push([value[i], `${path}[${i}]`]);
+    } else if (value && typeof value === "object")
+      for (const [key, item] of Object.entries(value)) {
+        const error = check(key, `${path} (a key)`);
+        if (error) return error;
+        stack.push([item, `${path}.${key}`]);
+      }
+  }
+  return null;
+}

@@ -1,0 +1,287 @@
+// Issue 12: "Limits a serious GraphQL server has, each configurable, documented, with a
+// coded refusal before any execution ... on both transports." Every hostile request here is
+// one the issue names (or one like it): each is refused with its code, fast, while the
+// server keeps answering others, and nothing changes.
+import { type GraphQLInputType, getIntrospectionQuery, getOperationAST, parse, print, typeFromAST, validate } from "graphql";
+import { createClient } from "graphql-ws";
+import { beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import * as documents from "../src/client/graphql.js";
+import { schema } from "../src/graphql/schema.js";
+import { createYogaApp } from "../src/server/app.js";
+import { complexityRule, defaultRequestLimits, documentRules, parseWithin } from "../src/server/request-limits.js";
+import { sampleVariables } from "./support/sample-values.js";
+import { adminHeaders } from "./support/store.js";
+import { type LiveServer, useLiveServer } from "./support/streams.js";
+
+const live = useLiveServer();
+let model: string;
+
+beforeAll(async () => {
+  model = (await live.newModel()).name;
+  await live.ok(`mutation ($model: String!) { deploy(input: { model: $model, charm: "wordpress" }) { name } }`, { model });
+  await live.ok(`mutation ($model: String!) { deploy(input: { model: $model, charm: "mysql" }) { name } }`, { model });
+  await live.ok(`mutation ($model: String!) { integrate(input: { model: $model, endpoints: ["wordpress", "mysql"] }) { key } }`, { model });
+});
+
+interface Answer {
+  status: number;
+  ms: number;
+  body: { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+}
+
+async function send(server: LiveServer, query: string, variables: Record<string, unknown> = {}): Promise<Answer> {
+  const started = performance.now();
+  const response = await fetch(server.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json", ...adminHeaders },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.json()) as Answer["body"];
+  return { status: response.status, ms: performance.now() - started, body };
+}
+
+const revision = async () => (await live.ok(`query ($model: String!) { model(name: $model) { revision } }`, { model })).model.revision;
+
+/**
+ * Sends the request three times beside a cheap read; expects the same refusal each time and returns it.
+ * "Fast" is the quickest of the three within 100 ms: the refusal's own cost, not the machine's noise.
+ */
+async function expectRefusedFast(query: string, code: string, limit?: string, variables: Record<string, unknown> = {}) {
+  const before = await revision();
+  const answers: Answer[] = [];
+  for (let i = 0; i < 3; i++) {
+    const [answer, other] = await Promise.all([send(live, query, variables), send(live, "{ __typename }")]);
+    expect(other.body).toEqual({ data: { __typename: "Query" } });
+    answers.push(answer);
+  }
+  for (const { body } of answers) {
+    expect(body.data ?? null, JSON.stringify(body).slice(0, 500)).toBeNull();
+    expect(body.errors?.map((e) => e.extensions?.code)).toContain(code);
+    if (limit) expect(body.errors?.map((e) => e.extensions?.limit)).toContain(limit);
+    expect(JSON.stringify(body).length).toBeLessThan(4096);
+  }
+  expect(Math.min(...answers.map((a) => a.ms))).toBeLessThan(100);
+  expect(await revision()).toBe(before);
+  return answers[0]!.body.errors!;
+}
+
+const nested = (depth: number) => {
+  let selection = "name";
+  for (let i = 0; i < depth; i++) selection = `application { relations { endpoints { ${selection} } } }`;
+  return `query ($model: String!) { model(name: $model) { application(name: "wordpress") { relations { endpoints { ${selection} } } } } }`;
+};
+
+describe("request limits (defaults; LIFELINE_MAX_* sets each)", () => {
+  it("depth: relations nested 30 deep are refused, QUERY_TOO_COMPLEX with limit depth, max and actual", async () => {
+    const [error] = await expectRefusedFast(nested(10), "QUERY_TOO_COMPLEX", "depth", { model });
+    expect(error!.extensions).toMatchObject({ max: defaultRequestLimits.maxDepth });
+    expect(error!.extensions!.actual).toBeGreaterThan(30);
+  });
+
+  it("depth: within the limit the same shape runs", async () => {
+    const answer = await send(live, nested(1), { model });
+    expect(answer.body.errors).toBeUndefined();
+  });
+
+  it("cost weighs a connection by its page size: 1000 models × 1000 applications is refused, 10 × 10 runs", async () => {
+    const query = (n: number) => `{ models(first: ${n}) { edges { node { applications(first: ${n}) { edges { node { name } } } } } } }`;
+    await expectRefusedFast(query(1000), "QUERY_TOO_COMPLEX", "cost");
+    expect((await send(live, query(10))).body.errors).toBeUndefined();
+  });
+
+  it("cost counts a page size given as a variable", async () => {
+    const query = `query ($n: Int) { models(first: $n) { edges { node { applications(first: $n) { edges { node { name } } } } } } }`;
+    await expectRefusedFast(query, "QUERY_TOO_COMPLEX", "cost", { n: 1000 });
+    expect((await send(live, query, { n: 10 })).body.errors).toBeUndefined();
+  });
+
+  it("breadth: one field selected 600 times is refused", async () => {
+    await expectRefusedFast(`query ($model: String!) { model(name: $model) { ${"name ".repeat(600)} } }`, "QUERY_TOO_COMPLEX", "breadth", {
+      model,
+    });
+  });
+
+  it("aliases: 40 aliases of a field are refused", async () => {
+    const aliases = Array.from({ length: 40 }, (_, i) => `n${i}: name`).join(" ");
+    await expectRefusedFast(`query ($model: String!) { model(name: $model) { ${aliases} } }`, "QUERY_TOO_COMPLEX", "aliases", { model });
+  });
+
+  it("root fields: 20 reads of the model in one operation are refused (each would be a transaction)", async () => {
+    const roots = Array.from({ length: 20 }, (_, i) => `m${i}: model(name: $model) { revision }`).join(" ");
+    await expectRefusedFast(`query ($model: String!) { ${roots} }`, "QUERY_TOO_COMPLEX", "rootFields", { model });
+  });
+
+  it("root fields: 20 mutations in one operation are refused and none runs", async () => {
+    const roots = Array.from(
+      { length: 20 },
+      (_, i) => `d${i}: deploy(input: { model: $model, charm: "mysql", application: "db${i}" }) { name }`,
+    ).join(" ");
+    await expectRefusedFast(`mutation ($model: String!) { ${roots} }`, "QUERY_TOO_COMPLEX", "rootFields", { model });
+  });
+
+  it("10,000 aliased root fields are refused at the token limit, before validation", async () => {
+    const roots = Array.from({ length: 10_000 }, (_, i) => `a${i}: model(name: "default") { revision }`).join(" ");
+    const answer = await send(live, `{ ${roots} }`);
+    expect(answer.body.errors?.map((e) => e.extensions?.code)).toEqual(["REQUEST_TOO_LARGE"]);
+    const fewer = Array.from({ length: 400 }, (_, i) => `a${i}: __typename`).join(" ");
+    await expectRefusedFast(`{ ${fewer} }`, "QUERY_TOO_COMPLEX", "tokens");
+  });
+
+  it("directives: 40 on one field are refused", async () => {
+    await expectRefusedFast(`{ ${"__typename @include(if: true) ".repeat(40)} }`, "QUERY_TOO_COMPLEX", "directives");
+  });
+
+  it("tokens: a selection nested 2,100 deep (the parser's stack overflow in the issue) is refused", async () => {
+    await expectRefusedFast(`{ ${"a {".repeat(2100)}${"}".repeat(2100)} }`, "QUERY_TOO_COMPLEX", "tokens");
+  });
+
+  it("tokens: a list literal nested 2,100 deep is refused", async () => {
+    await expectRefusedFast(`{ model(name: ${"[".repeat(2100)}${"]".repeat(2100)}) { name } }`, "QUERY_TOO_COMPLEX", "tokens");
+  });
+
+  it("document length: a 70,000-character document is refused, REQUEST_TOO_LARGE", async () => {
+    await expectRefusedFast(`# ${"x".repeat(70_000)}\n{ __typename }`, "REQUEST_TOO_LARGE", "documentLength");
+  });
+
+  it("the token limit's refusal depends on graphql-js's wording: pinned here", () => {
+    expect(() => parse(`{ ${"a ".repeat(50)} }`, { maxTokens: 10 })).toThrow(/tokens\. Parsing aborted/);
+  });
+
+  it("with the token limit raised past the parser's stack, a deep document is GRAPHQL_PARSE_FAILED, not internal", async () => {
+    const yoga = createYogaApp(live.store, undefined, undefined, {
+      ...defaultRequestLimits,
+      maxTokens: 10_000_000,
+      maxDocumentLength: 10_000_000,
+    });
+    const response = await yoga.fetch("http://lifeline.test/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json", ...adminHeaders },
+      body: JSON.stringify({ query: `{ ${"a {".repeat(100_000)}${"}".repeat(100_000)} }` }),
+    });
+    const body = (await response.json()) as Answer["body"];
+    expect(body.errors?.map((e) => e.extensions?.code)).toEqual(["GRAPHQL_PARSE_FAILED"]);
+  });
+});
+
+describe("request bodies", () => {
+  it("a body over maxRequestBytes is refused by its Content-Length with 413 and REQUEST_TOO_LARGE, unread", async () => {
+    const started = performance.now();
+    const response = await fetch(live.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...adminHeaders },
+      body: JSON.stringify({ query: "{ __typename }", variables: { x: "x".repeat(defaultRequestLimits.maxRequestBytes) } }),
+    });
+    expect(response.status).toBe(413);
+    const body = (await response.json()) as Answer["body"];
+    expect(body.errors?.map((e) => e.extensions?.code)).toEqual(["REQUEST_TOO_LARGE"]);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect((await send(live, "{ __typename }")).body).toEqual({ data: { __typename: "Query" } });
+  });
+
+  it("a chunked POST without Content-Length is refused with 411", async () => {
+    const { request } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(live.url, { method: "POST", headers: { "content-type": "application/json", ...adminHeaders } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.write(JSON.stringify({ query: "{ __typename }" }));
+      req.end();
+    });
+    expect(status).toBe(411);
+  });
+});
+
+describe("over graphql-ws and SSE", () => {
+  it("a subscription over the limits is refused alone on its socket; the socket stays open", async () => {
+    let closed = false;
+    const client = createClient({
+      url: live.url.replace(/^http/, "ws"),
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: adminHeaders,
+      on: {
+        closed: () => {
+          closed = true;
+        },
+      },
+    });
+    try {
+      const deep = `subscription { changes(model: "${model}") { ${"a {".repeat(1500)}${"}".repeat(1500)} } }`;
+      const errors = await new Promise<{ extensions?: Record<string, unknown> }[]>((resolve, reject) =>
+        client.subscribe(
+          { query: deep },
+          {
+            next: () => reject(new Error("expected a refusal")),
+            error: (e) => resolve(e as never),
+            complete: () => reject(new Error("completed")),
+          },
+        ),
+      );
+      expect(errors.map((e) => e.extensions?.code)).toEqual(["QUERY_TOO_COMPLEX"]);
+      const answer = await new Promise<unknown>((resolve, reject) =>
+        client.subscribe({ query: "{ __typename }" }, { next: (r) => resolve(r.data), error: reject, complete: () => {} }),
+      );
+      expect(answer).toEqual({ __typename: "Query" });
+      expect(closed).toBe(false);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  const sse = async (query: string, headers: Record<string, string> = adminHeaders) => {
+    const controller = new AbortController();
+    const response = await fetch(live.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream", ...headers },
+      body: JSON.stringify({ query }),
+      signal: controller.signal,
+    });
+    const text = response.status === 200 ? "" : await response.text();
+    controller.abort();
+    return { status: response.status, text };
+  };
+
+  it("SSE refusals carry the status their code implies: NOT_FOUND 404, INVALID_ARGUMENT 400, UNAUTHENTICATED 401, limits 400", async () => {
+    const changes = (args: string) => `subscription { changes(${args}) { type } }`;
+    const notFound = await sse(changes(`model: "no-such-model"`));
+    expect(notFound.status).toBe(404);
+    expect(notFound.text).toContain("NOT_FOUND");
+    const invalid = await sse(changes(`model: "${model}", since: "not-a-revision"`));
+    expect(invalid.status).toBe(400);
+    expect(invalid.text).toContain("INVALID_ARGUMENT");
+    expect((await sse(changes(`model: "${model}"`), {})).status).toBe(401);
+    const deep = await sse(`subscription { changes(model: "${model}") { ${"a {".repeat(1500)}${"}".repeat(1500)} } }`);
+    expect(deep.status).toBe(400);
+    expect(deep.text).toContain("QUERY_TOO_COMPLEX");
+  });
+
+  it("an accepted SSE subscription still answers 200", async () => {
+    expect((await sse(`subscription { changes(model: "${model}") { type } }`)).status).toBe(200);
+  });
+});
+
+describe("Lifeline's own documents stay within the default limits", () => {
+  const limits = defaultRequestLimits;
+  const all = Object.entries(documents).filter(([name]) => name.endsWith("Document"));
+
+  it("finds the generated client's documents", () => {
+    expect(all.length).toBeGreaterThan(20);
+  });
+
+  it.each(all)("%s", (_name, document) => {
+    const text = print(document as never);
+    const parsed = parseWithin(limits)(text);
+    const operation = getOperationAST(parsed)!;
+    const variables = sampleVariables(operation.variableDefinitions ?? [], (node) => typeFromAST(schema, node) as GraphQLInputType);
+    const errors = validate(schema, parsed, [...documentRules(limits), complexityRule(limits, { variables, context: {} })]);
+    expect(errors.map((e) => e.message)).toEqual([]);
+  });
+
+  it("GraphiQL's and codegen's introspection query", () => {
+    const parsed = parseWithin(limits)(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }));
+    expect(validate(schema, parsed, documentRules(limits))).toEqual([]);
+  });
+});
