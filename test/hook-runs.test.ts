@@ -326,6 +326,22 @@ describe("the agent's state document", () => {
     expect(error.message).toMatch(`at most ${AGENT_STATE_LIMIT} bytes`);
     expect((await a.unit("wordpress/0")).agentState).toEqual(fits);
   });
+
+  it("nested more than 64 deep is INVALID_ARGUMENT, however deep (100,000 levels would overflow the stack that stores it)", async () => {
+    const { model, a } = await scene();
+    const before = (await a.unit("wordpress/0")).agentState;
+    for (const depth of [65, 100_000]) {
+      // JSON.stringify recurses too: the body is written by hand.
+      const state = `${'{"d":'.repeat(depth - 1)}{}${"}".repeat(depth - 1)}`;
+      const body = `{"query":${JSON.stringify(SET_AGENT_STATE)},"variables":{"input":{"model":"${model}","unit":"wordpress/0","state":${state}}}}`;
+      const result = await api.raw(body);
+      expect(
+        result.errors?.map((e) => e.extensions?.code),
+        JSON.stringify(result).slice(0, 300),
+      ).toEqual(["INVALID_ARGUMENT"]);
+    }
+    expect((await a.unit("wordpress/0")).agentState).toEqual(before);
+  });
 });
 
 describe("reading hook runs", () => {

@@ -121,7 +121,16 @@ export interface ServerOptions {
   /** The cloud the process's agents use, exposed to admins for fault injection. */
   provider?: CloudSource;
   limits?: RequestLimits;
+  /**
+   * graphql-ws pings each socket this often and drops one that has not answered by the next ping (0: never). A
+   * client that stops reading altogether cannot answer, and is dropped after one to two intervals; one that reads
+   * slowly is not. Either way nothing is lost: it resumes with `since`.
+   */
+  keepAliveMs?: number;
 }
+
+/** graphql-ws's own default. */
+export const DEFAULT_KEEP_ALIVE_MS = 12_000;
 
 /**
  * Refuses a body larger than the limit from its Content-Length, before yoga reads it. A POST without one (a chunked
@@ -191,6 +200,7 @@ export async function startServer(store: Store, host: string, port: number, opti
       },
     },
     wss,
+    options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
   );
   try {
     await new Promise<void>((resolve, reject) => {

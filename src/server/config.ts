@@ -14,6 +14,8 @@ export interface Config {
   feed: FeedOptions;
   retention: RetentionOptions & { intervalMs: number };
   limits: RequestLimits;
+  /** graphql-ws keep-alive: ping interval, and how long a ping may go unanswered (0: off). */
+  keepAliveMs: number;
   /** The in-process agents (provisioners on the dummy cloud, machine agents). */
   agents: {
     enabled: boolean;
@@ -80,6 +82,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       intervalMs: positive(env, "LIFELINE_COMPACT_INTERVAL_S", 60) * 1000,
     },
     limits: requestLimits(env),
+    keepAliveMs: positive(env, "LIFELINE_WS_KEEPALIVE_MS", 12_000),
     agents: {
       enabled: env.LIFELINE_AGENTS !== "0",
       startAttempts: Math.max(1, positive(env, "LIFELINE_PROVISIONER_START_ATTEMPTS", 10)),

@@ -26,6 +26,7 @@ async function main() {
     feed: config.feed,
     retention: config.retention,
     limits: config.limits,
+    keepAliveMs: config.keepAliveMs,
     // The admin's cloud API reaches the cloud of this process's agents, while they run here.
     ...(config.agents.enabled ? { provider: () => agents?.provider } : {}),
   });

@@ -23,6 +23,8 @@ export interface Api {
   request<T = any>(query: string, variables?: Record<string, unknown>): Promise<Result<T>>;
   /** Runs a GraphQL operation with these credentials (null: none) and returns the raw result. */
   requestAs<T = any>(token: string | null, query: string, variables?: Record<string, unknown>): Promise<Result<T>>;
+  /** Posts a request body as given (for bodies JSON.stringify cannot write) as an admin; returns the raw result. */
+  raw<T = any>(body: string): Promise<Result<T>>;
   /** Runs an operation that must succeed; returns its data. */
   ok<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
   /** Runs an operation that must fail with `code`; returns the error. */
@@ -56,6 +58,14 @@ export function useApi(): Api {
         body: JSON.stringify({ query, variables }),
       });
       return (await response.json()) as ExecutionResult as Result;
+    },
+    async raw(body) {
+      const response = await yoga.fetch("http://lifeline.test/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
+        body,
+      });
+      return (await response.json()) as Result;
     },
     async ok(query, variables) {
       const result = await api.request(query, variables);

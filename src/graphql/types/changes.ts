@@ -22,11 +22,26 @@ import { builder } from "../builder.js";
 import type { Context } from "../context.js";
 import { LifeEnum } from "./enums.js";
 
+/** Deeper JSON is refused: storing it (JSON.stringify, the driver) recurses once a level. */
+const MAX_JSON_DEPTH = 64;
+
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 builder.scalarType("JSONObject", {
-  description: "A JSON object.",
+  description: `A JSON object, nested at most ${MAX_JSON_DEPTH} deep.`,
   serialize: (value) => value as Record<string, unknown>,
   parseValue: (value) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw new GraphQLError("JSONObject must be an object");
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new GraphQLError(`JSONObject nests deeper than ${MAX_JSON_DEPTH} levels`);
     return value as Record<string, unknown>;
   },
   parseLiteral: (ast) => {
