@@ -194,6 +194,38 @@ describe("request bodies", () => {
   });
 });
 
+describe("malformed HTTP requests", () => {
+  const json = { "content-type": "application/json", accept: "application/json", ...adminHeaders };
+  const rows: [string, number, string, RequestInit, string?][] = [
+    ["a body that is not JSON", 400, "BAD_REQUEST", { method: "POST", headers: json, body: "{not json" }],
+    ["no query", 200, "BAD_REQUEST", { method: "POST", headers: json, body: "{}" }],
+    ["a query that is not a string", 400, "BAD_REQUEST", { method: "POST", headers: json, body: '{"query":5}' }],
+    [
+      "variables that are not an object",
+      400,
+      "BAD_REQUEST",
+      { method: "POST", headers: json, body: '{"query":"{ __typename }","variables":5}' },
+    ],
+    ["PUT", 405, "BAD_REQUEST", { method: "PUT", headers: json, body: "{}" }],
+    ["a body in text/plain", 415, "BAD_REQUEST", { method: "POST", headers: { ...json, "content-type": "text/plain" }, body: "{}" }],
+    ["a mutation over GET", 405, "BAD_REQUEST", { method: "GET", headers: json }, '?query=mutation{addModel(input:{name:"q"}){name}}'],
+    [
+      "an operation name the document lacks",
+      400,
+      "OPERATION_RESOLUTION_FAILURE",
+      { method: "POST", headers: json, body: '{"query":"query A { __typename }","operationName":"B"}' },
+    ],
+    ["a batch", 400, "BAD_REQUEST", { method: "POST", headers: json, body: '[{"query":"{ __typename }"}]' }],
+  ];
+
+  it.each(rows)("%s: %i with %s", async (_name, status, code, init, search) => {
+    const response = await fetch(`${live.url}${search ?? ""}`, init);
+    expect(response.status).toBe(status);
+    const body = (await response.json()) as Answer["body"];
+    expect(body.errors?.map((e) => e.extensions?.code)).toEqual([code]);
+  });
+});
+
 describe("over graphql-ws and SSE", () => {
   it("a subscription over the limits is refused alone on its socket; the socket stays open", async () => {
     let closed = false;

@@ -18,10 +18,10 @@ import { authenticate, redeemLoginCode } from "../model/index.js";
 import type { DummyProvider } from "../provider/dummy.js";
 import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js";
 import { coalesceWrites } from "./coalesce-writes.js";
+import { useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
 import { keepSharedResult, replaceSharedPayload, spliceSharedFrames } from "./shared-frames.js";
-import { useRefusalStatus } from "./sse-status.js";
 
 export const GRAPHQL_PATH = "/graphql";
 
@@ -56,7 +56,13 @@ export function createYogaApp(store: Store, feed?: ChangeFeed, cloud?: CloudSour
       return { db: store.db, feed, provider, actor: token ? await authenticate(store.db, token) : null };
     },
     // The refusal status first, so it sees every refusal; then the limits: a request they refuse costs nothing else.
-    plugins: [useRefusalStatus(), useRequestLimits(limits), useAuthentication(), useSharedSubscriptionExecution()],
+    plugins: [
+      useRefusalStatus(),
+      useCodedMediaTypeRefusal(),
+      useRequestLimits(limits),
+      useAuthentication(),
+      useSharedSubscriptionExecution(),
+    ],
     maskedErrors: { maskError },
     // GraphiQL's assets come from the installed package, never a CDN: it works air-gapped.
     renderGraphiQL,

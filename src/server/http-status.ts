@@ -41,3 +41,18 @@ export function useRefusalStatus(): Plugin {
     },
   };
 }
+
+/** yoga answers a POST in a media type it cannot read with a bare 415; this gives it a body with a code, as every other refusal has. */
+export function useCodedMediaTypeRefusal(): Plugin {
+  return {
+    onResponse({ response, setResponse, fetchAPI }) {
+      if (response.status !== 415 || response.headers.get("content-type")) return;
+      const body = {
+        errors: [{ message: "send the request as application/json (or GET with ?query=)", extensions: { code: "BAD_REQUEST" } }],
+      };
+      setResponse(
+        new fetchAPI.Response(JSON.stringify(body), { status: 415, headers: { "content-type": "application/json; charset=utf-8" } }),
+      );
+    },
+  };
+}
