@@ -114,6 +114,13 @@ const cases: Case[] = [
   ["remove an unknown unit", "NOT_FOUND", REMOVE_UNIT, () => ({ model, units: ["wordpress/0", "wordpress/7"] })],
   ["remove a malformed unit name", "INVALID_ID", REMOVE_UNIT, () => ({ model, units: ["wordpress-0"] })],
   ["remove no units at all", "INVALID_ARGUMENT", REMOVE_UNIT, () => ({ model, units: [] })],
+  [
+    "remove 1,001 units in one call (one transaction holding the model's lock)",
+    "INVALID_ARGUMENT",
+    REMOVE_UNIT,
+    () => ({ model, units: Array.from({ length: 1001 }, (_, i) => `wordpress/${i}`) }),
+    /at most 1000 units a call/,
+  ],
   ["negative force wait", "INVALID_ARGUMENT", REMOVE_UNIT, () => ({ model, units: ["wordpress/0"], force: true, maxWait: -5 })],
   ["remove a machine with units", "HAS_UNITS", REMOVE_MACHINE, () => ({ model, machines: ["1"] })],
   ["remove the controller machine", "MACHINE_MANAGES_MODEL", REMOVE_MACHINE, () => ({ model, machines: ["0"] })],

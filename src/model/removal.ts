@@ -36,8 +36,19 @@ function forceOptions(input: RemoveInput): DestroyOptions {
   return { force: true, forceAt: new Date(Date.now() + wait * 1000) };
 }
 
+/**
+ * The most entities one removal names: it is one transaction holding its model's lock, so the list is bounded like
+ * addUnit's count (Juju's bulk calls are bounded by their clients; ours by the server). Name more in more calls.
+ */
+export const MAX_REMOVALS_PER_REQUEST = 1000;
+
 function distinct(targets: readonly string[], kind: string): string[] {
   if (!targets.length) throw new LifelineError("INVALID_ARGUMENT", `name at least one ${kind} to remove`);
+  if (targets.length > MAX_REMOVALS_PER_REQUEST)
+    throw new LifelineError(
+      "INVALID_ARGUMENT",
+      `at most ${MAX_REMOVALS_PER_REQUEST} ${kind}s a call, got ${targets.length}: send the rest in further calls`,
+    );
   return [...new Set(targets)];
 }
 

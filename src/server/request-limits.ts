@@ -163,6 +163,8 @@ export function useRequestLimits(limits: RequestLimits = defaultRequestLimits): 
   const parseFn = parseWithin(limits);
   const rules = documentRules(limits);
   const literalErrors = new WeakMap<DocumentNode, GraphQLError | null>();
+  // An operation whose cost no variable can change (most: every agent's) is measured once, with its parsed document.
+  const shapeVerdicts = new WeakMap<OperationDefinitionNode, readonly GraphQLError[] | null>();
 
   /** What to refuse the execution with, or null to let it run. */
   const refusals = (args: Execution): readonly GraphQLError[] | null => {
@@ -179,10 +181,15 @@ export function useRequestLimits(limits: RequestLimits = defaultRequestLimits): 
     // graphql-js coerces again when it executes; done here first so a bad variable is refused with a code.
     const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], variables, { maxErrors: 5 });
     if (coerced.errors) return coerced.errors.map((e) => refusal("INVALID_ARGUMENT", shorten(e.message)));
+    const fixed = !takesPageSize(operation);
+    const known = fixed ? shapeVerdicts.get(operation) : undefined;
+    if (known !== undefined) return known;
     // The specified rules ran in validate; this runs the one rule that needs the variables, alone.
     const rule = complexityRule(limits, { variables, operationName: args.operationName, context: args.contextValue as object });
     const errors = validate(args.schema, args.document, [rule]);
-    return errors.length ? errors.map((e) => (e.extensions.code ? e : refusal("INVALID_ARGUMENT", shorten(e.message)))) : null;
+    const verdict = errors.length ? errors.map((e) => (e.extensions.code ? e : refusal("INVALID_ARGUMENT", shorten(e.message)))) : null;
+    if (fixed) shapeVerdicts.set(operation, verdict);
+    return verdict;
   };
 
   return {
@@ -201,6 +208,14 @@ export function useRequestLimits(limits: RequestLimits = defaultRequestLimits): 
       if (errors) setResultAndStopExecution({ errors });
     },
   };
+}
+
+/** Whether a variable could set a page size: only an Int can (`first`, `last`), and only at an argument's top. */
+function takesPageSize(operation: OperationDefinitionNode): boolean {
+  return (operation.variableDefinitions ?? []).some((d) => {
+    const type = d.type.kind === Kind.NON_NULL_TYPE ? d.type.type : d.type;
+    return type.kind === Kind.NAMED_TYPE && type.name.value === "Int";
+  });
 }
 
 /** graphql-armor's messages begin "Syntax Error:", which these are not. */

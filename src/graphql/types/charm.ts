@@ -78,12 +78,16 @@ CharmRef.implement({
       type: [CharmHookRef],
       description: "Its hooks, by name (of those named, when `names` is given): what unit agents download and run.",
       args: { names: t.arg.stringList() },
-      resolve: (c, args) =>
-        Object.entries(c.hooks)
-          .filter(([name]) => !args.names || args.names.includes(name))
-          // jsonb keeps keys in its own order (by length first): sort by name.
-          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-          .map(([name, content]) => ({ name, content })),
+      resolve: (c, args) => {
+        const named = args.names ? new Set(args.names) : null;
+        return (
+          Object.entries(c.hooks)
+            .filter(([name]) => !named || named.has(name))
+            // jsonb keeps keys in its own order (by length first): sort by name.
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([name, content]) => ({ name, content }))
+        );
+      },
     }),
   }),
 });
