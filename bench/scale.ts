@@ -19,6 +19,7 @@
 // peak RSS; the issue asks that the cost per unit stays flat with N and RSS stays
 // under 1 GiB. Leftovers (units, scopes, settings, cleanups) are counted in the
 // database at the end: a removal that leaves anything fails the run.
+// BENCH_PROFILE=<dir> writes the server's V8 CPU profile there.
 import postgres from "postgres";
 import { type Api, apiAt } from "./api.js";
 import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
@@ -105,7 +106,8 @@ async function main() {
   let server: LifelineProcess | null = null;
   let sampler: ProcessSampler | null = null;
   try {
-    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_AGENTS: "0" });
+    const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_AGENTS: "0" }, profile);
     sampler = new ProcessSampler(server.pid);
     const api = apiAt(server.url);
     log(`server (agents off) at ${server.url}, pid ${server.pid}, database ${dbName}; ${n0(UNITS)} units`);

@@ -30,10 +30,10 @@ import {
   type ValidationContext,
   type ValidationRule,
   validate,
-  visit,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { type ErrorCode, shortQuote } from "../core/errors.js";
+import type { ErrorCode } from "../core/errors.js";
+import { literalTextError, variableTextError } from "./argument-text.js";
 
 export interface RequestLimits {
   /** Bytes of an HTTP request body, and of one graphql-ws message. */
@@ -256,53 +256,4 @@ function countRootFields(selections: SelectionSetNode, fragments: Map<string, Fr
     }
   }
   return count;
-}
-
-/**
- * Why a string would be refused: PostgreSQL stores no NUL in text, a lone UTF-16 surrogate has no UTF-8 form, and
- * an unbounded string is a memory and CPU lever. Null when the text is acceptable.
- */
-function textProblem(text: string, max: number): string | null {
-  if (text.length > max) return `is ${text.length} characters long; at most ${max} are accepted`;
-  if (text.includes("\u0000")) return "contains a NUL character";
-  if (!text.isWellFormed()) return "contains a lone UTF-16 surrogate";
-  return null;
-}
-
-function literalTextError(document: DocumentNode, max: number): GraphQLError | null {
-  let found: GraphQLError | null = null;
-  visit(document, {
-    StringValue(node) {
-      const problem = textProblem(node.value, max);
-      if (!problem) return undefined;
-      const at = node.loc ? ` at line ${node.loc.startToken.line}, column ${node.loc.startToken.column}` : "";
-      found = refusal("INVALID_ARGUMENT", `the string ${shortQuote(node.value)}${at} ${problem}`);
-      return false;
-    },
-  });
-  return found;
-}
-
-/** Walks the variables without recursion: their JSON may nest as deep as the body allows. */
-function variableTextError(variables: Record<string, unknown>, max: number): GraphQLError | null {
-  const stack: [unknown, string][] = Object.entries(variables).map(([name, value]) => [value, `$${name}`]);
-  const check = (text: string, path: string) => {
-    const problem = textProblem(text, max);
-    return problem ? refusal("INVALID_ARGUMENT", `variable ${shortQuote(path)} ${problem}`, { variable: path.slice(0, 100) }) : null;
-  };
-  while (stack.length) {
-    const [value, path] = stack.pop()!;
-    if (typeof value === "string") {
-      const error = check(value, path);
-      if (error) return error;
-    } else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push([value[i], `${path}[${i}]`]);
-    } else if (value && typeof value === "object")
-      for (const [key, item] of Object.entries(value)) {
-        const error = check(key, `${path} (a key)`);
-        if (error) return error;
-        stack.push([item, `${path}.${key}`]);
-      }
-  }
-  return null;
 }
