@@ -2,6 +2,7 @@
 // consistency and sanity across all references".
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { CLEANUP_BATCH } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { ADD_MACHINE, deploy, integrate } from "./support/fixtures.js";
 import { lifecycle, REMOVE_UNIT } from "./support/lifecycle.js";
@@ -115,6 +116,29 @@ describe("remove-relation --force", () => {
     // The subordinate lost its last container-scoped relation to its principal's application.
     expect(status.units["logging/0"].life).toBe("DYING");
     expect(status.units["logging/0"].blockers.map((b: any) => b.kind)).toEqual(["AGENT"]);
+  });
+});
+
+describe("a forced removal of a relation with more members than one cleanup batch (issue 11: bounded batches)", () => {
+  it("goes Dying; the cleaner takes its members out a batch at a time, and the last batch removes it", async () => {
+    const model = await api.newModel();
+    const members = CLEANUP_BATCH + 1;
+    await deploy(api, model, { charm: "wordpress" });
+    await deploy(api, model, { charm: "mysql", numUnits: members - 1 });
+    const db = await integrate(api, model, "wordpress", "mysql");
+    const l = lifecycle(api, model);
+    await l.enter(db.id, "wordpress/0");
+    for (let i = 0; i < members - 1; i++) await l.enter(db.id, `mysql/${i}`);
+
+    // DYING, not REMOVED: the members leave in the cleaner's batches (the forced removal runs the first of them
+    // before it answers), and the last batch removes the relation.
+    expect(await l.removeRelation([String(db.id)], { force: true })).toEqual([{ id: String(db.id), outcome: "DYING" }]);
+    await l.runCleanups();
+    const status = await l.status();
+    expect(status.relations[db.key]).toBeUndefined();
+    expect([status.applications.wordpress.relationCount, status.applications.mysql.relationCount]).toEqual([0, 1]);
+    // Members were taken out of the relation, not removed: every unit is still Alive.
+    expect(Object.values(status.units).filter((u: any) => u.life === "ALIVE")).toHaveLength(members);
   });
 });
 

@@ -241,18 +241,28 @@ describe("over graphql-ws and SSE", () => {
       },
     });
     try {
-      const deep = `subscription { changes(model: "${model}") { ${"a {".repeat(1500)}${"}".repeat(1500)} } }`;
-      const errors = await new Promise<{ extensions?: Record<string, unknown> }[]>((resolve, reject) =>
-        client.subscribe(
-          { query: deep },
-          {
-            next: () => reject(new Error("expected a refusal")),
-            error: (e) => resolve(e as never),
-            complete: () => reject(new Error("completed")),
-          },
-        ),
+      const refused = (query: string, variables: Record<string, unknown> = {}) =>
+        new Promise<{ extensions?: Record<string, unknown> }[]>((resolve, reject) =>
+          client.subscribe(
+            { query, variables },
+            {
+              next: () => reject(new Error("expected a refusal")),
+              error: (e) => resolve(e as never),
+              complete: () => reject(new Error("completed")),
+            },
+          ),
+        );
+      const deep = await refused(`subscription { changes(model: "${model}") { ${"a {".repeat(1500)}${"}".repeat(1500)} } }`);
+      expect(deep.map((e) => e.extensions?.code)).toEqual(["QUERY_TOO_COMPLEX"]);
+      // The issue's NUL in changes(entities:), over graphql-ws.
+      const nul = await refused(
+        `subscription ($model: String!, $entities: [String!]) { changes(model: $model, entities: $entities) { type } }`,
+        {
+          model,
+          entities: ["mysql\u0000"],
+        },
       );
-      expect(errors.map((e) => e.extensions?.code)).toEqual(["QUERY_TOO_COMPLEX"]);
+      expect(nul.map((e) => e.extensions?.code)).toEqual(["INVALID_ARGUMENT"]);
       const answer = await new Promise<unknown>((resolve, reject) =>
         client.subscribe({ query: "{ __typename }" }, { next: (r) => resolve(r.data), error: reject, complete: () => {} }),
       );

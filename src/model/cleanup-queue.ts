@@ -14,6 +14,8 @@ export const CleanupKinds = {
   dyingUnits: "dying-units",
   /** Set subordinates Dying once no Alive container-scoped relation joins them to their principals' application (target: relation id). */
   dyingSubordinates: "dying-subordinates",
+  /** Take a force-removed relation's members out of its scope in batches; the last to go removes it (target: relation id). */
+  forceRelation: "force-relation",
   /** Force a unit Dead and remove it, keeping every reference consistent (target: unit). */
   forceUnit: "force-unit",
   /** Force a machine's units and containers away and the machine Dead (target: machine id). */
@@ -28,7 +30,7 @@ export const cleanupsTargeting = {
   unit: [CleanupKinds.forceUnit],
   machine: [CleanupKinds.forceMachine],
   application: [CleanupKinds.dyingUnits],
-  relation: [CleanupKinds.dyingSubordinates, CleanupKinds.relationSettings],
+  relation: [CleanupKinds.dyingSubordinates, CleanupKinds.relationSettings, CleanupKinds.forceRelation],
   model: [CleanupKinds.destroyModel],
 } as const satisfies Record<string, readonly CleanupKind[]>;
 

@@ -16,7 +16,7 @@ import { assignedUnits, containersOf, destroyMachine, removeMachineRow, setMachi
 import { finishModel } from "./model.js";
 import { aliveContainerRelationBetween } from "./relation.js";
 import type { CleanupRow, MachineRow, ModelRow } from "./rows.js";
-import { leaveScopeOf, scopesOf } from "./scope.js";
+import { forceMembersOut, leaveScopeOf, scopesOf } from "./scope.js";
 import { lockModel, lockModelById, type Tx, transact } from "./transaction.js";
 import { ensureUnitDead, removeNeverDeployed, removeUnitRow, setUnitsDying, subordinatesOf } from "./unit.js";
 
@@ -133,6 +133,9 @@ const dyingSubordinatesCleanup: CleanupHandler = async (tx, model, cleanup) => {
   return "more";
 };
 
+const forceRelationCleanup: CleanupHandler = async (tx, model, cleanup) =>
+  (await forceMembersOut(tx, model, Number(cleanup.target), CLEANUP_BATCH)) ? "done" : "more";
+
 const forceUnitCleanup: CleanupHandler = async (tx, model, cleanup) => {
   await forceRemoveUnit(tx, model, cleanup.target);
   return "done";
@@ -174,6 +177,7 @@ export const cleanupHandlers: Record<CleanupKind, CleanupHandler> = {
   [CleanupKinds.relationSettings]: relationSettingsCleanup,
   [CleanupKinds.dyingUnits]: dyingUnitsCleanup,
   [CleanupKinds.dyingSubordinates]: dyingSubordinatesCleanup,
+  [CleanupKinds.forceRelation]: forceRelationCleanup,
   [CleanupKinds.forceUnit]: forceUnitCleanup,
   [CleanupKinds.forceMachine]: forceMachineCleanup,
   [CleanupKinds.destroyModel]: destroyModelCleanup,

@@ -13,7 +13,7 @@ import { charms, relationEndpoints, relationScopes, relations } from "../db/sche
 import { type Blocker, listed, SHOWN } from "./blocker.js";
 import { charmMetadata } from "./charm.js";
 import type { CharmEndpoint, CharmMetadata } from "./charm-metadata.js";
-import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
+import { CLEANUP_BATCH, CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { getAliveApplication } from "./lookup.js";
 import type { Outcome } from "./machine.js";
 import { checkApplicationName, isRelationName } from "./names.js";
@@ -317,9 +317,18 @@ export async function destroyRelationByUser(
 /**
  * `remove-relation --force`: removes the relation now, whatever its scope
  * count says. Its members are taken out of scope (their settings stay until
- * the settings cleanup), so no reference to it survives.
+ * the settings cleanup), so no reference to it survives. A relation with more
+ * members than a cleanup batch goes Dying instead, and the cleaner takes them
+ * out in batches: no transaction grows with the model.
  */
 export async function forceRemoveRelation(tx: Tx, model: ModelRow, relation: RelationRow, except?: string): Promise<Outcome> {
+  if (relation.unitCount > CLEANUP_BATCH) {
+    // 100,000 members cannot leave in one transaction: the relation goes Dying now, the cleaner takes its members out
+    // a batch at a time, and the last to leave removes it (seed 001), releasing every application's hold then.
+    await destroyRelation(tx, model, relation, except);
+    await queueCleanup(tx, model, CleanupKinds.forceRelation, String(relation.id));
+    return "dying";
+  }
   const members = await tx.db
     .delete(relationScopes)
     .where(and(eq(relationScopes.modelId, model.id), eq(relationScopes.relationId, relation.id)))

@@ -36,6 +36,9 @@ function forceOptions(input: RemoveInput): DestroyOptions {
   return { force: true, forceAt: new Date(Date.now() + wait * 1000) };
 }
 
+/** Cleanup batches a forced removal runs before it answers; the rest is the cleaner's. */
+export const FORCE_INLINE_BATCHES = 100;
+
 /**
  * The most entities one removal names: it is one transaction holding its model's lock, so the list is bounded like
  * addUnit's count (Juju's bulk calls are bounded by their clients; ours by the server). Name more in more calls.
@@ -69,7 +72,10 @@ function removal(kind: string, destroy: Destroy) {
       },
       input.model,
     );
-    if (options.force && !input.maxWait) await runCleanupQueue(db, cleanupHandlers, { modelId: model.id });
+    // Force with no wait does what it can before answering, within a budget: a forced removal of 100,000 units is
+    // 100,000 bounded transactions, which the cleaner (an agent, or runCleanups) carries on with after the answer.
+    if (options.force && !input.maxWait)
+      await runCleanupQueue(db, cleanupHandlers, { modelId: model.id, maxBatches: FORCE_INLINE_BATCHES });
     return results;
   };
 }

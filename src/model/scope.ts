@@ -1,7 +1,7 @@
 // Relation scopes (seed 002): a unit joins by writing its settings and
 // recording its membership in one transaction; leaving the scope of a Dying
 // relation as its last member removes the relation (seed 000).
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { scopeEntered, scopeLeft, settingsWritten } from "../changes/change.js";
 import { LifelineError, notAlive, shortQuote } from "../core/errors.js";
 import { Life } from "../core/life.js";
@@ -156,6 +156,45 @@ export async function leaveScopeOf(
     return { left: true, relationRemoved: true };
   }
   return { left: true, relationRemoved: false };
+}
+
+/**
+ * Up to `limit` members of a Dying relation leave its scope at once (a forced removal, batch by batch); when none
+ * remains the relation is removed, whatever its count says (force gets past a wrong one). Whether it was removed.
+ */
+export async function forceMembersOut(tx: Tx, model: ModelRow, relationId: number, limit: number): Promise<boolean> {
+  const batch = await tx.db
+    .select({ unit: relationScopes.unit })
+    .from(relationScopes)
+    .where(and(eq(relationScopes.modelId, model.id), eq(relationScopes.relationId, relationId)))
+    .limit(limit);
+  const members = batch.length
+    ? await tx.db
+        .delete(relationScopes)
+        .where(
+          and(
+            eq(relationScopes.modelId, model.id),
+            eq(relationScopes.relationId, relationId),
+            inArray(
+              relationScopes.unit,
+              batch.map((b) => b.unit),
+            ),
+          ),
+        )
+        .returning()
+    : [];
+  for (const member of members) tx.record(model.id, scopeLeft(member));
+  const [relation] = await tx.db
+    .update(relations)
+    .set({ unitCount: sql`greatest(${relations.unitCount} - ${members.length}, 0)` })
+    .where(and(eq(relations.modelId, model.id), eq(relations.id, relationId)))
+    .returning();
+  if (!relation) return true;
+  if (batch.length < limit) {
+    await removeRelation(tx, model, relation);
+    return true;
+  }
+  return false;
 }
 
 /** The unit agent leaves a scope (a no-op when not in it); agents leave scopes in Dying models too: that is how a model empties. */
