@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { type Api, ApiTimeout, apiAt } from "./api.js";
+import { createBenchDatabase } from "./database.js";
 import { describeCleanups, describeMachinesLeft, describeUnitsLeft } from "./leftovers.js";
 import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
 import { ModelWatch } from "./model-watch.js";
@@ -32,7 +33,6 @@ import { measureRawInserts } from "./raw-postgres.js";
 import { ChangedHooks, confirmSettled, machinesGap, removalGap, settleGap } from "./settled.js";
 import { loadAverages, machineLine, printHeader, printRow, rate, ratio } from "./stats.js";
 
-const adminUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 const sizes = (process.env.BENCH_AGENT_UNITS ?? "100,1000").split(",").filter(Boolean).map(Number);
 const HOOK_UNITS = Number(process.env.BENCH_HOOK_UNITS ?? 20);
 const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 3);
@@ -43,10 +43,6 @@ const deadlineMs = (units: number) => (Number(process.env.BENCH_PHASE_DEADLINE_S
 /** The issue's target: 10,000 units settled, and removed, in under 60 s each way. */
 const TARGET_MS_PER_UNIT = 60_000 / 10_000;
 
-if (!["127.0.0.1", "localhost", "[::1]"].includes(adminUrl.hostname)) {
-  console.error(`bench: refusing ${adminUrl.hostname}: the benchmark only talks to loopback addresses`);
-  process.exit(2);
-}
 if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(HOOK_UNITS) || HOOK_UNITS < 0) {
   console.error("bench: BENCH_AGENT_UNITS is a comma-separated list of unit counts (at least 1), BENCH_HOOK_UNITS a count (0: no run)");
   process.exit(2);
@@ -354,11 +350,8 @@ const perUnit = (phase: Phase, units: number) => (phase.seconds === null ? "n/a"
 
 async function main() {
   const startLoad = loadAverages();
-  const dbName = `lifeline_bench_agents_${process.pid}`;
-  const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${dbName}"`);
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${dbName}`;
+  const database = await createBenchDatabase("agents");
+  const { name: dbName, url: dbUrl } = database;
   // The dummy cloud keeps its instances in a file beside the store; this run's goes in a directory of its own.
   const cloudDir = mkdtempSync(join(tmpdir(), "lifeline-bench-agents-"));
   const sql = postgres(dbUrl.toString(), { max: 2, onnotice: () => {} });
@@ -471,8 +464,7 @@ async function main() {
     await server?.stop();
     await sql.end({ timeout: 5 });
     rmSync(cloudDir, { recursive: true, force: true });
-    await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch((e) => console.error("bench: could not drop", dbName, e));
-    await admin.end({ timeout: 5 });
+    await database.drop();
   }
   return failed;
 }

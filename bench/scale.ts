@@ -22,6 +22,7 @@
 // BENCH_PROFILE=<dir> writes the server's V8 CPU profile there.
 import postgres from "postgres";
 import { type Api, apiAt } from "./api.js";
+import { createBenchDatabase } from "./database.js";
 import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
 import { loadAverages, machineLine, printHeader, printRow } from "./stats.js";
@@ -29,7 +30,6 @@ import { loadAverages, machineLine, printHeader, printRow } from "./stats.js";
 const UNITS = Number(process.env.BENCH_UNITS ?? 100_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const BATCH = 1000;
-const adminUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 /** A phase that has not finished by then fails the run with what it reached. */
 const DEADLINE_S = Number(process.env.BENCH_DEADLINE_S ?? 3600);
 
@@ -97,11 +97,8 @@ async function leftovers(sql: postgres.Sql, modelId: string): Promise<Record<str
 
 async function main() {
   const startLoad = loadAverages();
-  const dbName = `lifeline_bench_scale_${process.pid}`;
-  const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${dbName}"`);
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${dbName}`;
+  const database = await createBenchDatabase("scale");
+  const { name: dbName, url: dbUrl } = database;
   const sql = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
   let server: LifelineProcess | null = null;
   let sampler: ProcessSampler | null = null;
@@ -206,8 +203,7 @@ async function main() {
     sampler?.close();
     await server?.stop();
     await sql.end({ timeout: 5 });
-    await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch((e) => console.error("bench: could not drop", dbName, e));
-    await admin.end({ timeout: 5 });
+    await database.drop();
   }
 }
 

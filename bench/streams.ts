@@ -8,26 +8,20 @@
 // and drops it at the end. The server under test runs as its own process (as
 // `npm start` does); the subscribers and writers run here. Every loop is bounded.
 import { spawn } from "node:child_process";
-import postgres from "postgres";
 import { logWindow } from "../src/changes/replay.js";
 import { openStore } from "../src/db/connect.js";
 import { addModel, setConstraints } from "../src/model/index.js";
+import { createBenchDatabase } from "./database.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { loadAverages, machineLine, ms, printHeader, printRow, rate, ratio, summary } from "./stats.js";
 import { BENCH_TOKEN, Subscribers } from "./subscribers.js";
 
-const adminUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 const sizes = (process.env.BENCH_SUBSCRIPTIONS ?? "1,100,1000,10000").split(",").map(Number);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 40);
 const EVENT_INTERVAL_MS = Number(process.env.BENCH_EVENT_INTERVAL_MS ?? 5); // offered: 200 events/s, the issue's reference load
 const WRITERS = 4;
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 5);
 const root = new URL("..", import.meta.url).pathname;
-
-if (!["127.0.0.1", "localhost", "[::1]"].includes(adminUrl.hostname)) {
-  console.error(`bench: refusing ${adminUrl.hostname}: the benchmark only talks to loopback addresses`);
-  process.exit(2);
-}
 
 const CHANGES = `subscription ($model: String!) { changes(model: $model) { type revision kind entity life removed fields } }`;
 const SET = `mutation ($m: String!, $c: String!) { setConstraints(input: { model: $m, constraints: $c }) { text } }`;
@@ -94,11 +88,8 @@ async function mutationThroughput(url: string, models: string[], seconds: number
 const startLoad = loadAverages();
 
 async function main() {
-  const dbName = `lifeline_bench_${process.pid}`;
-  const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${dbName}"`);
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${dbName}`;
+  const database = await createBenchDatabase("streams");
+  const { name: dbName, url: dbUrl } = database;
   let server: { url: string; stop(): void } | null = null;
   const store = await openStore({ databaseUrl: dbUrl.toString(), maxConnections: WRITERS });
   try {
@@ -213,8 +204,7 @@ async function main() {
     server?.stop();
     await store.close();
     await sleep(500);
-    await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch((e) => console.error("bench: could not drop", dbName, e));
-    await admin.end({ timeout: 5 });
+    await database.drop();
   }
 }
 

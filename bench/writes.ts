@@ -44,12 +44,12 @@ import { Agent, request } from "node:http";
 import { delimiter, join } from "node:path";
 import postgres from "postgres";
 import { type Api, ApiTimeout, apiAt } from "./api.js";
+import { createBenchDatabase } from "./database.js";
 import { ADMIN_TOKEN, type LifelineProcess, startLifeline } from "./lifeline-process.js";
 import { ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { loadAverages, machineLine, ms, percentile, printHeader, printRow, rate, ratio } from "./stats.js";
 
-const adminUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 10);
 const PGBENCH_SECONDS = Number(process.env.BENCH_PGBENCH_SECONDS ?? WRITE_SECONDS);
 const PGBENCH = process.env.BENCH_PGBENCH ?? "pgbench";
@@ -67,10 +67,6 @@ const TARGET_THROUGHPUT = 0.4;
 const TARGET_LATENCY = 4;
 const TARGET_CPU_MS = 1;
 
-if (!["127.0.0.1", "localhost", "[::1]"].includes(adminUrl.hostname)) {
-  console.error(`bench: refusing ${adminUrl.hostname}: the benchmark only talks to loopback addresses`);
-  process.exit(2);
-}
 for (const [name, value] of Object.entries({ WRITE_SECONDS, PGBENCH_SECONDS, LATENCY_COUNT, DEADLINE_MS }))
   if (!Number.isFinite(value) || value <= 0) {
     console.error(`bench: ${name} must be a positive number`);
@@ -605,11 +601,8 @@ function report(
 
 async function main() {
   const startLoad = loadAverages();
-  const dbName = `lifeline_bench_writes_${process.pid}`;
-  const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${dbName}"`);
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${dbName}`;
+  const database = await createBenchDatabase("writes");
+  const { name: dbName, url: dbUrl } = database;
   const sql = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
   let server: LifelineProcess | null = null;
   let sampler: ProcessSampler | null = null;
@@ -656,8 +649,7 @@ async function main() {
     agent.destroy();
     await server?.stop();
     await sql.end({ timeout: 5 });
-    await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch((e) => console.error("bench: could not drop", dbName, e));
-    await admin.end({ timeout: 5 });
+    await database.drop();
   }
 }
 
