@@ -163,26 +163,17 @@ export async function leaveScopeOf(
  * remains the relation is removed, whatever its count says (force gets past a wrong one). Whether it was removed.
  */
 export async function forceMembersOut(tx: Tx, model: ModelRow, relationId: number, limit: number): Promise<boolean> {
-  const batch = await tx.db
-    .select({ unit: relationScopes.unit })
-    .from(relationScopes)
-    .where(and(eq(relationScopes.modelId, model.id), eq(relationScopes.relationId, relationId)))
-    .limit(limit);
-  const members = batch.length
-    ? await tx.db
-        .delete(relationScopes)
-        .where(
-          and(
-            eq(relationScopes.modelId, model.id),
-            eq(relationScopes.relationId, relationId),
-            inArray(
-              relationScopes.unit,
-              batch.map((b) => b.unit),
-            ),
-          ),
-        )
-        .returning()
-    : [];
+  const ofRelation = and(eq(relationScopes.modelId, model.id), eq(relationScopes.relationId, relationId));
+  // One statement: the batch is chosen and deleted together.
+  const members = await tx.db
+    .delete(relationScopes)
+    .where(
+      and(
+        ofRelation,
+        inArray(relationScopes.unit, tx.db.select({ unit: relationScopes.unit }).from(relationScopes).where(ofRelation).limit(limit)),
+      ),
+    )
+    .returning();
   for (const member of members) tx.record(model.id, scopeLeft(member));
   const [relation] = await tx.db
     .update(relations)
@@ -190,7 +181,7 @@ export async function forceMembersOut(tx: Tx, model: ModelRow, relationId: numbe
     .where(and(eq(relations.modelId, model.id), eq(relations.id, relationId)))
     .returning();
   if (!relation) return true;
-  if (batch.length < limit) {
+  if (members.length < limit) {
     await removeRelation(tx, model, relation);
     return true;
   }
