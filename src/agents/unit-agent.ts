@@ -126,6 +126,12 @@ export class UnitAgent {
   private failures = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private retryDue = false;
+  /**
+   * This agent committed its pending hook as FAILED: it is in error whether or not its own stream has said so yet.
+   * Without it, a pass that ran before the stream delivered `error` took the failed hook for one begun and never
+   * committed, and ran it again (seen once in CI, with automatic retries off).
+   */
+  private committedFailure = false;
   /** Units on the machine, from the deployer's stream: a principal's subordinates are among them. */
   private units: ReadonlyMap<string, DeployedUnitView> = new Map();
   /** The agents of the subordinates it deployed, by unit. */
@@ -260,7 +266,7 @@ export class UnitAgent {
 
   /** The hook to run now: a failed one once resolved (or due for a retry), one begun and never committed, or the resolver's next. */
   private hookToRun(fields: Record<string, unknown>, progress: StoredProgress, situation: Situation): HookChoice {
-    if (fields.agentStatus === "error" && progress.pending) {
+    if ((fields.agentStatus === "error" || this.committedFailure) && progress.pending) {
       if (fields.resolved === "retry-hook" || this.retryDue) return { hook: progress.pending, skip: false };
       if (fields.resolved === "skip-hook") return { hook: progress.pending, skip: true };
       return "wait";
@@ -393,6 +399,7 @@ export class UnitAgent {
       await this.call(CommitHookDocument, {
         input: { model, unit, run: run.id, result: "FAILED", message: failureMessage(outcome), state: begun },
       });
+      this.committedFailure = true;
       this.log(`${tag}: hook ${spec.name} failed (${failureMessage(outcome)})`);
       await this.scheduleRetry();
       return;
@@ -410,6 +417,7 @@ export class UnitAgent {
     this.progress = next;
     this.failures = 0;
     this.retryDue = false;
+    this.committedFailure = false;
     this.log(`${tag}: ${skip ? "skipped" : outcome.ran ? "ran" : "no"} hook ${spec.name}${spec.remoteUnit ? ` (${spec.remoteUnit})` : ""}`);
   }
 
@@ -439,6 +447,7 @@ export class UnitAgent {
     this.progress = next;
     this.failures = 0;
     this.retryDue = false;
+    this.committedFailure = false;
     this.log(`${tag}: no hook ${passed.map((h) => `${h.name}${h.remoteUnit ? ` (${h.remoteUnit})` : ""}`).join(", ")}`);
   }
 
