@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
 import { defaultRetention, type RetentionOptions } from "../changes/retention.js";
 import type { StoreOptions } from "../db/connect.js";
+import { DEFAULT_KEEP_ALIVE_MS } from "./app.js";
 import { defaultRequestLimits, type RequestLimits } from "./request-limits.js";
 
 export interface Config {
@@ -82,7 +83,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       intervalMs: positive(env, "LIFELINE_COMPACT_INTERVAL_S", 60) * 1000,
     },
     limits: requestLimits(env),
-    keepAliveMs: positive(env, "LIFELINE_WS_KEEPALIVE_MS", 12_000),
+    keepAliveMs: positive(env, "LIFELINE_WS_KEEPALIVE_MS", DEFAULT_KEEP_ALIVE_MS),
     agents: {
       enabled: env.LIFELINE_AGENTS !== "0",
       startAttempts: Math.max(1, positive(env, "LIFELINE_PROVISIONER_START_ATTEMPTS", 10)),

@@ -70,7 +70,7 @@ export const defaultRequestLimits: RequestLimits = {
 };
 
 /** A refusal made before execution: a GraphQLError with one of our codes. */
-export function refusal(code: ErrorCode, message: string, details: Record<string, unknown> = {}): GraphQLError {
+function refusal(code: ErrorCode, message: string, details: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { code, ...details } });
 }
 
