@@ -2,7 +2,7 @@
 // batch loading, so a page of units costs a handful of queries, not one per row.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../src/db/connect.js";
-import { addModel, deploy, ensureAdminToken, integrate } from "../src/model/index.js";
+import { addModel, deploy, ensureAdminToken, enterScope, integrate, leaveScope } from "../src/model/index.js";
 import { createYogaApp } from "../src/server/app.js";
 import { ADMIN_TOKEN, adminHeaders, onPostgres, uniqueName } from "./support/store.js";
 
@@ -113,5 +113,28 @@ describe("status queries", () => {
       "wordpress:db mysql:db",
       "logging:info wordpress:juju-info",
     ]);
+  });
+});
+
+describe("a unit's agent state", () => {
+  it("relationsInScope lists the relations whose scope the unit is in, and only those (what its agent must still depart)", async () => {
+    const inScope = async () =>
+      (await gql(`query ($model: String!) { model(name: $model) { unit(name: "mysql/3") { relationsInScope { id key } } } }`, { model }))
+        .model.unit.relationsInScope;
+    const ids = Object.fromEntries(
+      (
+        await gql(`query ($model: String!) { model(name: $model) { relations { edges { node { id key } } } } }`, { model })
+      ).model.relations.edges.map((e: any) => [e.node.key, e.node.id]),
+    );
+    expect(await inScope()).toEqual([]);
+    await enterScope(store.db, { model, relation: ids["wordpress:db mysql:db"], unit: "mysql/3", privateAddress: "10.0.0.3" });
+    await enterScope(store.db, { model, relation: ids["mysql:cluster"], unit: "mysql/3", privateAddress: "10.0.0.3" });
+    await enterScope(store.db, { model, relation: ids["wordpress:db mysql:db"], unit: "wordpress/3", privateAddress: "10.0.0.4" });
+    expect(await inScope()).toEqual([
+      { id: ids["mysql:cluster"], key: "mysql:cluster" },
+      { id: ids["wordpress:db mysql:db"], key: "wordpress:db mysql:db" },
+    ]);
+    await leaveScope(store.db, { model, relation: ids["mysql:cluster"], unit: "mysql/3" });
+    expect(await inScope()).toEqual([{ id: ids["wordpress:db mysql:db"], key: "wordpress:db mysql:db" }]);
   });
 });

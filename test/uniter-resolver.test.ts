@@ -8,6 +8,8 @@ import {
   applyHook,
   copyProgress,
   freshProgress,
+  type Hook,
+  hookSequence,
   nextHook,
   relationsToLeave,
   type Situation,
@@ -144,5 +146,108 @@ describe("end of life (seed 001: a Dying unit departs every relation, then stops
 
   it("nothing runs once removed", () => {
     expect(nextHook({ ...started(), stopped: true, removed: true }, { ...alive(), unitLife: "DYING" })).toBeNull();
+  });
+});
+
+describe("hookSequence: nextHook's hooks for a pass, each relation's members sorted once", () => {
+  /** A small deterministic generator (mulberry32): every run checks the same cases. */
+  function random(seed: number) {
+    let a = seed;
+    const next = () => {
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    return { chance: (p: number) => next() < p, int: (n: number) => Math.floor(next() * n) };
+  }
+
+  /** A progress and a situation drawn at random: units of two applications, some known, some remote, versions moved. */
+  function randomCase(seed: number): { progress: UniterProgress; situation: Situation } {
+    const r = random(seed);
+    const units = Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? `mysql-b/${i}` : `mysql/${i}`));
+    const progress: UniterProgress = {
+      installed: r.chance(0.9),
+      configVersion: r.chance(0.9) ? r.int(3) : null,
+      started: r.chance(0.9),
+      stopped: false,
+      removed: false,
+      relations: {},
+    };
+    const situation: Situation = { unitLife: r.chance(0.7) ? "ALIVE" : "DYING", configVersion: r.int(3), relations: {} };
+    for (let id = 1; id <= 1 + r.int(3); id++) {
+      const members: Record<string, number> = {};
+      const remote: Record<string, number> = {};
+      for (const unit of units) {
+        if (r.chance(0.4)) members[unit] = r.int(3);
+        if (r.chance(0.5)) remote[unit] = r.int(3);
+      }
+      const known = Object.keys(members);
+      const changedPending = known.length && r.chance(0.3) ? known[r.int(known.length)]! : null;
+      progress.relations[id] = { endpoint: `ep${id}`, members, changedPending };
+      if (r.chance(0.9)) situation.relations[id] = { life: r.chance(0.8) ? "ALIVE" : "DYING", peer: r.chance(0.2), remote };
+    }
+    return { progress, situation };
+  }
+
+  const spell = (hook: Hook) => `${hook.name} ${hook.remoteUnit ?? ""} ${hook.departingUnit ?? ""}`;
+
+  it("gives the hooks nextHook gives one after another, in its order, with the same progress at the end (1,000 random cases)", () => {
+    for (let seed = 1; seed <= 1000; seed++) {
+      const { progress, situation } = randomCase(seed);
+      const expected: string[] = [];
+      const byNextHook = copyProgress(progress);
+      for (let hook = nextHook(byNextHook, situation); hook; hook = nextHook(byNextHook, situation)) {
+        expected.push(spell(hook));
+        applyHook(byNextHook, hook, situation);
+      }
+      const actual: string[] = [];
+      const bySequence = copyProgress(progress);
+      for (const hook of hookSequence(bySequence, situation)) {
+        actual.push(spell(hook));
+        applyHook(bySequence, hook, situation);
+      }
+      expect({ seed, hooks: actual }).toEqual({ seed, hooks: expected });
+      expect(bySequence).toEqual(byNextHook);
+    }
+  });
+
+  it("a caller may stop early: the hooks taken and applied are nextHook's first ones", () => {
+    const { progress, situation } = randomCase(7);
+    const taken: string[] = [];
+    const working = copyProgress(progress);
+    for (const hook of hookSequence(working, situation)) {
+      if (taken.length === 3) break;
+      taken.push(spell(hook));
+      applyHook(working, hook, situation);
+    }
+    const first: string[] = [];
+    const again = copyProgress(progress);
+    for (let hook = nextHook(again, situation); hook && first.length < 3; hook = nextHook(again, situation)) {
+      first.push(spell(hook));
+      applyHook(again, hook, situation);
+    }
+    expect(taken).toEqual(first);
+    expect(working).toEqual(again);
+  });
+
+  it("a hub that 20,000 units join: each -joined followed by its -changed, in Juju's order, then nothing", () => {
+    const remote = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`scale/${i}`, 1]));
+    const situation = alive({ 1: { life: "ALIVE", peer: false, remote } });
+    const working = inRelation(started(), 1, "server");
+    const hooks: string[] = [];
+    for (const hook of hookSequence(working, situation)) {
+      applyHook(working, hook, situation);
+      hooks.push(`${hook.name} ${hook.remoteUnit}`);
+    }
+    expect(hooks.length).toBe(40_000);
+    expect(hooks.slice(0, 4)).toEqual([
+      "server-relation-joined scale/0",
+      "server-relation-changed scale/0",
+      "server-relation-joined scale/1",
+      "server-relation-changed scale/1",
+    ]);
+    expect(hooks.at(-1)).toBe("server-relation-changed scale/19999");
+    expect(nextHook(working, situation)).toBeNull();
   });
 });

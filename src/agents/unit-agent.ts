@@ -24,7 +24,6 @@ import { join } from "node:path";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import {
   ApplicationRelationsDocument,
-  ApplicationScopesDocument,
   BeginHookDocument,
   CommitHookDocument,
   EnterScopeDocument,
@@ -59,6 +58,7 @@ import {
   copyProgress,
   freshProgress,
   type Hook,
+  hookSequence,
   nextHook,
   relationsToLeave,
   type Situation,
@@ -280,15 +280,12 @@ export class UnitAgent {
   private async loadProgress(): Promise<StoredProgress> {
     if (this.progress) return this.progress;
     const { model, unit } = this.credentials;
-    const [{ model: state }, { model: scopes }] = await Promise.all([
-      this.call(UnitAgentStateDocument, { model, unit }),
-      this.call(ApplicationScopesDocument, { model, application: this.application }),
-    ]);
+    const { model: state } = await this.call(UnitAgentStateDocument, { model, unit });
     const stored = state?.unit?.agentState as Partial<StoredProgress> | null | undefined;
     const progress: StoredProgress = { ...freshProgress(), pending: null, ...stored, relations: { ...stored?.relations } };
-    for (const relation of scopes?.application?.relations ?? []) {
+    for (const relation of state?.unit?.relationsInScope ?? []) {
       const key = String(relation.id);
-      if (!relation.members.some((m) => m.unitName === unit) || progress.relations[key]) continue;
+      if (progress.relations[key]) continue;
       const endpoint = this.ownEndpoint(this.relations.get("RELATION", key)?.fields ?? {});
       progress.relations[key] = { endpoint, members: {}, changedPending: null };
     }
@@ -428,12 +425,13 @@ export class UnitAgent {
    */
   private async passMissingHooks(first: Hook, progress: StoredProgress, situation: Situation, shipped: ReadonlySet<string>) {
     const { model, unit, tag } = this.credentials;
-    const passed: Hook[] = [];
+    const passed: Hook[] = [first];
     const next: StoredProgress = { ...copyProgress(progress), pending: null };
-    for (let hook: Hook | null = first; hook && !shipped.has(hook.name) && passed.length < MISSING_HOOKS_A_CALL; ) {
+    applyHook(next, first, situation);
+    for (const hook of hookSequence(next, situation)) {
+      if (shipped.has(hook.name) || passed.length >= MISSING_HOOKS_A_CALL) break;
       passed.push(hook);
       applyHook(next, hook, situation);
-      hook = nextHook(next, situation);
     }
     for (const hook of passed) if (hook.name.endsWith("-relation-broken") && hook.relation) await this.leaveScope(hook.relation.id);
     await this.call(RecordMissingHooksDocument, {

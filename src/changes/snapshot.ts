@@ -47,6 +47,15 @@ function memberCondition(table: typeof relationScopes | typeof relationSettings,
   );
 }
 
+/**
+ * Rows read by id, put in creation order here rather than by `ORDER BY seq LIMIT n`: with that, the planner walked
+ * the model's whole seq index looking for the few ids (stale statistics, autovacuum off), so every machine agent's
+ * snapshot read every machine (N² at 10,000 machines). By id, the primary key finds them.
+ */
+function inCreationOrder<T>(rows: T[], seq: (row: T) => number, limit: number): T[] {
+  return rows.sort((a, b) => seq(a) - seq(b)).slice(0, limit);
+}
+
 export const stateReaders: Record<EntityKind, StateReader> = {
   async model(q, modelId, where) {
     const rows = await q.select().from(models).where(eq(models.id, modelId));
@@ -61,12 +70,16 @@ export const stateReaders: Record<EntityKind, StateReader> = {
       );
   },
   async machine(q, modelId, where, limit) {
-    const rows = await q
-      .select()
-      .from(machines)
-      .where(and(eq(machines.modelId, modelId), where.ids ? inArray(machines.id, [...where.ids]) : undefined))
-      .orderBy(asc(machines.seq))
-      .limit(limit);
+    const rows = where.ids
+      ? inCreationOrder(
+          await q
+            .select()
+            .from(machines)
+            .where(and(eq(machines.modelId, modelId), inArray(machines.id, [...where.ids]))),
+          (m) => m.seq,
+          limit,
+        )
+      : await q.select().from(machines).where(eq(machines.modelId, modelId)).orderBy(asc(machines.seq)).limit(limit);
     return rows.map((m) =>
       stateEvent("machine", m.id, m.life, {
         series: m.series,
@@ -81,24 +94,38 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     );
   },
   async charm(q, modelId, where, limit) {
-    const rows = await q
-      .select({ url: charms.url, name: charms.name, revision: charms.revision, subordinate: charms.subordinate, series: charms.series })
-      .from(charms)
-      .where(and(eq(charms.modelId, modelId), where.ids ? inArray(charms.url, [...where.ids]) : undefined))
-      .orderBy(asc(charms.seq))
-      .limit(limit);
+    const columns = {
+      seq: charms.seq,
+      url: charms.url,
+      name: charms.name,
+      revision: charms.revision,
+      subordinate: charms.subordinate,
+      series: charms.series,
+    };
+    const rows = where.ids
+      ? inCreationOrder(
+          await q
+            .select(columns)
+            .from(charms)
+            .where(and(eq(charms.modelId, modelId), inArray(charms.url, [...where.ids]))),
+          (c) => c.seq,
+          limit,
+        )
+      : await q.select(columns).from(charms).where(eq(charms.modelId, modelId)).orderBy(asc(charms.seq)).limit(limit);
     return rows.map((c) =>
       stateEvent("charm", c.url, null, { name: c.name, revision: c.revision, subordinate: c.subordinate, series: c.series }),
     );
   },
   async application(q, modelId, where, limit) {
-    const rows = await q
-      .select({ a: applications, options: charms.config })
-      .from(applications)
-      .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
-      .where(and(eq(applications.modelId, modelId), where.ids ? inArray(applications.name, [...where.ids]) : undefined))
-      .orderBy(asc(applications.seq))
-      .limit(limit);
+    const select = (condition: SQL | undefined) =>
+      q
+        .select({ a: applications, options: charms.config })
+        .from(applications)
+        .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
+        .where(and(eq(applications.modelId, modelId), condition));
+    const rows = where.ids
+      ? inCreationOrder(await select(inArray(applications.name, [...where.ids])), (r) => r.a.seq, limit)
+      : await select(undefined).orderBy(asc(applications.seq)).limit(limit);
     return rows.map(({ a, options }) =>
       stateEvent("application", a.name, a.life, {
         charmUrl: a.charmUrl,
@@ -113,22 +140,30 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     );
   },
   async unit(q, modelId, where, limit) {
-    const rows = await q
-      .select()
-      .from(units)
-      .where(and(eq(units.modelId, modelId), where.ids ? inArray(units.name, [...where.ids]) : undefined))
-      .orderBy(asc(units.seq))
-      .limit(limit);
+    const rows = where.ids
+      ? inCreationOrder(
+          await q
+            .select()
+            .from(units)
+            .where(and(eq(units.modelId, modelId), inArray(units.name, [...where.ids]))),
+          (u) => u.seq,
+          limit,
+        )
+      : await q.select().from(units).where(eq(units.modelId, modelId)).orderBy(asc(units.seq)).limit(limit);
     return rows.map(unitState);
   },
   async relation(q, modelId, where, limit) {
     const ids = where.ids?.map(Number).filter(Number.isInteger);
-    const rows = await q
-      .select()
-      .from(relations)
-      .where(and(eq(relations.modelId, modelId), ids ? inArray(relations.id, ids) : undefined))
-      .orderBy(asc(relations.seq))
-      .limit(limit);
+    const rows = ids
+      ? inCreationOrder(
+          await q
+            .select()
+            .from(relations)
+            .where(and(eq(relations.modelId, modelId), inArray(relations.id, ids))),
+          (r) => r.seq,
+          limit,
+        )
+      : await q.select().from(relations).where(eq(relations.modelId, modelId)).orderBy(asc(relations.seq)).limit(limit);
     return relationStates(q, modelId, rows);
   },
   async scope(q, modelId, where, limit) {

@@ -318,11 +318,20 @@ export function relationUnits(relationId: number, unit: string): Watcher {
       }
       role = own.role;
       routes.add(route.membersOf(relationId, counterpartRole(role), container));
+      // Only the counterpart role (and container) is read: a unit of an application of 10,000 units in a relation with
+      // one other unit reads that one member, not its 9,999 peers (every agent's snapshot read them all: N²).
       const members = await q
         .select()
         .from(relationScopes)
-        .where(and(eq(relationScopes.modelId, modelId), eq(relationScopes.relationId, relationId)))
-        .limit(limit + 1);
+        .where(
+          and(
+            eq(relationScopes.modelId, modelId),
+            eq(relationScopes.relationId, relationId),
+            eq(relationScopes.role, counterpartRole(role)),
+            container === null ? undefined : eq(relationScopes.container, container),
+          ),
+        )
+        .limit(limit + 2);
       const seen = members.filter(visible);
       for (const m of seen) enter(m.unit);
       const settings = inScope.size

@@ -248,6 +248,8 @@ export const relationScopes = pgTable(
     foreignKey({ columns: [t.modelId, t.relationId], foreignColumns: [relations.modelId, relations.id] }),
     foreignKey({ columns: [t.modelId, t.unit], foreignColumns: [units.modelId, units.name] }),
     index("relation_scopes_unit_idx").on(t.modelId, t.unit),
+    // A unit's relationUnits stream reads the counterpart role's members only (seed 002).
+    index("relation_scopes_role_idx").on(t.modelId, t.relationId, t.role, t.container),
   ],
 );
 

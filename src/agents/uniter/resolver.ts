@@ -151,6 +151,55 @@ export function nextHook(progress: UniterProgress, situation: Situation): Hook |
   return null;
 }
 
+/**
+ * The hooks nextHook gives one after another while the situation stands still, as nextHook would give them if the
+ * caller applied each (applyHook) before asking for the next, which the caller must do. Each relation's members are
+ * sorted once here instead of scanned once per hook by nextHook: a hub that N units join passes 2N hooks, and
+ * scanning its N members for each made that N² (a third of the agents' CPU at 10,000 units).
+ */
+export function* hookSequence(progress: UniterProgress, situation: Situation): Generator<Hook, void, undefined> {
+  // install, config-changed and start come before any relation, without scanning one.
+  while (!progress.removed && (!progress.installed || progress.configVersion === null || !progress.started))
+    yield nextHook(progress, situation)!;
+  if (progress.removed) return;
+  const ids = Object.keys(progress.relations)
+    .map(Number)
+    .sort((a, b) => a - b);
+  for (const id of ids) yield* relationHookSequence(id, progress, situation);
+  // What follows the relations (config-changed, stop, remove): a few hooks, each found by nextHook.
+  for (let hook = nextHook(progress, situation); hook; hook = nextHook(progress, situation)) yield hook;
+}
+
+/** nextRelationHook's answers for one relation, in order, the caller applying each before asking for the next. */
+function* relationHookSequence(id: number, progress: UniterProgress, situation: Situation): Generator<Hook, void, undefined> {
+  const relation = progress.relations[id];
+  if (!relation) return;
+  const now = situation.relations[id];
+  const ref = { id, endpoint: relation.endpoint };
+  const hook = (kind: string, remoteUnit: string): Hook => ({ name: `${relation.endpoint}-relation-${kind}`, relation: ref, remoteUnit });
+  if (relation.changedPending) yield hook("changed", relation.changedPending);
+  const remote = effectiveRemote(now, situation.unitLife);
+  const departing = Object.keys(relation.members)
+    .filter((unit) => !(unit in remote))
+    .sort(byName);
+  for (const unit of departing) yield { ...hook("departed", unit), departingUnit: unit };
+  if (now?.life !== "ALIVE" || situation.unitLife !== "ALIVE") {
+    if (!now?.peer) yield { name: `${relation.endpoint}-relation-broken`, relation: ref };
+    return;
+  }
+  const joining = Object.keys(remote)
+    .filter((unit) => !(unit in relation.members))
+    .sort(byName);
+  for (const unit of joining) {
+    yield hook("joined", unit);
+    yield hook("changed", unit);
+  }
+  const changing = Object.keys(relation.members)
+    .filter((unit) => remote[unit] !== relation.members[unit])
+    .sort(byName);
+  for (const unit of changing) yield hook("changed", unit);
+}
+
 /** The progress once `hook` has been committed (run and succeeded, or skipped by resolved --no-retry). */
 export function afterHook(progress: UniterProgress, hook: Hook, situation: Situation): UniterProgress {
   const next = copyProgress(progress);

@@ -1,7 +1,16 @@
-import { addUnit, DEFAULT_MODEL, entityKey, parseUnitName, subordinatesOfUnits, unitBlockers, unitsPage } from "../../model/index.js";
+import {
+  addUnit,
+  DEFAULT_MODEL,
+  entityKey,
+  parseUnitName,
+  relationsInScopeOf,
+  subordinatesOfUnits,
+  unitBlockers,
+  unitsPage,
+} from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
-import { ApplicationRef, MachineRef, ModelRef, UnitRef } from "../refs.js";
+import { ApplicationRef, MachineRef, ModelRef, RelationRef, UnitRef } from "../refs.js";
 import { BlockerRef, blockersDescription } from "./blocker.js";
 import { StatusRef } from "./common.js";
 import { LifeEnum } from "./enums.js";
@@ -31,6 +40,11 @@ UnitRef.implement({
       type: UnitRef,
       load: (keys: string[], ctx) => subordinatesOfUnits(ctx.db, keys),
       resolve: (u) => entityKey(u.modelId, u.name),
+    }),
+    relationsInScope: t.field({
+      type: [RelationRef],
+      description: "The relations whose scope it is in, by id: what its agent must still depart (Juju's RelationsInScope).",
+      resolve: async (u, _args, ctx) => (await relationsInScopeOf(ctx.db, u)).map((id) => entityKey(u.modelId, id)),
     }),
     workloadStatus: t.field({
       type: StatusRef,

@@ -1,0 +1,1 @@
+CREATE INDEX "relation_scopes_role_idx" ON "relation_scopes" USING btree ("model_id","relation_id","role","container");
