@@ -39,6 +39,7 @@ import {
   SetUnitDyingDocument,
   SetWorkloadStatusDocument,
   UnitAgentStateDocument,
+  type UnitAgentStateQuery,
   UnitCharmDocument,
   UnitConfigDocument,
   UnitLifeDocument,
@@ -121,6 +122,8 @@ export class UnitAgent {
   private readonly members = new Map<number, { view: StreamView; unsubscribe: () => void }>();
   /** Its progress, read from the server when it starts (null until then). */
   private progress: StoredProgress | null = null;
+  /** What start() read of its unit, which its first pass makes its progress from (the agent alone writes it meanwhile). */
+  private stored: NonNullable<UnitAgentStateQuery["model"]>["unit"] = null;
   /** The hooks its charm ships, once its charm directory is written (null until then). */
   private shipped: ReadonlySet<string> | null = null;
   private failures = 0;
@@ -173,6 +176,7 @@ export class UnitAgent {
     const { model, unit, token, tag } = this.credentials;
     // The first report ends `allocating`; an agent restarted in error stays in error.
     const { model: state } = await this.call(UnitAgentStateDocument, { model, unit });
+    this.stored = state?.unit ?? null;
     if (state?.unit?.agentStatus.current === "allocating")
       await this.api.request(SetUnitAgentStatusDocument, { input: { model, unit, status: "IDLE" } }, token);
     this.log(`${tag}: started`);
@@ -280,10 +284,11 @@ export class UnitAgent {
   private async loadProgress(): Promise<StoredProgress> {
     if (this.progress) return this.progress;
     const { model, unit } = this.credentials;
-    const { model: state } = await this.call(UnitAgentStateDocument, { model, unit });
-    const stored = state?.unit?.agentState as Partial<StoredProgress> | null | undefined;
+    const read = this.stored ?? (await this.call(UnitAgentStateDocument, { model, unit })).model?.unit;
+    this.stored = null;
+    const stored = read?.agentState as Partial<StoredProgress> | null | undefined;
     const progress: StoredProgress = { ...freshProgress(), pending: null, ...stored, relations: { ...stored?.relations } };
-    for (const relation of state?.unit?.relationsInScope ?? []) {
+    for (const relation of read?.relationsInScope ?? []) {
       const key = String(relation.id);
       if (progress.relations[key]) continue;
       const endpoint = this.ownEndpoint(this.relations.get("RELATION", key)?.fields ?? {});
