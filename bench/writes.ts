@@ -31,8 +31,11 @@
 //   BENCH_PGBENCH          the pgbench to run, default "pgbench" looked up on PATH; "none"
 //                          uses the postgres.js statement mix even when pgbench is there
 //   BENCH_LATENCY_COUNT    sequential setConstraints timed, default 500
-//   BENCH_WARMUP_CYCLES    untimed cycles per client before each throughput run, default 3
-//                          (and 10 × that untimed setConstraints before the latency run)
+//   BENCH_WARMUP_CYCLES    untimed cycles per client before each throughput run, default 50
+//                          (and 10 × that untimed setConstraints before the latency run): the
+//                          figures are the server's steady state, its code compiled by V8's
+//                          optimizing tier; with 3 (30 setConstraints), the latency p50 counted
+//                          code still warming up (1.99 ms against 1.65 ms with 50, same machine)
 //   BENCH_DEADLINE_S       how long setup, the latency run, pgbench, or a throughput run past
 //                          its window may take, default 120; each request has that deadline
 //   BENCH_PROFILE=<dir>    a V8 CPU profile of the server, written there when it stops
@@ -54,7 +57,7 @@ const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 10);
 const PGBENCH_SECONDS = Number(process.env.BENCH_PGBENCH_SECONDS ?? WRITE_SECONDS);
 const PGBENCH = process.env.BENCH_PGBENCH ?? "pgbench";
 const LATENCY_COUNT = Number(process.env.BENCH_LATENCY_COUNT ?? 500);
-const WARMUP_CYCLES = Number(process.env.BENCH_WARMUP_CYCLES ?? 3);
+const WARMUP_CYCLES = Number(process.env.BENCH_WARMUP_CYCLES ?? 50);
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 120) * 1000;
 /** As pgbench's -c 8: the clients of each throughput run, and the fallback's connections. */
 const CLIENTS = 8;
