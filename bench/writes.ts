@@ -43,12 +43,12 @@
 // client was doing and what was left, and exits 1.
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { delimiter, join } from "node:path";
 import postgres from "postgres";
-import { type Api, ApiTimeout, apiAt } from "./api.js";
+import { type Api, ApiTimeout, apiAt, postGraphql } from "./api.js";
 import { createBenchDatabase } from "./database.js";
-import { ADMIN_TOKEN, type LifelineProcess, startLifeline } from "./lifeline-process.js";
+import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
 import { ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { loadAverages, machineLine, ms, percentile, printHeader, printRow, rate, ratio } from "./stats.js";
@@ -213,50 +213,9 @@ async function runPgbenchMix(db: URL, why: string): Promise<PgbenchFigures> {
 /** One keep-alive socket per client, reused by every request (Node's fetch would hide how connections are kept). */
 const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
 
-/** POSTs a GraphQL request; resolves with `data`, throws the response's errors (or a timeout) with `what` it was. */
-function mutate<T>(url: URL, what: string, query: string, variables: Record<string, unknown>, timeoutMs: number): Promise<T> {
-  const body = JSON.stringify({ query, variables });
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: "POST",
-        agent,
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json",
-          authorization: `Bearer ${ADMIN_TOKEN}`,
-          "content-length": Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("error", fail);
-        res.on("end", () => {
-          clearTimeout(timer);
-          const text = Buffer.concat(chunks).toString();
-          let parsed: { data?: T; errors?: unknown[] };
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            return reject(new Error(`${what}: HTTP ${res.statusCode}, not JSON: ${text.slice(0, 500)}`));
-          }
-          if (parsed.errors) return reject(new Error(`${what}: ${JSON.stringify(parsed.errors).slice(0, 2000)}`));
-          if (res.statusCode !== 200 || !parsed.data) return reject(new Error(`${what}: HTTP ${res.statusCode}: ${text.slice(0, 500)}`));
-          resolve(parsed.data);
-        });
-      },
-    );
-    function fail(error: Error) {
-      clearTimeout(timer);
-      reject(error);
-    }
-    const timer = setTimeout(() => req.destroy(new ApiTimeout(timeoutMs, `${what}: ${query}`)), Math.max(1, Math.round(timeoutMs)));
-    req.on("error", fail);
-    req.end(body);
-  });
-}
+/** POSTs a GraphQL request on the clients' sockets; resolves with `data`, throws the response's errors (or a timeout) with `what` it was. */
+const mutate = <T>(url: URL, what: string, query: string, variables: Record<string, unknown>, timeoutMs: number): Promise<T> =>
+  postGraphql<T>(url, agent, what, query, variables, timeoutMs);
 
 const ADD_UNIT = `mutation ($input: AddUnitInput!) { addUnit(input: $input) { name life } }`;
 const REMOVE_UNIT = `mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { id outcome } }`;

@@ -70,16 +70,14 @@ export const stateReaders: Record<EntityKind, StateReader> = {
       );
   },
   async machine(q, modelId, where, limit) {
+    const select = (condition?: SQL) =>
+      q
+        .select()
+        .from(machines)
+        .where(and(eq(machines.modelId, modelId), condition));
     const rows = where.ids
-      ? inCreationOrder(
-          await q
-            .select()
-            .from(machines)
-            .where(and(eq(machines.modelId, modelId), inArray(machines.id, [...where.ids]))),
-          (m) => m.seq,
-          limit,
-        )
-      : await q.select().from(machines).where(eq(machines.modelId, modelId)).orderBy(asc(machines.seq)).limit(limit);
+      ? inCreationOrder(await select(inArray(machines.id, [...where.ids])), (m) => m.seq, limit)
+      : await select().orderBy(asc(machines.seq)).limit(limit);
     return rows.map((m) =>
       stateEvent("machine", m.id, m.life, {
         series: m.series,
@@ -102,22 +100,20 @@ export const stateReaders: Record<EntityKind, StateReader> = {
       subordinate: charms.subordinate,
       series: charms.series,
     };
+    const select = (condition?: SQL) =>
+      q
+        .select(columns)
+        .from(charms)
+        .where(and(eq(charms.modelId, modelId), condition));
     const rows = where.ids
-      ? inCreationOrder(
-          await q
-            .select(columns)
-            .from(charms)
-            .where(and(eq(charms.modelId, modelId), inArray(charms.url, [...where.ids]))),
-          (c) => c.seq,
-          limit,
-        )
-      : await q.select(columns).from(charms).where(eq(charms.modelId, modelId)).orderBy(asc(charms.seq)).limit(limit);
+      ? inCreationOrder(await select(inArray(charms.url, [...where.ids])), (c) => c.seq, limit)
+      : await select().orderBy(asc(charms.seq)).limit(limit);
     return rows.map((c) =>
       stateEvent("charm", c.url, null, { name: c.name, revision: c.revision, subordinate: c.subordinate, series: c.series }),
     );
   },
   async application(q, modelId, where, limit) {
-    const select = (condition: SQL | undefined) =>
+    const select = (condition?: SQL) =>
       q
         .select({ a: applications, options: charms.config })
         .from(applications)
@@ -125,7 +121,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
         .where(and(eq(applications.modelId, modelId), condition));
     const rows = where.ids
       ? inCreationOrder(await select(inArray(applications.name, [...where.ids])), (r) => r.a.seq, limit)
-      : await select(undefined).orderBy(asc(applications.seq)).limit(limit);
+      : await select().orderBy(asc(applications.seq)).limit(limit);
     return rows.map(({ a, options }) =>
       stateEvent("application", a.name, a.life, {
         charmUrl: a.charmUrl,
@@ -140,30 +136,26 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     );
   },
   async unit(q, modelId, where, limit) {
+    const select = (condition?: SQL) =>
+      q
+        .select()
+        .from(units)
+        .where(and(eq(units.modelId, modelId), condition));
     const rows = where.ids
-      ? inCreationOrder(
-          await q
-            .select()
-            .from(units)
-            .where(and(eq(units.modelId, modelId), inArray(units.name, [...where.ids]))),
-          (u) => u.seq,
-          limit,
-        )
-      : await q.select().from(units).where(eq(units.modelId, modelId)).orderBy(asc(units.seq)).limit(limit);
+      ? inCreationOrder(await select(inArray(units.name, [...where.ids])), (u) => u.seq, limit)
+      : await select().orderBy(asc(units.seq)).limit(limit);
     return rows.map(unitState);
   },
   async relation(q, modelId, where, limit) {
     const ids = where.ids?.map(Number).filter(Number.isInteger);
+    const select = (condition?: SQL) =>
+      q
+        .select()
+        .from(relations)
+        .where(and(eq(relations.modelId, modelId), condition));
     const rows = ids
-      ? inCreationOrder(
-          await q
-            .select()
-            .from(relations)
-            .where(and(eq(relations.modelId, modelId), inArray(relations.id, ids))),
-          (r) => r.seq,
-          limit,
-        )
-      : await q.select().from(relations).where(eq(relations.modelId, modelId)).orderBy(asc(relations.seq)).limit(limit);
+      ? inCreationOrder(await select(inArray(relations.id, ids)), (r) => r.seq, limit)
+      : await select().orderBy(asc(relations.seq)).limit(limit);
     return relationStates(q, modelId, rows);
   },
   async scope(q, modelId, where, limit) {
