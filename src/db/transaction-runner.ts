@@ -66,12 +66,15 @@ const Transaction = PostgresJsTransaction as unknown as new (dialect: unknown, s
  * Runs `work`, then the statements `last` gives, in one transaction (the session's default
  * isolation, READ COMMITTED; with `snapshot`, REPEATABLE READ and READ ONLY), and returns
  * `work`'s result. On PostgreSQL, BEGIN and COMMIT travel with the first and last statements.
+ * `unanswered` are statements `work` sent without waiting: they are answered before the
+ * last statements, and a failure among them is the transaction's.
  */
 export async function runTransaction<T>(
   db: Database,
   work: (open: OpenTransaction) => Promise<T>,
   last: () => readonly Statement[],
   snapshot = false,
+  unanswered: () => readonly Promise<unknown>[] = () => [],
 ): Promise<T> {
   const internals = db as unknown as DrizzleInternals;
   const { client } = internals.session;
@@ -85,6 +88,7 @@ export async function runTransaction<T>(
           savepoint: async (name) => void (await run(`savepoint ${savepointName(name)}`)),
           rollbackTo: async (name) => void (await run(`rollback to savepoint ${savepointName(name)}`)),
         });
+        await Promise.all(unanswered());
         for (const s of last()) await run(s.text, s.params);
         return result;
       },
@@ -99,8 +103,8 @@ export async function runTransaction<T>(
   };
   // Statements sent without waiting (BEGIN, savepoints): each is handed to the connection ahead of
   // anything issued after it, and an error in one also fails every statement behind it.
-  const unanswered: PostgresQuery[] = [];
-  const send = (text: string) => void unanswered.push(quiet(connection.unsafe(text)));
+  const sent: PostgresQuery[] = [];
+  const send = (text: string) => void sent.push(quiet(connection.unsafe(text)));
   try {
     send(snapshot ? "begin isolation level repeatable read read only" : "begin");
     const result = await work({
@@ -108,10 +112,12 @@ export async function runTransaction<T>(
       savepoint: async (name) => send(`savepoint ${savepointName(name)}`),
       rollbackTo: async (name) => void (await connection.unsafe(`rollback to savepoint ${savepointName(name)}`)),
     });
+    const deferred = unanswered();
     const finals = last().map((s) => quiet(connection.unsafe(s.text, s.params)));
     const committed = quiet(connection.unsafe("commit"));
+    await Promise.all(sent);
+    await Promise.all(deferred); // ahead of the finals: a deferred write's failure is the one to report
     await Promise.all(finals);
-    await Promise.all(unanswered);
     await committed;
     return result;
   } catch (error) {

@@ -110,7 +110,7 @@ export async function setApplicationConstraints(tx: Tx, model: ModelRow, name: s
       `subordinate application "${name}" cannot have constraints: its units follow their principals`,
     );
   const constraints = parseConstraints(text);
-  await setConstraintsOfApplication(tx.db, { modelId: model.id, name, constraints });
+  tx.defer(setConstraintsOfApplication(tx.db, { modelId: model.id, name, constraints }));
   tx.record(model.id, applicationConstraintsSet(app, constraints));
   return constraints;
 }

@@ -176,19 +176,19 @@ export async function redeemLoginCode(db: Database, code: string): Promise<strin
 
 /** Replaces an agent's secret: the one issued before stops working. */
 async function rotateAgentSecret(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): Promise<string> {
-  await forgetAgent(tx, model, kind, entity);
+  forgetAgent(tx, model, kind, entity);
   const token = newToken(kind === "machine" ? "llm" : "llu");
   await tx.db.insert(credentials).values({ tokenHash: hash(token), kind, modelId: model.id, entity, description: `${kind} ${entity}` });
   return token;
 }
 
-/** An entity's row is being deleted: its agent's credentials go with it. */
+/** An entity's row is being deleted: its agent's credentials go with it (sent with the next statement: nothing waits for the answer). */
 const deleteAgentCredentials = statement(["modelId", "kind", "entity"], (db, p) =>
   db.delete(credentials).where(and(eq(credentials.modelId, p.modelId), eq(credentials.kind, p.kind), eq(credentials.entity, p.entity))),
 );
 
-export async function forgetAgent(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): Promise<void> {
-  await deleteAgentCredentials(tx.db, { modelId: model.id, kind, entity });
+export function forgetAgent(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): void {
+  tx.defer(deleteAgentCredentials(tx.db, { modelId: model.id, kind, entity }));
   tx.afterCommit((db) => forgetAgentTokens(db, model.id, kind, entity));
 }
 

@@ -197,7 +197,7 @@ export async function removeMachineRow(tx: Tx, model: ModelRow, machine: Machine
   if (machine.life !== Life.Dead)
     throw new LifelineError("NOT_DEAD", `machine ${machine.id} is ${machine.life}: only a Dead machine can be removed`);
   await tx.db.delete(machines).where(machineWhere(model, machine.id));
-  await forgetAgent(tx, model, "machine", machine.id);
+  forgetAgent(tx, model, "machine", machine.id);
   tx.record(model.id, machineRemoved(machine));
 }
 

@@ -76,7 +76,7 @@ export interface SetConstraintsInput extends InModel {
 export const setConstraints = modelOperation(Life.Alive, async (tx, model, input: SetConstraintsInput): Promise<Constraints> => {
   if (input.application != null) return setApplicationConstraints(tx, model, input.application, input.constraints);
   const constraints = parseConstraints(input.constraints);
-  await tx.db.update(models).set({ constraints }).where(eq(models.id, model.id));
+  tx.defer(tx.db.update(models).set({ constraints }).where(eq(models.id, model.id)).execute());
   tx.record(model.id, modelConstraintsSet(model, constraints));
   return constraints;
 });
@@ -152,7 +152,7 @@ export async function finishModel(tx: Tx, model: ModelRow): Promise<boolean> {
   // Containers first: a parent's id is a prefix of its containers' ids.
   for (const manager of managers.sort((a, b) => b.id.length - a.id.length)) {
     await tx.db.delete(machines).where(and(eq(machines.modelId, model.id), eq(machines.id, manager.id)));
-    await forgetAgent(tx, model, "machine", manager.id);
+    forgetAgent(tx, model, "machine", manager.id);
     tx.record(model.id, machineRemoved(manager));
   }
   await tx.db.delete(charms).where(eq(charms.modelId, model.id));

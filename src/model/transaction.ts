@@ -29,6 +29,13 @@ import type { ModelRow } from "./rows.js";
 
 export interface Tx {
   db: DbTx;
+  /**
+   * Sends a write whose answer the operation does not need without waiting for it: PostgreSQL runs it in its turn, and
+   * it travels with the next statement (often the COMMIT) instead of taking a round trip of its own. Its failure fails
+   * the operation as if it had been awaited, with its own error. A Drizzle query is started here, once (they are lazy,
+   * and run again on every `then`).
+   */
+  defer(write: PromiseLike<unknown>): void;
   /** Queues a change-log row for `modelId`'s log, written at the end of this transaction. */
   record(modelId: string, change: Change): void;
   /** Runs `then` with the store once this transaction has committed; never if it rolls back. */
@@ -102,29 +109,53 @@ async function alone(db: Database, writer: Writer): Promise<void> {
 
 type Outcome = { value: unknown } | { error: unknown } | "again";
 
-/** What a transaction's writers leave to its end: change rows to append, and work to run once it commits. */
+type Mark = readonly [pending: number, after: number, deferred: number];
+
+/** What a transaction's writers leave to its end: change rows to append, writes not yet answered, and work to run once it commits. */
 class Commitments {
   readonly pending: PendingChange[] = [];
   private readonly after: ((db: Database) => void)[] = [];
+  /** Writes sent with tx.defer, in the order sent (the order PostgreSQL runs and answers them). */
+  readonly deferred: Promise<unknown>[] = [];
 
   /** A writer's view of the transaction. */
   tx(db: DbTx): Tx {
     return {
       db,
+      defer: (write) => {
+        const sent = new Promise((resolve, reject) => write.then(resolve, reject)); // started now, and only once
+        sent.catch(() => {}); // answered later, by settled() or firstFailure(): never an unhandled rejection meanwhile
+        this.deferred.push(sent);
+      },
       record: (modelId, change) => void this.pending.push({ modelId, change }),
       afterCommit: (then) => void this.after.push(then),
     };
   }
 
   /** Where the writers' commitments stand now, to undo back to. */
-  mark(): readonly [number, number] {
-    return [this.pending.length, this.after.length];
+  mark(): Mark {
+    return [this.pending.length, this.after.length, this.deferred.length];
   }
 
   /** Drops what was left since `mark` (its writer's writes were rolled back). */
-  undo([pending, after]: readonly [number, number]): void {
+  undo([pending, after, deferred]: Mark): void {
     this.pending.length = pending;
     this.after.length = after;
+    this.deferred.length = deferred;
+  }
+
+  /** Waits for the deferred writes sent since `mark`; throws the first one's failure. */
+  async settled(mark: Mark = [0, 0, 0]): Promise<void> {
+    await Promise.all(this.deferred.slice(mark[2]));
+  }
+
+  /**
+   * The failure of the first deferred write since `mark` that failed, if any: the error to report when a statement
+   * behind it failed too, since PostgreSQL refuses everything after a failed statement (25P02) until the rollback.
+   */
+  async firstFailure(mark: Mark = [0, 0, 0]): Promise<unknown> {
+    for (const result of await Promise.allSettled(this.deferred.slice(mark[2]))) if (result.status === "rejected") return result.reason;
+    return undefined;
   }
 
   /** After the commit: what this process remembers of tokens, then the writers' own afterCommit work. */
@@ -147,8 +178,11 @@ async function together(db: Database, group: readonly Writer[]): Promise<void> {
           await open.savepoint(savepoint);
           const mark = commitments.mark();
           try {
-            outcomes.push({ value: await writer.work(commitments.tx(open.tx)) });
-          } catch (error) {
+            const value = await writer.work(commitments.tx(open.tx));
+            await commitments.settled(mark); // before the next writer's savepoint: a failure is this writer's
+            outcomes.push({ value });
+          } catch (thrown) {
+            const error = (await commitments.firstFailure(mark)) ?? thrown;
             commitments.undo(mark); // its changes go with its writes
             await open.rollbackTo(savepoint);
             outcomes.push(retryable.has(sqlState(error) ?? "") ? "again" : { error });
@@ -190,8 +224,11 @@ async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promi
         db,
         (open) => work(commitments.tx(open.tx)),
         () => appendStatements(commitments.pending),
+        false,
+        () => commitments.deferred,
       );
-    } catch (error) {
+    } catch (thrown) {
+      const error = (await commitments.firstFailure()) ?? thrown;
       const state = sqlState(error);
       if (!state || !retryable.has(state)) throw error;
       if (attempt >= MAX_ATTEMPTS)

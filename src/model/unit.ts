@@ -240,7 +240,7 @@ const deleteUnitRow = statement(["modelId", "name"], (db, p) =>
 export async function setUnitsDying(tx: Tx, model: ModelRow, batch: UnitRow[]): Promise<void> {
   const alive = batch.filter((u) => u.life === Life.Alive);
   if (!alive.length) return;
-  await setAliveUnitsDying(tx.db, { modelId: model.id, names: alive.map((u) => u.name) });
+  tx.defer(setAliveUnitsDying(tx.db, { modelId: model.id, names: alive.map((u) => u.name) }));
   for (const unit of alive) tx.record(model.id, unitLifeSet(unit, Life.Dying));
   const principals = alive.filter((u) => u.principal === null).map((u) => u.name);
   if (!principals.length) return;
@@ -342,9 +342,9 @@ export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow): Pr
  */
 export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow): Promise<void> {
   if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
-  await forgetHookRuns(tx, model, unit.name);
-  await deleteUnitRow(tx.db, { modelId: model.id, name: unit.name });
-  await forgetAgent(tx, model, "unit", unit.name);
+  await forgetHookRuns(tx, model, unit.name); // first: deleting the unit would cascade to its runs, and the count decides a change row
+  tx.defer(deleteUnitRow(tx.db, { modelId: model.id, name: unit.name }));
+  forgetAgent(tx, model, "unit", unit.name);
   tx.record(model.id, unitRemoved(unit));
   await releaseUnitReference(tx, model, unit.application);
 }
