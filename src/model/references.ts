@@ -29,9 +29,9 @@ const addToUnitCount = statement(["modelId", "name", "count"], (db, p) =>
     .where(and(eq(applications.modelId, p.modelId), eq(applications.name, p.name))),
 );
 
-/** `count` new units of `name` now hold it. */
-export async function addUnitReferences(tx: Tx, model: ModelRow, name: string, count: number): Promise<void> {
-  if (count > 0) await addToUnitCount(tx.db, { modelId: model.id, name, count });
+/** `count` new units of `name` now hold it (sent with the next statement: nothing waits for the answer). */
+export function addUnitReferences(tx: Tx, model: ModelRow, name: string, count: number): void {
+  if (count > 0) tx.defer(addToUnitCount(tx.db, { modelId: model.id, name, count }));
 }
 
 /**

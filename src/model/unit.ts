@@ -136,7 +136,7 @@ export async function addUnits(
   const placements = checkedPlacements(count, directives);
   const created: UnitRow[] = [];
   for (const placement of placements) created.push(await addPrincipalUnit(tx, model, app, placement));
-  await addUnitReferences(tx, model, app.name, created.length);
+  addUnitReferences(tx, model, app.name, created.length);
   return created;
 }
 
@@ -180,7 +180,7 @@ export async function ensureSubordinate(tx: Tx, model: ModelRow, principal: Unit
   const app = await getApplication(tx, model, appName);
   if (!app.subordinate || app.life !== Life.Alive) return null;
   const created = await insertUnit(tx, model, app, { principal: principal.name, constraints: {} });
-  await addUnitReferences(tx, model, app.name, 1);
+  addUnitReferences(tx, model, app.name, 1);
   tx.record(model.id, unitAdded(created));
   return created;
 }
