@@ -39,9 +39,9 @@ const upsertAgentState = statement(["modelId", "unit", "state"], (db, p) =>
     }),
 );
 
-/** Replaces the unit's document. */
-export async function saveAgentState(tx: Tx, model: ModelRow, unit: string, state: AgentState): Promise<void> {
-  await upsertAgentState(tx.db, { modelId: model.id, unit, state });
+/** Replaces the unit's document (sent with the next statement: nothing waits for the answer). */
+export function saveAgentState(tx: Tx, model: ModelRow, unit: string, state: AgentState): void {
+  tx.defer(upsertAgentState(tx.db, { modelId: model.id, unit, state }));
 }
 
 export interface UnitAgentStateInput extends InModel {
@@ -53,6 +53,6 @@ export interface UnitAgentStateInput extends InModel {
 export const setUnitAgentState = modelOperation("any", async (tx, model, input: UnitAgentStateInput) => {
   const state = checkAgentState(input.state);
   const unit = await getUnit(tx, model, input.unit);
-  await saveAgentState(tx, model, unit.name, state);
+  saveAgentState(tx, model, unit.name, state);
   return unit;
 });

@@ -134,8 +134,9 @@ const pruneRuns = statement(["modelId", "unit"], (db, p) =>
   ),
 );
 
-async function prune(tx: Tx, model: ModelRow, unit: string) {
-  await pruneRuns(tx.db, { modelId: model.id, unit });
+/** Sent with the next statement: nothing waits for the answer. */
+function prune(tx: Tx, model: ModelRow, unit: string): void {
+  tx.defer(pruneRuns(tx.db, { modelId: model.id, unit }));
 }
 
 export interface BeginHookInput extends InModel, HookTarget {
@@ -170,10 +171,10 @@ export const beginHook = modelOperation("any", async (tx, model, input: BeginHoo
       remoteUnit: parsed.relation ? (input.remoteUnit ?? null) : null,
     })
     .returning();
-  await prune(tx, model, unit.name);
+  prune(tx, model, unit.name);
   tx.record(model.id, hookRunRecorded(run!));
   await updateAgent(tx, model, unit, executing(run!));
-  if (state) await saveAgentState(tx, model, unit.name, state);
+  if (state) saveAgentState(tx, model, unit.name, state);
   return run!;
 });
 
@@ -238,7 +239,7 @@ export const commitHook = modelOperation("any", async (tx, model, input: CommitH
     .returning();
   tx.record(model.id, hookRunRecorded(ended!));
   await updateAgent(tx, model, unit, input.result === HookResult.Failed ? hookFailed(run) : idle, null);
-  if (state) await saveAgentState(tx, model, unit.name, state);
+  if (state) saveAgentState(tx, model, unit.name, state);
   return ended!;
 });
 
@@ -302,10 +303,10 @@ export const recordMissingHooks = modelOperation("any", async (tx, model, input:
 
   await interruptRunning(tx, model, unit.name);
   const recorded = await tx.db.insert(hookRuns).values(rows).returning();
-  await prune(tx, model, unit.name);
+  prune(tx, model, unit.name);
   for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
   await updateAgent(tx, model, unit, idle, null);
-  if (state) await saveAgentState(tx, model, unit.name, state);
+  if (state) saveAgentState(tx, model, unit.name, state);
   return recorded;
 });
 

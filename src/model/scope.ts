@@ -94,10 +94,12 @@ export const enterScope = modelOperation(Life.Alive, async (tx, model, input: En
     "private-address": input.privateAddress,
     "ingress-address": input.privateAddress,
   });
-  await tx.db
-    .update(relations)
-    .set({ unitCount: sql`${relations.unitCount} + 1` })
-    .where(and(eq(relations.modelId, model.id), eq(relations.id, relation.id)));
+  tx.defer(
+    tx.db
+      .update(relations)
+      .set({ unitCount: sql`${relations.unitCount} + 1` })
+      .where(and(eq(relations.modelId, model.id), eq(relations.id, relation.id))),
+  );
   // Membership first, then the settings it wrote: a watcher learns of the member before its settings.
   tx.record(model.id, scopeEntered(member!));
   tx.record(model.id, settingsWritten(relation.id, unit.name, version));
