@@ -5,7 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { models } from "../src/db/schema.js";
 import { addModel, setConstraints, transact } from "../src/model/index.js";
-import { lockModel } from "../src/model/transaction.js";
+import { lockModel, type Tx } from "../src/model/transaction.js";
 import { useApi } from "./support/api.js";
 import { uniqueName } from "./support/store.js";
 
@@ -26,95 +26,61 @@ async function modelConstraints(name: string) {
 /** A write that PostgreSQL refuses when it runs it: division by zero (22012). */
 const failingWrite = (modelId: string) => sql`update models set revision = revision / 0 where id = ${modelId}`;
 
+/** The model row's constraints set: a write on the row that every operation of the model holds locked. */
+const setConstraintsOf = (tx: Tx, modelId: string, constraints: Record<string, number>) =>
+  tx.db.update(models).set({ constraints }).where(eq(models.id, modelId));
+
+/** Runs `work` as one operation on a fresh model, its row locked as every operation's is; gives the model's name and the outcome. */
+async function onFreshModel<T>(work: (tx: Tx, modelId: string) => Promise<T>) {
+  const { name } = await addModel(api.store.db, { name: uniqueName() });
+  const outcome = transact(api.store.db, async (tx) => work(tx, (await lockModel(tx, name, "any")).id), name);
+  return { name, outcome };
+}
+
 describe("deferred writes", () => {
   it("a deferred write runs in its turn: the statements behind it see it, and it commits", async () => {
-    const { name } = await addModel(api.store.db, { name: uniqueName() });
-    const seen = await transact(
-      api.store.db,
-      async (tx) => {
-        const model = await lockModel(tx, name, "any");
-        tx.defer(
-          tx.db
-            .update(models)
-            .set({ constraints: { cores: 4 } })
-            .where(eq(models.id, model.id))
-            .execute(),
-        );
-        const [row] = await tx.db.select({ constraints: models.constraints }).from(models).where(eq(models.id, model.id));
-        return row!.constraints;
-      },
-      name,
-    );
-    expect(seen).toEqual({ cores: 4 });
+    const { name, outcome } = await onFreshModel(async (tx, modelId) => {
+      tx.defer(setConstraintsOf(tx, modelId, { cores: 4 }).execute());
+      const [row] = await tx.db.select({ constraints: models.constraints }).from(models).where(eq(models.id, modelId));
+      return row!.constraints;
+    });
+    expect(await outcome).toEqual({ cores: 4 });
     expect(await modelConstraints(name)).toEqual({ cores: 4 });
   });
 
   it("a deferred write reaches PostgreSQL ahead of every statement issued after it, so a later write wins", async () => {
-    const { name } = await addModel(api.store.db, { name: uniqueName() });
-    await transact(
-      api.store.db,
-      async (tx) => {
-        const model = await lockModel(tx, name, "any");
-        tx.defer(
-          tx.db
-            .update(models)
-            .set({ constraints: { cores: 1 } })
-            .where(eq(models.id, model.id)),
-        );
-        tx.defer(
-          tx.db
-            .update(models)
-            .set({ constraints: { cores: 2 } })
-            .where(eq(models.id, model.id)),
-        );
-        // Awaited, with RETURNING (Drizzle's other path to the driver): it runs after both, so its value stays.
-        const [after] = await tx.db
-          .update(models)
-          .set({ constraints: sql`${models.constraints} || '{"mem": 3}'::jsonb` })
-          .where(eq(models.id, model.id))
-          .returning({ constraints: models.constraints });
-        return after!.constraints;
-      },
-      name,
-    ).then((seen) => expect(seen).toEqual({ cores: 2, mem: 3 }));
+    const { name, outcome } = await onFreshModel(async (tx, modelId) => {
+      tx.defer(setConstraintsOf(tx, modelId, { cores: 1 }));
+      tx.defer(setConstraintsOf(tx, modelId, { cores: 2 }));
+      // Awaited, with RETURNING (Drizzle's other path to the driver): it runs after both, so its value stays.
+      const [after] = await tx.db
+        .update(models)
+        .set({ constraints: sql`${models.constraints} || '{"mem": 3}'::jsonb` })
+        .where(eq(models.id, modelId))
+        .returning({ constraints: models.constraints });
+      return after!.constraints;
+    });
+    expect(await outcome).toEqual({ cores: 2, mem: 3 });
     expect(await modelConstraints(name)).toEqual({ cores: 2, mem: 3 });
   });
 
+  /** An operation on a fresh model that writes, defers a failing write, then does `after`. */
+  const failingOperation = (after: (tx: Tx, modelId: string) => Promise<unknown>) =>
+    onFreshModel(async (tx, modelId) => {
+      await setConstraintsOf(tx, modelId, { cores: 8 });
+      tx.defer(tx.db.execute(failingWrite(modelId)));
+      return after(tx, modelId);
+    });
+
   it("one that fails fails its operation with its own error, not the aborted transaction's, and nothing of it commits", async () => {
-    const { name } = await addModel(api.store.db, { name: uniqueName() });
-    const outcome = transact(
-      api.store.db,
-      async (tx) => {
-        const model = await lockModel(tx, name, "any");
-        await tx.db
-          .update(models)
-          .set({ constraints: { cores: 8 } })
-          .where(eq(models.id, model.id));
-        tx.defer(tx.db.execute(failingWrite(model.id)));
-        // PostgreSQL refuses this one (25P02: the transaction is aborted): the deferred write's error is the one reported.
-        await tx.db.select().from(models).where(eq(models.id, model.id));
-      },
-      name,
-    );
+    // PostgreSQL refuses the read behind it (25P02: the transaction is aborted): the deferred write's error is the one reported.
+    const { name, outcome } = await failingOperation((tx, modelId) => tx.db.select().from(models).where(eq(models.id, modelId)));
     await expect(outcome).rejects.toSatisfy((error: unknown) => sqlState(error) === "22012");
     expect(await modelConstraints(name)).toEqual({});
   });
 
   it("one that fails as the operation's last statement fails it at commit, and nothing of it commits", async () => {
-    const { name } = await addModel(api.store.db, { name: uniqueName() });
-    const outcome = transact(
-      api.store.db,
-      async (tx) => {
-        const model = await lockModel(tx, name, "any");
-        await tx.db
-          .update(models)
-          .set({ constraints: { cores: 8 } })
-          .where(eq(models.id, model.id));
-        tx.defer(tx.db.execute(failingWrite(model.id)));
-        return "answered before its deferred write";
-      },
-      name,
-    );
+    const { name, outcome } = await failingOperation(async () => "answered before its deferred write");
     await expect(outcome).rejects.toSatisfy((error: unknown) => sqlState(error) === "22012");
     expect(await modelConstraints(name)).toEqual({});
   });
