@@ -331,7 +331,7 @@ export function relationUnits(relationId: number, unit: string): Watcher {
             container === null ? undefined : eq(relationScopes.container, container),
           ),
         )
-        .limit(limit + 2);
+        .limit(limit + 2); // the unit itself may be among a peer relation's rows; one more shows the snapshot too big
       const seen = members.filter(visible);
       for (const m of seen) enter(m.unit);
       const settings = inScope.size

@@ -97,6 +97,7 @@ export {
   type AddUnitInput,
   addUnit,
   MAX_UNITS_PER_REQUEST,
+  relationsInScopeOf,
   removeDeadUnit,
   setUnitDead,
   setUnitDying,

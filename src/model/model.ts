@@ -76,7 +76,7 @@ export interface SetConstraintsInput extends InModel {
 export const setConstraints = modelOperation(Life.Alive, async (tx, model, input: SetConstraintsInput): Promise<Constraints> => {
   if (input.application != null) return setApplicationConstraints(tx, model, input.application, input.constraints);
   const constraints = parseConstraints(input.constraints);
-  tx.defer(tx.db.update(models).set({ constraints }).where(eq(models.id, model.id)).execute());
+  tx.defer(tx.db.update(models).set({ constraints }).where(eq(models.id, model.id)));
   tx.record(model.id, modelConstraintsSet(model, constraints));
   return constraints;
 });

@@ -283,19 +283,6 @@ export const scopeMembers = (db: Database, relation: RelationRow): Promise<Scope
     .where(and(eq(relationScopes.modelId, relation.modelId), eq(relationScopes.relationId, relation.id)))
     .orderBy(relationScopes.unit);
 
-/**
- * The ids of the relations whose scope a unit is in (Juju's RelationsInScope): what its agent must still depart.
- * Read by the unit, so an agent starting in a relation of 10,000 members reads one row, not the members.
- */
-export async function relationsInScopeOf(db: Database, unit: UnitRow): Promise<number[]> {
-  const rows = await db
-    .select({ relationId: relationScopes.relationId })
-    .from(relationScopes)
-    .where(and(eq(relationScopes.modelId, unit.modelId), eq(relationScopes.unit, unit.name)))
-    .orderBy(asc(relationScopes.relationId));
-  return rows.map((r) => r.relationId);
-}
-
 /** A unit's settings in a relation (relation-get), or null. */
 export async function unitSettings(db: Database, relation: RelationRow, unit: string): Promise<SettingsRow | null> {
   const [row] = await db

@@ -293,6 +293,14 @@ export async function removeNeverDeployed(tx: Tx, model: ModelRow, batch: readon
 }
 
 /**
+ * The ids of the relations whose scope a unit is in (Juju's RelationsInScope): what its agent must still depart. Read
+ * by the unit, so an agent starting in a relation of 10,000 members reads its own rows, not the members.
+ */
+export async function relationsInScopeOf(q: Queryable, unit: UnitRow): Promise<number[]> {
+  return (await scopesOfUnit(q, { modelId: unit.modelId, unit: unit.name })).map((s) => s.id);
+}
+
+/**
  * What keeps a unit from becoming Dead: it "may not become Dead while any unit
  * subordinate to it exists, or while the unit is in scope for any relation" (seed 001).
  */
