@@ -14,6 +14,7 @@ import postgres from "postgres";
 import { lockDataDir } from "./lock.js";
 import { preparingStatements } from "./prepared.js";
 import * as schema from "./schema.js";
+import { keepStatistics } from "./statistics.js";
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -87,15 +88,7 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
 
 async function openPostgres(url: string, max = 10, prepare: boolean, logger: Logger): Promise<Store> {
   // READ COMMITTED whatever the server's or database's default: transactions (src/model/transaction.ts) rely on it.
-  // Custom plans for prepared statements: a generic plan is made once a statement has run five times, and kept until
-  // the table's statistics change. Made while a fresh model's tables were nearly empty it is a sequential scan, and
-  // with autovacuum off (as on this project's machines) nothing ever replaces it: adding a model's 22,000th unit
-  // then read every unit. A custom plan sees the table's size each time, for some 30 µs of planning a statement.
-  const connected = postgres(url, {
-    max,
-    onnotice: () => {},
-    connection: { default_transaction_isolation: "read committed", plan_cache_mode: "force_custom_plan" },
-  });
+  const connected = postgres(url, { max, onnotice: () => {}, connection: { default_transaction_isolation: "read committed" } });
   const client = prepare ? preparingStatements(connected) : connected;
   const db = drizzlePostgres({ client, schema, logger });
   try {
@@ -104,12 +97,15 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
     await client.end();
     throw error;
   }
+  // Prepared statements' cached plans are made from the tables' statistics: see statistics.ts.
+  const statistics = await keepStatistics(connected);
   const { host, pathname } = new URL(url);
   return {
     db: db as unknown as Database,
     driver: "postgres",
     location: `postgres://${host}${pathname}`,
     async close() {
+      await statistics.stop();
       await client.end({ timeout: 5 });
     },
   };
