@@ -26,7 +26,7 @@ import { nextSequence } from "./sequences.js";
 import { type InModel, modelOperation, type Tx } from "./transaction.js";
 
 /** The machine a new principal unit goes to: existing (checked) or made for it. */
-async function machineFor(tx: Tx, model: ModelRow, unit: UnitRow, placement: Placement): Promise<MachineRow> {
+async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: Placement): Promise<MachineRow> {
   // "When a machine is being added in order to host a given unit, it copies its constraints directly from the unit." (seed 004)
   const forUnit = { series: unit.series, constraints: unit.constraints, jobs: [MachineJob.HostUnits] };
   switch (placement.kind) {
@@ -55,11 +55,18 @@ async function machineFor(tx: Tx, model: ModelRow, unit: UnitRow, placement: Pla
   }
 }
 
-/** Inserts the application's next unit (numbers are never reused) with its application's series. */
-type UnitFields = Pick<typeof units.$inferInsert, "constraints" | "principal" | "workloadMessage">;
+/** A unit about to be inserted: its name, series and constraints decide its machine. */
+interface NewUnit {
+  name: string;
+  number: number;
+  series: string;
+  constraints: UnitRow["constraints"];
+}
+
+type UnitFields = Pick<typeof units.$inferInsert, "principal" | "machineId" | "workloadMessage">;
 
 const insertUnitRow = statement(
-  ["modelId", "name", "application", "number", "series", "constraints", "principal", "workloadMessage"],
+  ["modelId", "name", "application", "number", "series", "constraints", "principal", "machineId", "workloadMessage"],
   (db, p) =>
     db
       .insert(units)
@@ -71,43 +78,40 @@ const insertUnitRow = statement(
         series: p.series,
         constraints: p.constraints,
         principal: p.principal,
+        machineId: p.machineId,
         workloadMessage: p.workloadMessage,
       })
       .returning(),
 );
 
-async function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, fields: UnitFields): Promise<UnitRow> {
+/** The application's next unit (numbers are never reused), with its application's series. */
+async function nextUnit(tx: Tx, model: ModelRow, app: ApplicationRow, constraints: UnitRow["constraints"]): Promise<NewUnit> {
   const number = await nextSequence(tx, model.id, `unit:${app.name}`);
+  return { name: `${app.name}/${number}`, number, series: app.series, constraints };
+}
+
+async function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, unit: NewUnit, fields: UnitFields): Promise<UnitRow> {
   const [created] = await insertUnitRow(tx.db, {
     modelId: model.id,
-    name: `${app.name}/${number}`,
+    name: unit.name,
     application: app.name,
-    number,
-    series: app.series,
-    constraints: fields.constraints,
+    number: unit.number,
+    series: unit.series,
+    constraints: unit.constraints,
     principal: fields.principal ?? null,
+    machineId: fields.machineId ?? null,
     workloadMessage: fields.workloadMessage ?? "",
   });
   return created!;
 }
 
-const assignUnit = statement(["modelId", "name", "machineId"], (db, p) =>
-  db
-    .update(units)
-    .set({ machineId: sql`${p.machineId}` })
-    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name)))
-    .returning(),
-);
-
 async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, placement: Placement): Promise<UnitRow> {
-  const created = await insertUnit(tx, model, app, {
-    constraints: mergeConstraints(model.constraints, app.constraints),
-    workloadMessage: "waiting for machine",
-  });
-  const machine = await machineFor(tx, model, created, placement);
-  const [unit] = await assignUnit(tx.db, { modelId: model.id, name: created.name, machineId: machine.id });
-  tx.record(model.id, unitAdded(unit!));
-  return unit!;
+  const unit = await nextUnit(tx, model, app, mergeConstraints(model.constraints, app.constraints));
+  // Its machine first, so the unit is inserted once, already assigned (an update after would write every index again).
+  const machine = await machineFor(tx, model, unit, placement);
+  const created = await insertUnit(tx, model, app, unit, { machineId: machine.id, workloadMessage: "waiting for machine" });
+  tx.record(model.id, unitAdded(created));
+  return created;
 }
 
 export const MAX_UNITS_PER_REQUEST = 1000;
@@ -179,7 +183,7 @@ export async function ensureSubordinate(tx: Tx, model: ModelRow, principal: Unit
   if (existing) return null;
   const app = await getApplication(tx, model, appName);
   if (!app.subordinate || app.life !== Life.Alive) return null;
-  const created = await insertUnit(tx, model, app, { principal: principal.name, constraints: {} });
+  const created = await insertUnit(tx, model, app, await nextUnit(tx, model, app, {}), { principal: principal.name });
   addUnitReferences(tx, model, app.name, 1);
   tx.record(model.id, unitAdded(created));
   return created;
