@@ -7,9 +7,9 @@ import { sql } from "drizzle-orm";
 import { LifelineError } from "../core/errors.js";
 import { unitAgentStates } from "../db/schema.js";
 import { statement } from "../db/statement.js";
-import { getUnit } from "./lookup.js";
+import { unitOperation } from "./lookup.js";
 import type { ModelRow } from "./rows.js";
-import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import type { InModel, Tx } from "./transaction.js";
 
 /** The largest state document, as JSON text (UTF-8). */
 export const AGENT_STATE_LIMIT = 256 * 1024;
@@ -50,9 +50,11 @@ export interface UnitAgentStateInput extends InModel {
 }
 
 /** The agent saves its state between hooks (after entering a scope, say); beginHook and commitHook save it too. */
-export const setUnitAgentState = modelOperation("any", async (tx, model, input: UnitAgentStateInput) => {
-  const state = checkAgentState(input.state);
-  const unit = await getUnit(tx, model, input.unit);
-  saveAgentState(tx, model, unit.name, state);
-  return unit;
-});
+export const setUnitAgentState = unitOperation(
+  "any",
+  async (tx, model, unit, input: UnitAgentStateInput) => {
+    saveAgentState(tx, model, unit.name, input.state);
+    return unit;
+  },
+  (input) => checkAgentState(input.state),
+);

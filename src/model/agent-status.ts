@@ -11,9 +11,9 @@ import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
 import { units } from "../db/schema.js";
 import type { Blocker } from "./blocker.js";
-import { getUnit } from "./lookup.js";
+import { unitOperation } from "./lookup.js";
 import type { ModelRow, UnitRow } from "./rows.js";
-import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import type { InModel, Tx } from "./transaction.js";
 
 /** What a unit agent's status says: the status, Juju's message for it, and the hook it is about. */
 export interface AgentStatus {
@@ -86,13 +86,17 @@ export interface UnitAgentStatusInput extends InModel {
  * asks the agent for one), so a restarted agent reporting `idle` does not
  * hide a failed hook. Error itself comes with the failed hook (commitHook).
  */
-export const setUnitAgentStatus = modelOperation("any", async (tx, model, input: UnitAgentStatusInput) => {
-  if (input.status === UnitAgentStatus.Error)
-    throw new LifelineError("INVALID_ARGUMENT", "a unit agent's error status comes with its failed hook: commit the run with FAILED");
-  const unit = await getUnit(tx, model, input.unit);
-  if (unit.agentStatus === UnitAgentStatus.Error) return unit;
-  return updateAgent(tx, model, unit, { status: input.status, message: "", data: {} });
-});
+export const setUnitAgentStatus = unitOperation(
+  "any",
+  async (tx, model, unit, input: UnitAgentStatusInput) => {
+    if (unit.agentStatus === UnitAgentStatus.Error) return unit;
+    return updateAgent(tx, model, unit, { status: input.status, message: "", data: {} });
+  },
+  (input) => {
+    if (input.status === UnitAgentStatus.Error)
+      throw new LifelineError("INVALID_ARGUMENT", "a unit agent's error status comes with its failed hook: commit the run with FAILED");
+  },
+);
 
 export interface ResolveUnitInput extends InModel {
   unit: string;
@@ -106,8 +110,7 @@ export interface ResolveUnitInput extends InModel {
  * (it sees the unit row on its unitLife stream) and its next hook commit
  * clears it. Asking again before the agent acts replaces the mode.
  */
-export const resolveUnit = modelOperation("any", async (tx, model, input: ResolveUnitInput) => {
-  const unit = await getUnit(tx, model, input.unit);
+export const resolveUnit = unitOperation("any", async (tx, model, unit, input: ResolveUnitInput) => {
   if (unit.agentStatus !== UnitAgentStatus.Error)
     throw new LifelineError("NOT_IN_ERROR", `unit ${unit.name}'s agent is ${unit.agentStatus}, not in error: nothing to resolve`, {
       status: unit.agentStatus,

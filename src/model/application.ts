@@ -4,7 +4,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { applicationAdded, applicationConfigSet, applicationConstraintsSet, applicationLifeSet } from "../changes/change.js";
 import { type ConfigSettings, effectiveConfig } from "../core/config.js";
-import { LifelineError } from "../core/errors.js";
+import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { applications, charms, relationEndpoints, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
@@ -13,7 +13,7 @@ import { charmMetadata, resolveCharm } from "./charm.js";
 import { applyConfigChanges } from "./charm-config.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, hasConstraints, parseConstraints } from "./constraints.js";
-import { getAliveApplication, getApplication } from "./lookup.js";
+import { getApplication } from "./lookup.js";
 import type { DestroyOptions, Outcome } from "./machine.js";
 import { checkApplicationName, checkSeries } from "./names.js";
 import { removeApplicationRow } from "./references.js";
@@ -102,8 +102,9 @@ const setConstraintsOfApplication = statement(["modelId", "name", "constraints"]
     .where(and(eq(applications.modelId, p.modelId), eq(applications.name, p.name))),
 );
 
-export async function setApplicationConstraints(tx: Tx, model: ModelRow, name: string, text: string): Promise<Constraints> {
-  const app = await getAliveApplication(tx, model, name);
+export async function setApplicationConstraints(tx: Tx, model: ModelRow, app: ApplicationRow, text: string): Promise<Constraints> {
+  const { name } = app;
+  if (app.life !== Life.Alive) throw notAlive("application", name, app.life);
   if (app.subordinate)
     throw new LifelineError(
       "SUBORDINATE_NOT_ALLOWED",

@@ -16,10 +16,10 @@ import { executing, hookFailed, idle, updateAgent } from "./agent-status.js";
 import { charmMetadata } from "./charm.js";
 import { parseHookName } from "./hook-names.js";
 import { applySettingsWrites, type SettingsWrite } from "./hook-settings.js";
-import { getApplication, getUnit } from "./lookup.js";
+import { getApplication, unitOperation } from "./lookup.js";
 import { parseUnitName } from "./names.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
-import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import type { InModel, Tx } from "./transaction.js";
 
 /** Runs kept per unit, newest first; older ones are deleted as new ones begin (the change log keeps them while it retains). */
 export const HOOK_RUNS_KEPT = 100;
@@ -151,8 +151,7 @@ export interface BeginHookInput extends InModel, HookTarget {
  * unit still running is ended `interrupted` (its agent restarted mid-hook).
  * Refused for a hook the unit's charm cannot have, and for a Dead unit.
  */
-export const beginHook = modelOperation("any", async (tx, model, input: BeginHookInput): Promise<HookRunRow> => {
-  const unit = await getUnit(tx, model, input.unit);
+export const beginHook = unitOperation("any", async (tx, model, unit, input: BeginHookInput): Promise<HookRunRow> => {
   if (unit.life === Life.Dead)
     throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
   const { charm, endpoints } = await charmEndpoints(tx, model, unit);
@@ -209,39 +208,42 @@ function parseRunId(id: string): number {
  * changes nothing (a retry after a lost response); another result is refused
  * with HOOK_RUN_ENDED, as is a commit of a run its agent interrupted.
  */
-export const commitHook = modelOperation("any", async (tx, model, input: CommitHookInput): Promise<HookRunRow> => {
-  const id = parseRunId(input.run);
-  const unit = await getUnit(tx, model, input.unit);
-  const [run] = await tx.db
-    .select()
-    .from(hookRuns)
-    .where(and(eq(hookRuns.modelId, model.id), eq(hookRuns.unit, unit.name), eq(hookRuns.id, id)));
-  if (!run)
-    throw new LifelineError("NOT_FOUND", `hook run ${id} of unit ${unit.name} not found in model "${model.name}"`, {
-      kind: "hook run",
-      id: input.run,
-    });
-  if (run.result !== HookResult.Running) {
-    if (run.result === input.result) return run;
-    throw new LifelineError("HOOK_RUN_ENDED", `hook run ${id} ("${run.hook}") of unit ${unit.name} has already ended: ${run.result}`, {
-      result: run.result,
-    });
-  }
-  if (input.settings?.length && input.result !== HookResult.Succeeded)
-    throw new LifelineError("INVALID_ARGUMENT", `a ${input.result} hook's settings are not committed: send settings only with SUCCEEDED`);
-  const state: AgentState | null = input.state == null ? null : checkAgentState(input.state);
+export const commitHook = unitOperation(
+  "any",
+  async (tx, model, unit, input: CommitHookInput): Promise<HookRunRow> => {
+    const id = parseRunId(input.run);
+    const [run] = await tx.db
+      .select()
+      .from(hookRuns)
+      .where(and(eq(hookRuns.modelId, model.id), eq(hookRuns.unit, unit.name), eq(hookRuns.id, id)));
+    if (!run)
+      throw new LifelineError("NOT_FOUND", `hook run ${id} of unit ${unit.name} not found in model "${model.name}"`, {
+        kind: "hook run",
+        id: input.run,
+      });
+    if (run.result !== HookResult.Running) {
+      if (run.result === input.result) return run;
+      throw new LifelineError("HOOK_RUN_ENDED", `hook run ${id} ("${run.hook}") of unit ${unit.name} has already ended: ${run.result}`, {
+        result: run.result,
+      });
+    }
+    if (input.settings?.length && input.result !== HookResult.Succeeded)
+      throw new LifelineError("INVALID_ARGUMENT", `a ${input.result} hook's settings are not committed: send settings only with SUCCEEDED`);
+    const state: AgentState | null = input.state == null ? null : checkAgentState(input.state);
 
-  if (input.result === HookResult.Succeeded) await applySettingsWrites(tx, model, unit, input.settings ?? []);
-  const [ended] = await tx.db
-    .update(hookRuns)
-    .set({ result: input.result, message: (input.message ?? "").slice(0, MESSAGE_LIMIT), endedAt: sql`now()` })
-    .where(eq(hookRuns.id, run.id))
-    .returning();
-  tx.record(model.id, hookRunRecorded(ended!));
-  await updateAgent(tx, model, unit, input.result === HookResult.Failed ? hookFailed(run) : idle, null);
-  if (state) saveAgentState(tx, model, unit.name, state);
-  return ended!;
-});
+    if (input.result === HookResult.Succeeded) await applySettingsWrites(tx, model, unit, input.settings ?? []);
+    const [ended] = await tx.db
+      .update(hookRuns)
+      .set({ result: input.result, message: (input.message ?? "").slice(0, MESSAGE_LIMIT), endedAt: sql`now()` })
+      .where(eq(hookRuns.id, run.id))
+      .returning();
+    tx.record(model.id, hookRunRecorded(ended!));
+    await updateAgent(tx, model, unit, input.result === HookResult.Failed ? hookFailed(run) : idle, null);
+    if (state) saveAgentState(tx, model, unit.name, state);
+    return ended!;
+  },
+  (input) => void parseRunId(input.run),
+);
 
 /** The most hooks one recordMissingHooks call takes. */
 export const MAX_MISSING_HOOKS = 1000;
@@ -264,51 +266,57 @@ export interface RecordMissingHooksInput extends InModel {
  * the charm cannot have, for a Dead unit and for a unit in error (its failed
  * hook comes first).
  */
-export const recordMissingHooks = modelOperation("any", async (tx, model, input: RecordMissingHooksInput): Promise<HookRunRow[]> => {
+export const recordMissingHooks = unitOperation(
+  "any",
+  async (tx, model, unit, input: RecordMissingHooksInput): Promise<HookRunRow[]> => {
+    if (unit.life === Life.Dead)
+      throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
+    if (unit.agentStatus === UnitAgentStatus.Error)
+      throw new LifelineError("UNIT_IN_ERROR", `unit ${unit.name} is in error: its failed hook comes first (resolveUnit)`, {
+        hook: unit.agentStatusData.hook ?? null,
+      });
+    const { charm, endpoints, ships } = await charmEndpoints(tx, model, unit);
+    const rows = [];
+    // One check per distinct target: a principal's hub joins many units of one relation.
+    const checked = new Set<string>();
+    for (const target of input.hooks) {
+      const parsed = parseHookName(target.hook, endpoints, charm);
+      if (ships(parsed.name))
+        throw new LifelineError("INVALID_ARGUMENT", `charm "${charm}" ships hook "${parsed.name}": run it (beginHook, commitHook)`, {
+          hook: parsed.name,
+        });
+      const key = `${parsed.relation?.endpoint} ${target.relation}`;
+      await checkHookTarget(tx, model, unit, target, parsed.relation?.endpoint, parsed.relation?.kind, checked.has(key));
+      checked.add(key);
+      rows.push({
+        modelId: model.id,
+        unit: unit.name,
+        hook: parsed.name,
+        relationId: parsed.relation ? target.relation! : null,
+        remoteUnit: parsed.relation ? (target.remoteUnit ?? null) : null,
+        result: HookResult.Missing,
+        message: "the charm ships no such hook",
+        endedAt: sql`now()`,
+      });
+    }
+    const state = input.state == null ? null : checkAgentState(input.state);
+
+    await interruptRunning(tx, model, unit.name);
+    const recorded = await tx.db.insert(hookRuns).values(rows).returning();
+    prune(tx, model, unit.name);
+    for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
+    await updateAgent(tx, model, unit, idle, null);
+    if (state) saveAgentState(tx, model, unit.name, state);
+    return recorded;
+  },
+  checkHookCount,
+);
+
+function checkHookCount(input: RecordMissingHooksInput): void {
   if (input.hooks.length === 0) throw new LifelineError("INVALID_ARGUMENT", "recordMissingHooks needs at least one hook");
   if (input.hooks.length > MAX_MISSING_HOOKS)
     throw new LifelineError("INVALID_ARGUMENT", `at most ${MAX_MISSING_HOOKS} hooks a call, got ${input.hooks.length}`);
-  const unit = await getUnit(tx, model, input.unit);
-  if (unit.life === Life.Dead)
-    throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
-  if (unit.agentStatus === UnitAgentStatus.Error)
-    throw new LifelineError("UNIT_IN_ERROR", `unit ${unit.name} is in error: its failed hook comes first (resolveUnit)`, {
-      hook: unit.agentStatusData.hook ?? null,
-    });
-  const { charm, endpoints, ships } = await charmEndpoints(tx, model, unit);
-  const rows = [];
-  // One check per distinct target: a principal's hub joins many units of one relation.
-  const checked = new Set<string>();
-  for (const target of input.hooks) {
-    const parsed = parseHookName(target.hook, endpoints, charm);
-    if (ships(parsed.name))
-      throw new LifelineError("INVALID_ARGUMENT", `charm "${charm}" ships hook "${parsed.name}": run it (beginHook, commitHook)`, {
-        hook: parsed.name,
-      });
-    const key = `${parsed.relation?.endpoint} ${target.relation}`;
-    await checkHookTarget(tx, model, unit, target, parsed.relation?.endpoint, parsed.relation?.kind, checked.has(key));
-    checked.add(key);
-    rows.push({
-      modelId: model.id,
-      unit: unit.name,
-      hook: parsed.name,
-      relationId: parsed.relation ? target.relation! : null,
-      remoteUnit: parsed.relation ? (target.remoteUnit ?? null) : null,
-      result: HookResult.Missing,
-      message: "the charm ships no such hook",
-      endedAt: sql`now()`,
-    });
-  }
-  const state = input.state == null ? null : checkAgentState(input.state);
-
-  await interruptRunning(tx, model, unit.name);
-  const recorded = await tx.db.insert(hookRuns).values(rows).returning();
-  prune(tx, model, unit.name);
-  for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
-  await updateAgent(tx, model, unit, idle, null);
-  if (state) saveAgentState(tx, model, unit.name, state);
-  return recorded;
-});
+}
 
 /** The unit's row is being deleted: its runs go first, and streams of hook runs learn it is gone. */
 const deleteHookRuns = statement(["modelId", "unit"], (db, p) =>

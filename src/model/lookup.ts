@@ -8,7 +8,7 @@ import { applications, machines, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { checkApplicationName, checkMachineId, parseUnitName } from "./names.js";
 import type { ApplicationRow, MachineRow, ModelRow, RelationRow, UnitRow } from "./rows.js";
-import type { Tx } from "./transaction.js";
+import { type InModel, type ModelKey, type ModelLifeNeeded, modelOperationReading, type Operation, type Tx } from "./transaction.js";
 
 const machineRow = statement(["modelId", "id"], (db, p) =>
   db
@@ -29,40 +29,40 @@ const unitRow = statement(["modelId", "name"], (db, p) =>
     .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
 );
 
-export async function getMachine(tx: Tx, model: ModelRow, id: string): Promise<MachineRow> {
+export async function getMachine(tx: Tx, model: ModelKey, id: string): Promise<MachineRow> {
   checkMachineId(id);
   const [machine] = await machineRow(tx.db, { modelId: model.id, id });
   if (!machine) throw notFound("machine", id, model.name);
   return machine;
 }
 
-export async function getAliveMachine(tx: Tx, model: ModelRow, id: string): Promise<MachineRow> {
+export async function getAliveMachine(tx: Tx, model: ModelKey, id: string): Promise<MachineRow> {
   const machine = await getMachine(tx, model, id);
   if (machine.life !== Life.Alive) throw notAlive("machine", id, machine.life);
   return machine;
 }
 
-export async function getApplication(tx: Tx, model: ModelRow, name: string): Promise<ApplicationRow> {
+export async function getApplication(tx: Tx, model: ModelKey, name: string): Promise<ApplicationRow> {
   checkApplicationName(name);
   const [app] = await applicationRow(tx.db, { modelId: model.id, name });
   if (!app) throw notFound("application", name, model.name);
   return app;
 }
 
-export async function getAliveApplication(tx: Tx, model: ModelRow, name: string): Promise<ApplicationRow> {
+export async function getAliveApplication(tx: Tx, model: ModelKey, name: string): Promise<ApplicationRow> {
   const app = await getApplication(tx, model, name);
   if (app.life !== Life.Alive) throw notAlive("application", name, app.life);
   return app;
 }
 
-export async function getUnit(tx: Tx, model: ModelRow, name: string): Promise<UnitRow> {
+export async function getUnit(tx: Tx, model: ModelKey, name: string): Promise<UnitRow> {
   parseUnitName(name);
   const [unit] = await unitRow(tx.db, { modelId: model.id, name });
   if (!unit) throw notFound("unit", name, model.name);
   return unit;
 }
 
-export async function getRelation(tx: Tx, model: ModelRow, id: number): Promise<RelationRow> {
+export async function getRelation(tx: Tx, model: ModelKey, id: number): Promise<RelationRow> {
   if (!Number.isInteger(id) || id < 0) throw new LifelineError("INVALID_ID", `invalid relation id ${id}: expected a non-negative integer`);
   const [relation] = await tx.db
     .select()
@@ -70,4 +70,23 @@ export async function getRelation(tx: Tx, model: ModelRow, id: number): Promise<
     .where(and(eq(relations.modelId, model.id), eq(relations.id, id)));
   if (!relation) throw notFound("relation", String(id), model.name);
   return relation;
+}
+
+/**
+ * An operation on one unit (`input.unit`): its row is read with the model's lock (modelOperationReading). `check`
+ * refuses bad input before the unit is read, so its refusal comes before NOT_FOUND, as when checked first in `body`.
+ */
+export function unitOperation<I extends InModel & { unit: string }, R>(
+  needs: ModelLifeNeeded,
+  body: (tx: Tx, model: ModelRow, unit: UnitRow, input: I) => Promise<R>,
+  check: (input: I) => void = () => {},
+): Operation<I, R> {
+  return modelOperationReading(
+    needs,
+    (tx, model, input: I) => {
+      check(input);
+      return getUnit(tx, model, input.unit);
+    },
+    (tx, model, input, unit) => body(tx, model, unit, input),
+  );
 }

@@ -15,10 +15,11 @@ import type { Blocker } from "./blocker.js";
 import { CleanupKinds, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, parseConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
+import { getApplication } from "./lookup.js";
 import { createMachine, type Outcome } from "./machine.js";
 import { checkModelName, checkSeries } from "./names.js";
 import type { ModelRow, Queryable } from "./rows.js";
-import { type InModel, modelOperation, type Tx, transact } from "./transaction.js";
+import { type InModel, modelOperation, modelOperationReading, type Tx, transact } from "./transaction.js";
 
 export const DEFAULT_MODEL = "default";
 export const DEFAULT_SERIES = "jammy";
@@ -73,13 +74,17 @@ export interface SetConstraintsInput extends InModel {
 }
 
 /** `juju set-constraints` / `juju set-model-constraints`: what units and machines created from now on capture (seed 004). */
-export const setConstraints = modelOperation(Life.Alive, async (tx, model, input: SetConstraintsInput): Promise<Constraints> => {
-  if (input.application != null) return setApplicationConstraints(tx, model, input.application, input.constraints);
-  const constraints = parseConstraints(input.constraints);
-  tx.defer(tx.db.update(models).set({ constraints }).where(eq(models.id, model.id)));
-  tx.record(model.id, modelConstraintsSet(model, constraints));
-  return constraints;
-});
+export const setConstraints = modelOperationReading(
+  Life.Alive,
+  async (tx, model, input: SetConstraintsInput) => (input.application == null ? null : getApplication(tx, model, input.application)),
+  async (tx, model, input, app): Promise<Constraints> => {
+    if (app) return setApplicationConstraints(tx, model, app, input.constraints);
+    const constraints = parseConstraints(input.constraints);
+    tx.defer(tx.db.update(models).set({ constraints }).where(eq(models.id, model.id)));
+    tx.record(model.id, modelConstraintsSet(model, constraints));
+    return constraints;
+  },
+);
 
 export interface SetModelConfigInput extends InModel {
   /** Juju's automatically-retry-hooks; left as it is when omitted. */

@@ -20,7 +20,7 @@ import { checkApplicationName, isRelationName } from "./names.js";
 import { addRelationReferences, releaseRelationReference } from "./references.js";
 import type { ApplicationRow, ModelRow, Queryable, RelationRow } from "./rows.js";
 import { nextSequence } from "./sequences.js";
-import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import { type InModel, type ModelKey, modelOperation, type Tx } from "./transaction.js";
 
 /** An endpoint bound to an application: "wordpress:db". */
 export interface Endpoint extends CharmEndpoint {
@@ -183,7 +183,7 @@ export const integrate = modelOperation(Life.Alive, async (tx, model, args: Inte
  * endpoints ("wordpress mysql", "wordpress:db mysql"); NOT_FOUND or
  * AMBIGUOUS_RELATION otherwise.
  */
-export async function findRelation(tx: Tx, model: ModelRow, spec: string): Promise<RelationRow> {
+export async function findRelation(tx: Tx, model: ModelKey, spec: string): Promise<RelationRow> {
   const specs = spec.trim().split(/\s+/).map(parseEndpointSpec);
   if (specs.length < 1 || specs.length > 2)
     throw new LifelineError("INVALID_ID", `invalid relation "${spec}": give its id, its key, or one or two endpoints`);

@@ -10,7 +10,7 @@ import { getApplication, getMachine, getRelation, getUnit } from "./lookup.js";
 import { type DestroyOptions, destroyMachine, type Outcome } from "./machine.js";
 import { destroyRelationByUser, findRelation } from "./relation.js";
 import type { ModelRow } from "./rows.js";
-import { type InModel, lockModel, type Tx, transact } from "./transaction.js";
+import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
 import { destroyUnit } from "./unit.js";
 
 export interface RemovalResult {
@@ -55,23 +55,30 @@ function distinct(targets: readonly string[], kind: string): string[] {
   return [...new Set(targets)];
 }
 
-type Destroy = (tx: Tx, model: ModelRow, target: string, options: DestroyOptions) => Promise<Outcome>;
+/** A target's row by its name, as a removal's first read: it needs only the model's id. */
+type Find<T> = (tx: Tx, model: ModelKey, target: string) => Promise<T>;
+type Destroy<T> = (tx: Tx, model: ModelRow, row: T, options: DestroyOptions) => Promise<Outcome>;
 
-/** A remove operation over targets of one kind. */
-function removal(kind: string, destroy: Destroy) {
+interface Removal extends InModel {
+  targets: readonly string[];
+  options: DestroyOptions;
+}
+
+/** A remove operation over targets of one kind; the first target is read with the model's lock (modelOperationReading). */
+function removal<T>(kind: string, find: Find<T>, destroy: Destroy<T>) {
+  const removeAll = modelOperationReading(
+    "any",
+    (tx, model, input: Removal) => find(tx, model, input.targets[0]!),
+    async (tx, model, input, first) => {
+      const results: RemovalResult[] = [];
+      for (const [i, target] of input.targets.entries())
+        results.push({ id: target, outcome: await destroy(tx, model, i === 0 ? first : await find(tx, model, target), input.options) });
+      return { model, results };
+    },
+  );
   return async (db: Database, input: RemoveInput): Promise<RemovalResult[]> => {
     const options = forceOptions(input);
-    const targets = distinct(input.targets, kind);
-    const { model, results } = await transact(
-      db,
-      async (tx) => {
-        const model = await lockModel(tx, input.model, "any");
-        const results: RemovalResult[] = [];
-        for (const target of targets) results.push({ id: target, outcome: await destroy(tx, model, target, options) });
-        return { model, results };
-      },
-      input.model,
-    );
+    const { model, results } = await removeAll(db, { model: input.model, targets: distinct(input.targets, kind), options });
     // Force with no wait does what it can before answering, within a budget: a forced removal of 100,000 units is
     // 100,000 bounded transactions, which the cleaner (an agent, or runCleanups) carries on with after the answer.
     if (options.force && !input.maxWait)
@@ -81,22 +88,17 @@ function removal(kind: string, destroy: Destroy) {
 }
 
 /** `juju remove-machine`. */
-export const removeMachines = removal("machine", async (tx, model, id, options) =>
-  destroyMachine(tx, model, await getMachine(tx, model, id), options),
-);
+export const removeMachines = removal("machine", getMachine, destroyMachine);
 
 /** `juju remove-unit`. */
-export const removeUnits = removal("unit", async (tx, model, name, options) =>
-  destroyUnit(tx, model, await getUnit(tx, model, name), options),
-);
+export const removeUnits = removal("unit", getUnit, destroyUnit);
 
 /** `juju remove-application`. */
-export const removeApplications = removal("application", async (tx, model, name, options) =>
-  destroyApplication(tx, model, await getApplication(tx, model, name), options),
-);
+export const removeApplications = removal("application", getApplication, destroyApplication);
 
 /** `juju remove-relation`: relations named by id ("3"), canonical key, or endpoints ("wordpress mysql"). */
-export const removeRelations = removal("relation", async (tx, model, spec, options) => {
-  const relation = /^\d+$/.test(spec) ? await getRelation(tx, model, Number(spec)) : await findRelation(tx, model, spec);
-  return destroyRelationByUser(tx, model, relation, options);
-});
+export const removeRelations = removal(
+  "relation",
+  (tx, model, spec) => (/^\d+$/.test(spec) ? getRelation(tx, model, Number(spec)) : findRelation(tx, model, spec)),
+  destroyRelationByUser,
+);

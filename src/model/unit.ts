@@ -17,13 +17,13 @@ import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js"
 import { mergeConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
 import { forgetHookRuns } from "./hook-runs.js";
-import { getAliveMachine, getApplication, getUnit } from "./lookup.js";
+import { getAliveMachine, getApplication, getUnit, unitOperation } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome } from "./machine.js";
 import { type Placement, parsePlacements } from "./placement.js";
 import { addUnitReferences, releaseUnitReference } from "./references.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { nextSequence } from "./sequences.js";
-import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import { type InModel, modelOperationReading, type Tx } from "./transaction.js";
 
 /** The machine a new principal unit goes to: existing (checked) or made for it. */
 async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: Placement): Promise<MachineRow> {
@@ -152,12 +152,15 @@ export interface AddUnitInput extends InModel {
 }
 
 /** `juju add-unit`. */
-export const addUnit = modelOperation(Life.Alive, async (tx, model, input: AddUnitInput) => {
-  const app = await getApplication(tx, model, input.application);
-  const count = input.count ?? 1;
-  if (count < 1) throw new LifelineError("INVALID_ARGUMENT", `add at least one unit (count was ${count})`);
-  return addUnits(tx, model, app, count, input.placement);
-});
+export const addUnit = modelOperationReading(
+  Life.Alive,
+  (tx, model, input: AddUnitInput) => getApplication(tx, model, input.application),
+  async (tx, model, input, app) => {
+    const count = input.count ?? 1;
+    if (count < 1) throw new LifelineError("INVALID_ARGUMENT", `add at least one unit (count was ${count})`);
+    return addUnits(tx, model, app, count, input.placement);
+  },
+);
 
 /**
  * The principal's unit of subordinate application `appName`, created (and
@@ -373,21 +376,18 @@ export interface UnitInput extends InModel {
  * Alive → Dying (a principal's subordinates follow, as setUnitsDying does);
  * a no-op otherwise.
  */
-export const setUnitDying = modelOperation("any", async (tx, model, input: UnitInput) => {
-  const unit = await getUnit(tx, model, input.unit);
+export const setUnitDying = unitOperation("any", async (tx, model, unit) => {
   if (unit.life !== Life.Alive) return unit;
   await setUnitsDying(tx, model, [unit]);
   return getUnit(tx, model, unit.name);
 });
 
 /** The unit agent's last act (Juju's EnsureDead). An Alive unit may be set Dead too. */
-export const setUnitDead = modelOperation("any", async (tx, model, input: UnitInput) =>
-  ensureUnitDead(tx, model, await getUnit(tx, model, input.unit)),
-);
+export const setUnitDead = unitOperation("any", async (tx, model, unit, _: UnitInput) => ensureUnitDead(tx, model, unit));
 
 /** The deployer's act: the machine agent for a principal, the principal's unit agent for a subordinate. */
-export const removeDeadUnit = modelOperation("any", async (tx, model, input: UnitInput) => {
-  await removeUnitRow(tx, model, await getUnit(tx, model, input.unit));
+export const removeDeadUnit = unitOperation("any", async (tx, model, unit, _: UnitInput) => {
+  await removeUnitRow(tx, model, unit);
   return true;
 });
 

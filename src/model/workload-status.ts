@@ -6,8 +6,8 @@ import { unitWorkloadStatusSet } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import type { WorkloadStatus } from "../core/machine.js";
 import { units } from "../db/schema.js";
-import { getUnit } from "./lookup.js";
-import { type InModel, modelOperation } from "./transaction.js";
+import { unitOperation } from "./lookup.js";
+import type { InModel } from "./transaction.js";
 
 /** Juju keeps status messages short enough to show in `juju status`; longer ones are refused, not cut. */
 export const WORKLOAD_MESSAGE_LIMIT = 1000;
@@ -19,17 +19,25 @@ export interface WorkloadStatusInput extends InModel {
 }
 
 /** status-set: the unit's workload status and message; nothing is written when neither changes. */
-export const setWorkloadStatus = modelOperation("any", async (tx, model, input: WorkloadStatusInput) => {
+export const setWorkloadStatus = unitOperation(
+  "any",
+  async (tx, model, unit, input: WorkloadStatusInput) => {
+    const message = checkedMessage(input);
+    if (unit.workloadStatus === input.status && unit.workloadMessage === message) return unit;
+    const [updated] = await tx.db
+      .update(units)
+      .set({ workloadStatus: input.status, workloadMessage: message, statusSince: new Date() })
+      .where(and(eq(units.modelId, model.id), eq(units.name, unit.name)))
+      .returning();
+    tx.record(model.id, unitWorkloadStatusSet(updated!));
+    return updated!;
+  },
+  checkedMessage,
+);
+
+function checkedMessage(input: WorkloadStatusInput): string {
   const message = input.message ?? "";
   if (message.length > WORKLOAD_MESSAGE_LIMIT)
     throw new LifelineError("INVALID_ARGUMENT", `a status message is at most ${WORKLOAD_MESSAGE_LIMIT} characters, got ${message.length}`);
-  const unit = await getUnit(tx, model, input.unit);
-  if (unit.workloadStatus === input.status && unit.workloadMessage === message) return unit;
-  const [updated] = await tx.db
-    .update(units)
-    .set({ workloadStatus: input.status, workloadMessage: message, statusSince: new Date() })
-    .where(and(eq(units.modelId, model.id), eq(units.name, unit.name)))
-    .returning();
-  tx.record(model.id, unitWorkloadStatusSet(updated!));
-  return updated!;
-});
+  return message;
+}
