@@ -34,11 +34,22 @@ interface EnvelopedRoot {
 /** The cloud the admin's API reaches: fixed, or asked for per request (it comes and goes with the process's agents). */
 export type CloudSource = DummyProvider | (() => DummyProvider | undefined);
 
-/** The API; subscriptions need the process's change feed (without one they refuse). */
-export function createYogaApp(store: Store, feed?: ChangeFeed, cloud?: CloudSource, limits: RequestLimits = defaultRequestLimits) {
+/**
+ * The API; subscriptions need the process's change feed (without one they refuse). `bodiesChecked`: the HTTP server
+ * in front has refused every body over the limit by its Content-Length, and every body without one (startServer);
+ * yoga's own count of the bytes, a stream transform on every request's body, is then only cost.
+ */
+export function createYogaApp(
+  store: Store,
+  feed?: ChangeFeed,
+  cloud?: CloudSource,
+  limits: RequestLimits = defaultRequestLimits,
+  bodiesChecked = false,
+) {
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
+    maxRequestBodySize: bodiesChecked ? false : limits.maxRequestBytes,
     // A fresh object per request: Pothos keeps the request's dataloaders on it.
     context: async (initial) => {
       const { request, req, connectionParams, params } = initial as typeof initial & {
@@ -162,7 +173,7 @@ export async function startServer(store: Store, host: string, port: number, opti
   await feed.start();
   const compactor = options.retention ? startCompactor(store.db, options.retention, options.retention.intervalMs) : null;
   const limits = options.limits ?? defaultRequestLimits;
-  const yoga = createYogaApp(store, feed, options.provider, limits);
+  const yoga = createYogaApp(store, feed, options.provider, limits, true);
   const server = createServer((req, res) => {
     if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store, req, res);
     else if (!refuseOversizeBody(req, res, limits.maxRequestBytes)) void yoga(req, res);
