@@ -80,8 +80,11 @@ interface Writer {
 const queues = new WeakMap<Database, Map<string, Writer[]>>();
 
 function inTurn<T>(db: Database, model: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const byModel = queues.get(db) ?? new Map<string, Writer[]>();
-  queues.set(db, byModel);
+  let byModel = queues.get(db);
+  if (!byModel) {
+    byModel = new Map();
+    queues.set(db, byModel);
+  }
   return new Promise<T>((resolve, reject) => {
     const writer: Writer = { work, resolve: resolve as (value: unknown) => void, reject };
     const waiting = byModel.get(model);
@@ -263,8 +266,11 @@ const MAX_KNOWN_IDS = 10_000;
 /** Keyed by the store's Drizzle dialect, which its transactions share (as statements are: src/db/statement.ts). */
 function knownIdsOf(db: DbTx): Map<string, string> {
   const { dialect } = db as unknown as { dialect: object };
-  const ids = knownIds.get(dialect) ?? new Map<string, string>();
-  knownIds.set(dialect, ids);
+  let ids = knownIds.get(dialect);
+  if (!ids) {
+    ids = new Map();
+    knownIds.set(dialect, ids);
+  }
   return ids;
 }
 

@@ -376,7 +376,7 @@ export interface UnitInput extends InModel {
  * Alive → Dying (a principal's subordinates follow, as setUnitsDying does);
  * a no-op otherwise.
  */
-export const setUnitDying = unitOperation("any", async (tx, model, unit) => {
+export const setUnitDying = unitOperation("any", async (tx, model, unit, _: UnitInput) => {
   if (unit.life !== Life.Alive) return unit;
   await setUnitsDying(tx, model, [unit]);
   return getUnit(tx, model, unit.name);

@@ -22,7 +22,7 @@ export interface WorkloadStatusInput extends InModel {
 export const setWorkloadStatus = unitOperation(
   "any",
   async (tx, model, unit, input: WorkloadStatusInput) => {
-    const message = checkedMessage(input);
+    const message = input.message ?? ""; // checked by checkMessage
     if (unit.workloadStatus === input.status && unit.workloadMessage === message) return unit;
     const [updated] = await tx.db
       .update(units)
@@ -32,12 +32,11 @@ export const setWorkloadStatus = unitOperation(
     tx.record(model.id, unitWorkloadStatusSet(updated!));
     return updated!;
   },
-  checkedMessage,
+  checkMessage,
 );
 
-function checkedMessage(input: WorkloadStatusInput): string {
-  const message = input.message ?? "";
-  if (message.length > WORKLOAD_MESSAGE_LIMIT)
-    throw new LifelineError("INVALID_ARGUMENT", `a status message is at most ${WORKLOAD_MESSAGE_LIMIT} characters, got ${message.length}`);
-  return message;
+function checkMessage(input: WorkloadStatusInput): void {
+  const length = (input.message ?? "").length;
+  if (length > WORKLOAD_MESSAGE_LIMIT)
+    throw new LifelineError("INVALID_ARGUMENT", `a status message is at most ${WORKLOAD_MESSAGE_LIMIT} characters, got ${length}`);
 }
