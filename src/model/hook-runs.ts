@@ -326,7 +326,13 @@ const deleteHookRuns = statement(["modelId", "unit"], (db, p) =>
     .returning({ id: hookRuns.id }),
 );
 
-export async function forgetHookRuns(tx: Tx, model: ModelRow, unit: string): Promise<void> {
-  const removed = await deleteHookRuns(tx.db, { modelId: model.id, unit });
-  if (removed.length) tx.record(model.id, hookRunsRemoved(unit));
+/**
+ * Sends the delete of the unit's runs, without waiting; the function it returns waits for the answer and records the
+ * change when there were any. Between the two, the caller sends its own statements: one round trip for all of them.
+ */
+export function forgetHookRuns(tx: Tx, model: ModelRow, unit: string): () => Promise<void> {
+  const removed = tx.defer(deleteHookRuns(tx.db, { modelId: model.id, unit }));
+  return async () => {
+    if ((await removed).length) tx.record(model.id, hookRunsRemoved(unit));
+  };
 }

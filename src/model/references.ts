@@ -63,13 +63,18 @@ export async function addRelationReferences(tx: Tx, model: ModelRow, names: read
 /**
  * A unit of `name` was removed. Seed 000: "If its application is Alive, or has
  * at least two units, or is in at least one relation, decrement the
- * application's unit count; otherwise remove the application."
+ * application's unit count; otherwise remove the application." Sent at once,
+ * without waiting; the function it returns waits for the answer and removes
+ * the application when the unit was its last holder.
  */
-export async function releaseUnitReference(tx: Tx, model: ModelRow, name: string): Promise<void> {
-  // The rows it reads are the model's, whose lock this transaction holds: nothing changes them between the two statements.
-  if ((await releaseIfStillHeld(tx.db, { modelId: model.id, name })).length) return;
-  const app = await lockApplication(tx, model, name);
-  if (app) await removeApplicationRow(tx, model, app);
+export function releaseUnitReference(tx: Tx, model: ModelRow, name: string): () => Promise<void> {
+  const released = tx.defer(releaseIfStillHeld(tx.db, { modelId: model.id, name }));
+  return async () => {
+    // The rows it reads are the model's, whose lock this transaction holds: nothing changes them between the two statements.
+    if ((await released).length) return;
+    const app = await lockApplication(tx, model, name);
+    if (app) await removeApplicationRow(tx, model, app);
+  };
 }
 
 /**

@@ -33,9 +33,10 @@ export interface Tx {
    * Sends a write whose answer the operation does not need without waiting for it: PostgreSQL runs it in its turn, and
    * it travels with the next statement (often the COMMIT) instead of taking a round trip of its own. Its failure fails
    * the operation as if it had been awaited, with its own error. A Drizzle query is started here, once (they are lazy,
-   * and run again on every `then`).
+   * and run again on every `then`). Returns the started write, for an operation that wants its answer later: awaited
+   * after more statements were sent, it costs no round trip of its own.
    */
-  defer(write: PromiseLike<unknown>): void;
+  defer<T>(write: PromiseLike<T>): Promise<T>;
   /** Queues a change-log row for `modelId`'s log, written at the end of this transaction. */
   record(modelId: string, change: Change): void;
   /** Runs `then` with the store once this transaction has committed; never if it rolls back. */
@@ -125,10 +126,11 @@ class Commitments {
   tx(db: DbTx): Tx {
     return {
       db,
-      defer: (write) => {
-        const sent = new Promise((resolve, reject) => write.then(resolve, reject)); // started now, and only once
+      defer: <T>(write: PromiseLike<T>) => {
+        const sent = new Promise<T>((resolve, reject) => write.then(resolve, reject)); // started now, and only once
         sent.catch(() => {}); // answered later, by settled() or firstFailure(): never an unhandled rejection meanwhile
         this.deferred.push(sent);
+        return sent;
       },
       record: (modelId, change) => void this.pending.push({ modelId, change }),
       afterCommit: (then) => void this.after.push(then),

@@ -236,23 +236,28 @@ const setUnitLife = statement(["modelId", "name", "life"], (db, p) =>
   db
     .update(units)
     .set({ life: sql`${p.life}` })
-    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name)))
-    .returning(),
+    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
 );
 const deleteUnitRow = statement(["modelId", "name"], (db, p) =>
   db.delete(units).where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
 );
 
-/** Sets Alive units Dying; a principal's Alive subordinates follow it (seed 001). */
-export async function setUnitsDying(tx: Tx, model: ModelRow, batch: UnitRow[]): Promise<void> {
+/** The Alive subordinates of `principals`: those that follow them Dying. */
+const aliveSubordinates = (tx: Tx, model: ModelRow, principals: string[]): Promise<UnitRow[]> =>
+  aliveSubordinatesOf(tx.db, { modelId: model.id, principals });
+
+/**
+ * Sets Alive units Dying; a principal's Alive subordinates follow it (seed 001). `subordinates`: the batch's Alive
+ * subordinates, when the caller has read them already (sent with a read of its own, to save a round trip).
+ */
+export async function setUnitsDying(tx: Tx, model: ModelRow, batch: UnitRow[], subordinates?: Promise<UnitRow[]>): Promise<void> {
   const alive = batch.filter((u) => u.life === Life.Alive);
   if (!alive.length) return;
   tx.defer(setAliveUnitsDying(tx.db, { modelId: model.id, names: alive.map((u) => u.name) }));
   for (const unit of alive) tx.record(model.id, unitLifeSet(unit, Life.Dying));
   const principals = alive.filter((u) => u.principal === null).map((u) => u.name);
   if (!principals.length) return;
-  const subordinates = await aliveSubordinatesOf(tx.db, { modelId: model.id, principals });
-  await setUnitsDying(tx, model, subordinates);
+  await setUnitsDying(tx, model, await (subordinates ?? aliveSubordinates(tx, model, principals)));
 }
 
 /**
@@ -266,10 +271,12 @@ export async function destroyUnit(tx: Tx, model: ModelRow, unit: UnitRow, option
       "SUBORDINATE_NOT_ALLOWED",
       `unit ${unit.name} is a subordinate: remove the relation to its principal, or its principal ${unit.principal}`,
     );
+  // Two reads sent together: whether it can go at once (removeNeverDeployed), and the subordinates that follow it Dying.
+  const subordinates = unit.life === Life.Alive ? tx.defer(aliveSubordinates(tx, model, [unit.name])) : undefined;
   if (unit.life !== Life.Dead && (await removeNeverDeployed(tx, model, [unit])).length) return "removed";
   let outcome: Outcome = "unchanged";
   if (unit.life === Life.Alive) {
-    await setUnitsDying(tx, model, [unit]);
+    await setUnitsDying(tx, model, [unit], subordinates);
     outcome = "dying";
   }
   if (options.force) await queueCleanup(tx, model, CleanupKinds.forceUnit, unit.name, {}, options.forceAt);
@@ -311,7 +318,7 @@ export async function relationsInScopeOf(q: Queryable, unit: UnitRow): Promise<n
  * What keeps a unit from becoming Dead: it "may not become Dead while any unit
  * subordinate to it exists, or while the unit is in scope for any relation" (seed 001).
  */
-export async function deathHolds(q: Queryable, unit: UnitRow): Promise<Hold[]> {
+export async function deathHolds(q: Queryable, unit: Pick<UnitRow, "modelId" | "name">): Promise<Hold[]> {
   const holds: Hold[] = [];
   // Two reads, sent together.
   const [scopes, subordinateRows] = await Promise.all([
@@ -340,14 +347,19 @@ export async function deathHolds(q: Queryable, unit: UnitRow): Promise<Hold[]> {
   return holds;
 }
 
-/** Sets a unit Dead once nothing holds it; refused with the first hold otherwise. */
-export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow): Promise<UnitRow> {
+/**
+ * Sets a unit Dead once nothing holds it; refused with the first hold otherwise. `holds`: its death holds, when the
+ * caller has read them already (with the model's lock, say).
+ */
+export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow, holds?: readonly Hold[]): Promise<UnitRow> {
   if (unit.life === Life.Dead) return unit;
-  const [hold] = await deathHolds(tx.db, unit);
+  const [hold] = holds ?? (await deathHolds(tx.db, unit));
   if (hold) throw refusal(hold, `set unit ${unit.name} Dead`);
-  const [dead] = await setUnitLife(tx.db, { modelId: model.id, name: unit.name, life: advance(`unit ${unit.name}`, unit.life, Life.Dead) });
+  const life = advance(`unit ${unit.name}`, unit.life, Life.Dead);
+  // Not waited for: the model's lock keeps every other writer off the row, so the row it writes is this one.
+  tx.defer(setUnitLife(tx.db, { modelId: model.id, name: unit.name, life }));
   tx.record(model.id, unitLifeSet(unit, Life.Dead));
-  return dead!;
+  return { ...unit, life };
 }
 
 /**
@@ -357,11 +369,15 @@ export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow): Pr
  */
 export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow): Promise<void> {
   if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
-  await forgetHookRuns(tx, model, unit.name); // first: deleting the unit would cascade to its runs, and the count decides a change row
+  // All sent before any answer is awaited: one round trip. The runs go first: deleting the unit would cascade to them,
+  // and their count decides a change row.
+  const runsForgotten = forgetHookRuns(tx, model, unit.name);
   tx.defer(deleteUnitRow(tx.db, { modelId: model.id, name: unit.name }));
   forgetAgent(tx, model, "unit", unit.name);
+  const released = releaseUnitReference(tx, model, unit.application);
+  await runsForgotten();
   tx.record(model.id, unitRemoved(unit));
-  await releaseUnitReference(tx, model, unit.application);
+  await released();
 }
 
 export interface UnitInput extends InModel {
@@ -382,8 +398,16 @@ export const setUnitDying = unitOperation("any", async (tx, model, unit, _: Unit
   return getUnit(tx, model, unit.name);
 });
 
-/** The unit agent's last act (Juju's EnsureDead). An Alive unit may be set Dead too. */
-export const setUnitDead = unitOperation("any", async (tx, model, unit, _: UnitInput) => ensureUnitDead(tx, model, unit));
+/**
+ * The unit agent's last act (Juju's EnsureDead). An Alive unit may be set Dead too. What holds it is read with the
+ * unit, right behind the model's lock: with the write and the commit, two round trips in all.
+ */
+export const setUnitDead = modelOperationReading(
+  "any",
+  (tx, model, input: UnitInput) =>
+    Promise.all([getUnit(tx, model, input.unit), deathHolds(tx.db, { modelId: model.id, name: input.unit })]),
+  (tx, model, _, [unit, holds]) => ensureUnitDead(tx, model, unit, holds),
+);
 
 /** The deployer's act: the machine agent for a principal, the principal's unit agent for a subordinate. */
 export const removeDeadUnit = unitOperation("any", async (tx, model, unit, _: UnitInput) => {

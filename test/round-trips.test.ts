@@ -1,0 +1,82 @@
+// The write cycle's round trips to PostgreSQL (issue 11): a socket write to the server
+// costs more of the server's CPU than any other single step of a mutation (a profile of
+// bench/writes.ts), so each operation sends what it can together: statements whose answer
+// it does not need yet go with the next one (Tx.defer), and reads that need only the
+// operation's input go with the model's lock (modelOperationReading). These specs count
+// the writes to the operation's connection: a statement added, or awaited where it was
+// sent ahead, makes one fail.
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore, type Store } from "../src/db/connect.js";
+import {
+  addMachine,
+  addModel,
+  addUnit,
+  deploy,
+  removeDeadUnit,
+  removeUnits,
+  setMachineProvisioned,
+  setUnitDead,
+} from "../src/model/index.js";
+import { onPostgres, uniqueName } from "./support/store.js";
+
+/**
+ * The writes `run` sends on the busiest of this process's sockets: an operation runs on one connection of its own,
+ * so that is its round trips (BEGIN and COMMIT travel with statements: src/db/transaction-runner.ts).
+ */
+async function roundTrips(run: () => Promise<unknown>): Promise<number> {
+  const writes = new Map<net.Socket, number>();
+  const write = net.Socket.prototype.write;
+  net.Socket.prototype.write = function (this: net.Socket, ...args: unknown[]) {
+    writes.set(this, (writes.get(this) ?? 0) + 1);
+    return (write as (...a: unknown[]) => boolean).apply(this, args);
+  } as typeof write;
+  try {
+    await run();
+  } finally {
+    net.Socket.prototype.write = write;
+  }
+  return Math.max(0, ...writes.values());
+}
+
+describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; PGlite runs in-process)", () => {
+  let store: Store;
+  const model = uniqueName("trips");
+  let machine: string;
+  beforeAll(async () => {
+    // One connection, so that the warm-up cycle below prepares every statement on it (a statement's first run on a
+    // connection takes a round trip more: src/db/prepared.ts).
+    store = await openStore({ databaseUrl: process.env.DATABASE_URL!, maxConnections: 1 });
+    await addModel(store.db, { name: model });
+    await deploy(store.db, { model, charm: "memcached", application: "cache", numUnits: 0 });
+    machine = (await addMachine(store.db, { model })).id;
+    // Provisioned, so that a removed unit goes Dying and waits for its agent (seed 004).
+    await setMachineProvisioned(store.db, { model, machine, instanceId: "i-trips" });
+    const unit = await newUnit();
+    await removeUnits(store.db, { model, targets: [unit] });
+    await setUnitDead(store.db, { model, unit });
+    await removeDeadUnit(store.db, { model, unit });
+  });
+  afterAll(() => store.close());
+
+  /** A unit of the application, Alive on the provisioned machine. */
+  const newUnit = async () => (await addUnit(store.db, { model, application: "cache", count: 1, placement: [machine] }))[0]!.name;
+
+  it("removeUnit: the lock with the unit; its machine and its subordinates; the Dying write with the commit", async () => {
+    const unit = await newUnit();
+    expect(await roundTrips(() => removeUnits(store.db, { model, targets: [unit] }))).toBe(3);
+  });
+
+  it("setUnitDead: the lock with the unit and what holds it; the Dead write with the commit", async () => {
+    const unit = await newUnit();
+    await removeUnits(store.db, { model, targets: [unit] });
+    expect(await roundTrips(() => setUnitDead(store.db, { model, unit }))).toBe(2);
+  });
+
+  it("removeDeadUnit: the lock with the unit; its runs, its row, its credentials and its application's count; the commit", async () => {
+    const unit = await newUnit();
+    await removeUnits(store.db, { model, targets: [unit] });
+    await setUnitDead(store.db, { model, unit });
+    expect(await roundTrips(() => removeDeadUnit(store.db, { model, unit }))).toBe(3);
+  });
+});
