@@ -12,11 +12,15 @@ import {
   addMachine,
   addModel,
   addUnit,
+  beginHook,
+  commitHook,
   deploy,
+  issueUnitCredentials,
   removeDeadUnit,
   removeUnits,
   setMachineProvisioned,
   setUnitDead,
+  setWorkloadStatus,
 } from "../src/model/index.js";
 import { onPostgres, uniqueName } from "./support/store.js";
 
@@ -56,6 +60,11 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     await removeUnits(store.db, { model, targets: [unit] });
     await setUnitDead(store.db, { model, unit });
     await removeDeadUnit(store.db, { model, unit });
+    const agent = await newUnit();
+    await issueUnitCredentials(store.db, { model, unit: agent });
+    const run = await beginHook(store.db, { model, unit: agent, hook: "install" });
+    await commitHook(store.db, { model, unit: agent, run: String(run.id), result: "succeeded" });
+    await setWorkloadStatus(store.db, { model, unit: agent, status: "active", message: "warm" });
   });
   afterAll(() => store.close());
 
@@ -78,5 +87,26 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     await removeUnits(store.db, { model, targets: [unit] });
     await setUnitDead(store.db, { model, unit });
     expect(await roundTrips(() => removeDeadUnit(store.db, { model, unit }))).toBe(3);
+  });
+
+  it("issueUnitCredentials: the lock with the unit; the old secret's delete and the new one's insert with the commit", async () => {
+    const unit = await newUnit();
+    expect(await roundTrips(() => issueUnitCredentials(store.db, { model, unit }))).toBe(2);
+  });
+
+  it("beginHook: the lock with the unit and its charm; the interrupted runs, the new run and the prune; the agent's status with the commit", async () => {
+    const unit = await newUnit();
+    expect(await roundTrips(() => beginHook(store.db, { model, unit, hook: "install" }))).toBe(3);
+  });
+
+  it("commitHook: the lock with the unit and the run; the run's end; the agent's status with the commit", async () => {
+    const unit = await newUnit();
+    const run = await beginHook(store.db, { model, unit, hook: "install" });
+    expect(await roundTrips(() => commitHook(store.db, { model, unit, run: String(run.id), result: "succeeded" }))).toBe(3);
+  });
+
+  it("setWorkloadStatus: the lock with the unit; the status with the commit", async () => {
+    const unit = await newUnit();
+    expect(await roundTrips(() => setWorkloadStatus(store.db, { model, unit, status: "active", message: "ready" }))).toBe(2);
   });
 });

@@ -61,18 +61,22 @@ export async function updateAgent(
     (status.status !== unit.agentStatus || status.message !== unit.agentMessage || !sameData(status.data, unit.agentStatusData));
   const resolvedChanged = resolved !== undefined && resolved !== unit.resolved;
   if (!statusChanged && !resolvedChanged) return unit;
-  const [updated] = await tx.db
-    .update(units)
-    .set({
-      ...(statusChanged
-        ? { agentStatus: status.status, agentMessage: status.message, agentStatusData: status.data, agentSince: new Date() }
-        : {}),
-      ...(resolvedChanged ? { resolved } : {}),
-    })
-    .where(and(eq(units.modelId, model.id), eq(units.name, unit.name)))
-    .returning();
-  tx.record(model.id, unitAgentChanged(updated!));
-  return updated!;
+  const set = {
+    ...(statusChanged
+      ? { agentStatus: status.status, agentMessage: status.message, agentStatusData: status.data, agentSince: new Date() }
+      : {}),
+    ...(resolvedChanged ? { resolved } : {}),
+  };
+  // Not waited for: every value is set here, and the model's lock keeps other writers off the row, so it is this one.
+  tx.defer(
+    tx.db
+      .update(units)
+      .set(set)
+      .where(and(eq(units.modelId, model.id), eq(units.name, unit.name))),
+  );
+  const updated: UnitRow = { ...unit, ...set };
+  tx.record(model.id, unitAgentChanged(updated));
+  return updated;
 }
 
 export interface UnitAgentStatusInput extends InModel {

@@ -10,9 +10,9 @@ import type { Database } from "../db/connect.js";
 import { credentials, machines, models, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { forgetAgentTokens, forgetPerson, remember, remembered } from "./authentications.js";
-import { getMachine, getUnit } from "./lookup.js";
-import type { MachineRow, ModelRow, UnitRow } from "./rows.js";
-import { type InModel, modelOperation, type Tx, transact } from "./transaction.js";
+import { getMachine, unitOperation } from "./lookup.js";
+import type { MachineRow, ModelRow } from "./rows.js";
+import { type InModel, modelOperationReading, type Tx, transact } from "./transaction.js";
 
 export type PersonRole = "admin" | "operator" | "read-only";
 
@@ -175,10 +175,11 @@ export async function redeemLoginCode(db: Database, code: string): Promise<strin
 }
 
 /** Replaces an agent's secret: the one issued before stops working. */
-async function rotateAgentSecret(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): Promise<string> {
+/** The old secret's delete and the new one's insert go with the commit: nothing waits for their answers. */
+function rotateAgentSecret(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): string {
   forgetAgent(tx, model, kind, entity);
   const token = newToken(kind === "machine" ? "llm" : "llu");
-  await tx.db.insert(credentials).values({ tokenHash: hash(token), kind, modelId: model.id, entity, description: `${kind} ${entity}` });
+  tx.defer(tx.db.insert(credentials).values({ tokenHash: hash(token), kind, modelId: model.id, entity, description: `${kind} ${entity}` }));
   return token;
 }
 
@@ -208,24 +209,26 @@ export interface MachineCredentialsInput extends InModel {
 }
 
 /** The provisioner's act before it starts an instance: a fresh secret for the machine's agent. */
-export const issueMachineCredentials = modelOperation("any", async (tx, model, input: MachineCredentialsInput) => {
-  const machine: MachineRow = await getMachine(tx, model, input.machine);
-  refuseDead("machine", machine.id, machine.life);
-  const token = await rotateAgentSecret(tx, model, "machine", machine.id);
-  return {
-    tag: agentTag({ kind: "machine", modelId: model.id, model: model.name, machine: machine.id }),
-    token,
-  } satisfies AgentCredentials;
-});
+export const issueMachineCredentials = modelOperationReading(
+  "any",
+  (tx, model, input: MachineCredentialsInput) => getMachine(tx, model, input.machine),
+  async (tx, model, _, machine: MachineRow) => {
+    refuseDead("machine", machine.id, machine.life);
+    const token = rotateAgentSecret(tx, model, "machine", machine.id);
+    return {
+      tag: agentTag({ kind: "machine", modelId: model.id, model: model.name, machine: machine.id }),
+      token,
+    } satisfies AgentCredentials;
+  },
+);
 
 export interface UnitCredentialsInput extends InModel {
   unit: string;
 }
 
 /** The deployer's act before it starts a unit's agent: a fresh secret for it. */
-export const issueUnitCredentials = modelOperation("any", async (tx, model, input: UnitCredentialsInput) => {
-  const unit: UnitRow = await getUnit(tx, model, input.unit);
+export const issueUnitCredentials = unitOperation("any", async (tx, model, unit, _: UnitCredentialsInput) => {
   refuseDead("unit", unit.name, unit.life);
-  const token = await rotateAgentSecret(tx, model, "unit", unit.name);
+  const token = rotateAgentSecret(tx, model, "unit", unit.name);
   return { tag: agentTag({ kind: "unit", modelId: model.id, model: model.name, unit: unit.name }), token } satisfies AgentCredentials;
 });

@@ -3,20 +3,20 @@
 // so the server knows what every unit did and where each agent got to. A
 // commit is one transaction: the run's end, the hook's relation-set writes
 // (only if it succeeded), the agent's status and its state document.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { hookRunRecorded, hookRunsRemoved } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import { HookResult } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
-import { charms, hookRuns, relationEndpoints, relations } from "../db/schema.js";
+import { applications, charms, hookRuns, relationEndpoints, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { type AgentState, checkAgentState, saveAgentState } from "./agent-state.js";
 import { executing, hookFailed, idle, updateAgent } from "./agent-status.js";
 import { charmMetadata } from "./charm.js";
 import { parseHookName } from "./hook-names.js";
 import { applySettingsWrites, type SettingsWrite } from "./hook-settings.js";
-import { getApplication, unitOperation } from "./lookup.js";
+import { unitOperationReading } from "./lookup.js";
 import { parseUnitName } from "./names.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
 import type { InModel, Tx } from "./transaction.js";
@@ -27,21 +27,45 @@ export const HOOK_RUNS_KEPT = 100;
 /** The longest message a commit keeps. */
 const MESSAGE_LIMIT = 1000;
 
-async function charmEndpoints(
-  tx: Tx,
-  model: ModelRow,
-  unit: UnitRow,
-): Promise<{ charm: string; endpoints: string[]; ships: (hook: string) => boolean }> {
-  const app = await getApplication(tx, model, unit.application);
-  const [charm] = await tx.db
-    .select()
-    .from(charms)
-    .where(and(eq(charms.modelId, model.id), eq(charms.url, app.charmUrl)));
-  return {
-    charm: charm!.name,
-    endpoints: charmMetadata(charm!).endpoints.map((e) => e.name),
-    ships: (hook) => Object.hasOwn(charm!.hooks, hook),
-  };
+/** The charm of a unit's application, by the unit's name: it needs no earlier read, so it goes with the unit's. */
+const charmOfUnit = statement(["modelId", "unit"], (db, p) =>
+  db
+    .select(getTableColumns(charms))
+    .from(units)
+    .innerJoin(applications, and(eq(applications.modelId, units.modelId), eq(applications.name, units.application)))
+    .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
+    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.unit))),
+);
+
+/** What a hook's checks need of the unit's charm: its name, its endpoints and the hooks it ships. */
+interface CharmHooks {
+  charm: string;
+  endpoints: string[];
+  ships: (hook: string) => boolean;
+}
+
+/** A unit agent's operation on its hooks: the unit and its charm are read together, with the model's lock. */
+function hookOperation<I extends InModel & { unit: string }, R>(
+  body: (tx: Tx, model: ModelRow, unit: UnitRow, charm: CharmHooks, input: I) => Promise<R>,
+  check?: (input: I) => void,
+) {
+  return unitOperationReading(
+    "any",
+    async (tx, model, input: I) => (await charmOfUnit(tx.db, { modelId: model.id, unit: input.unit }))[0],
+    (tx, model, unit, input, charm) =>
+      body(
+        tx,
+        model,
+        unit,
+        {
+          charm: charm!.name,
+          endpoints: charmMetadata(charm!).endpoints.map((e) => e.name),
+          ships: (hook) => Object.hasOwn(charm!.hooks, hook),
+        },
+        input,
+      ),
+    check,
+  );
 }
 
 /** A hook as an agent names it: which, and for relation hooks the relation and remote unit. */
@@ -78,21 +102,9 @@ async function checkHookTarget(
     if (kind === "broken") throw new LifelineError("INVALID_ARGUMENT", `"${input.hook}" is about the relation, not a remote unit`);
   }
   if (relationChecked) return;
-  const [exists] = await tx.db
-    .select({ id: relations.id })
-    .from(relations)
-    .where(and(eq(relations.modelId, model.id), eq(relations.id, relation)));
-  if (!exists) return;
-  const [own] = await tx.db
-    .select({ name: relationEndpoints.name })
-    .from(relationEndpoints)
-    .where(
-      and(
-        eq(relationEndpoints.modelId, model.id),
-        eq(relationEndpoints.relationId, relation),
-        eq(relationEndpoints.application, unit.application),
-      ),
-    );
+  const [found] = await relationEndpointOf(tx.db, { modelId: model.id, relation, application: unit.application });
+  if (!found) return;
+  const own = found.endpoint === null ? undefined : { name: found.endpoint };
   if (own?.name !== endpoint)
     throw new LifelineError(
       "INVALID_ARGUMENT",
@@ -102,6 +114,22 @@ async function checkHookTarget(
       { relation },
     );
 }
+
+/** A relation, if it exists, with the application's endpoint in it (null when the application is not in it). */
+const relationEndpointOf = statement(["modelId", "relation", "application"], (db, p) =>
+  db
+    .select({ endpoint: relationEndpoints.name })
+    .from(relations)
+    .leftJoin(
+      relationEndpoints,
+      and(
+        eq(relationEndpoints.modelId, relations.modelId),
+        eq(relationEndpoints.relationId, relations.id),
+        eq(relationEndpoints.application, p.application),
+      ),
+    )
+    .where(and(eq(relations.modelId, p.modelId), eq(relations.id, p.relation))),
+);
 
 /** Runs of the unit its agent never committed: it restarted mid-hook and began again. */
 const interruptRuns = statement(["modelId", "unit"], (db, p) =>
@@ -116,9 +144,12 @@ const interruptRuns = statement(["modelId", "unit"], (db, p) =>
     .returning(),
 );
 
-async function interruptRunning(tx: Tx, model: ModelRow, unit: string) {
-  const interrupted = await interruptRuns(tx.db, { modelId: model.id, unit });
-  for (const run of interrupted) tx.record(model.id, hookRunRecorded(run));
+/** Sends the end of the unit's running runs, without waiting; the function it returns waits for them and records them. */
+function interruptRunning(tx: Tx, model: ModelRow, unit: string): () => Promise<void> {
+  const interrupted = tx.defer(interruptRuns(tx.db, { modelId: model.id, unit }));
+  return async () => {
+    for (const run of await interrupted) tx.record(model.id, hookRunRecorded(run));
+  };
 }
 
 /** Keeps the unit's latest HOOK_RUNS_KEPT runs. */
@@ -151,26 +182,30 @@ export interface BeginHookInput extends InModel, HookTarget {
  * unit still running is ended `interrupted` (its agent restarted mid-hook).
  * Refused for a hook the unit's charm cannot have, and for a Dead unit.
  */
-export const beginHook = unitOperation("any", async (tx, model, unit, input: BeginHookInput): Promise<HookRunRow> => {
+export const beginHook = hookOperation(async (tx, model, unit, { charm, endpoints }, input: BeginHookInput): Promise<HookRunRow> => {
   if (unit.life === Life.Dead)
     throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
-  const { charm, endpoints } = await charmEndpoints(tx, model, unit);
   const parsed = parseHookName(input.hook, endpoints, charm);
   await checkHookTarget(tx, model, unit, input, parsed.relation?.endpoint, parsed.relation?.kind);
   const state = input.state == null ? null : checkAgentState(input.state);
 
-  await interruptRunning(tx, model, unit.name);
-  const [run] = await tx.db
-    .insert(hookRuns)
-    .values({
-      modelId: model.id,
-      unit: unit.name,
-      hook: parsed.name,
-      relationId: parsed.relation ? input.relation! : null,
-      remoteUnit: parsed.relation ? (input.remoteUnit ?? null) : null,
-    })
-    .returning();
+  // Sent together: the interrupted runs' end, the new run, the prune. Their changes are recorded in that order.
+  const recordInterrupted = interruptRunning(tx, model, unit.name);
+  const inserted = tx.defer(
+    tx.db
+      .insert(hookRuns)
+      .values({
+        modelId: model.id,
+        unit: unit.name,
+        hook: parsed.name,
+        relationId: parsed.relation ? input.relation! : null,
+        remoteUnit: parsed.relation ? (input.remoteUnit ?? null) : null,
+      })
+      .returning(),
+  );
   prune(tx, model, unit.name);
+  await recordInterrupted();
+  const [run] = await inserted;
   tx.record(model.id, hookRunRecorded(run!));
   await updateAgent(tx, model, unit, executing(run!));
   if (state) saveAgentState(tx, model, unit.name, state);
@@ -191,6 +226,14 @@ export interface CommitHookInput extends InModel {
   state?: Record<string, unknown> | null;
 }
 
+/** A run of the unit, by its id (parsed): it needs no earlier read, so it goes with the unit's. */
+const runOfUnit = statement(["modelId", "unit", "id"], (db, p) =>
+  db
+    .select()
+    .from(hookRuns)
+    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), eq(hookRuns.id, p.id))),
+);
+
 function parseRunId(id: string): number {
   if (!/^[1-9][0-9]{0,15}$/.test(id))
     throw new LifelineError("INVALID_ID", `invalid hook run id "${id.slice(0, 40)}": a run's id as beginHook returned it`);
@@ -208,14 +251,12 @@ function parseRunId(id: string): number {
  * changes nothing (a retry after a lost response); another result is refused
  * with HOOK_RUN_ENDED, as is a commit of a run its agent interrupted.
  */
-export const commitHook = unitOperation(
+export const commitHook = unitOperationReading(
   "any",
-  async (tx, model, unit, input: CommitHookInput): Promise<HookRunRow> => {
+  async (tx, model, input: CommitHookInput) =>
+    (await runOfUnit(tx.db, { modelId: model.id, unit: input.unit, id: parseRunId(input.run) }))[0],
+  async (tx, model, unit, input, run): Promise<HookRunRow> => {
     const id = parseRunId(input.run);
-    const [run] = await tx.db
-      .select()
-      .from(hookRuns)
-      .where(and(eq(hookRuns.modelId, model.id), eq(hookRuns.unit, unit.name), eq(hookRuns.id, id)));
     if (!run)
       throw new LifelineError("NOT_FOUND", `hook run ${id} of unit ${unit.name} not found in model "${model.name}"`, {
         kind: "hook run",
@@ -266,16 +307,14 @@ export interface RecordMissingHooksInput extends InModel {
  * the charm cannot have, for a Dead unit and for a unit in error (its failed
  * hook comes first).
  */
-export const recordMissingHooks = unitOperation(
-  "any",
-  async (tx, model, unit, input: RecordMissingHooksInput): Promise<HookRunRow[]> => {
+export const recordMissingHooks = hookOperation(
+  async (tx, model, unit, { charm, endpoints, ships }, input: RecordMissingHooksInput): Promise<HookRunRow[]> => {
     if (unit.life === Life.Dead)
       throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
     if (unit.agentStatus === UnitAgentStatus.Error)
       throw new LifelineError("UNIT_IN_ERROR", `unit ${unit.name} is in error: its failed hook comes first (resolveUnit)`, {
         hook: unit.agentStatusData.hook ?? null,
       });
-    const { charm, endpoints, ships } = await charmEndpoints(tx, model, unit);
     const rows = [];
     // One check per distinct target: a principal's hub joins many units of one relation.
     const checked = new Set<string>();
@@ -301,9 +340,11 @@ export const recordMissingHooks = unitOperation(
     }
     const state = input.state == null ? null : checkAgentState(input.state);
 
-    await interruptRunning(tx, model, unit.name);
-    const recorded = await tx.db.insert(hookRuns).values(rows).returning();
+    const recordInterrupted = interruptRunning(tx, model, unit.name);
+    const inserted = tx.defer(tx.db.insert(hookRuns).values(rows).returning());
     prune(tx, model, unit.name);
+    await recordInterrupted();
+    const recorded = await inserted;
     for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
     await updateAgent(tx, model, unit, idle, null);
     if (state) saveAgentState(tx, model, unit.name, state);

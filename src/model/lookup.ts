@@ -81,12 +81,30 @@ export function unitOperation<I extends InModel & { unit: string }, R>(
   body: (tx: Tx, model: ModelRow, unit: UnitRow, input: I) => Promise<R>,
   check: (input: I) => void = () => {},
 ): Operation<I, R> {
+  return unitOperationReading(
+    needs,
+    async () => undefined,
+    (tx, model, unit, input) => body(tx, model, unit, input),
+    check,
+  );
+}
+
+/**
+ * As unitOperation, with more read with the unit behind the model's lock: `alsoRead`, which needs only the model's
+ * id and the input (what holds the unit, its charm, a run of it). Its result goes to `body` beside the unit's row.
+ */
+export function unitOperationReading<I extends InModel & { unit: string }, P, R>(
+  needs: ModelLifeNeeded,
+  alsoRead: (tx: Tx, model: ModelKey, input: I) => Promise<P>,
+  body: (tx: Tx, model: ModelRow, unit: UnitRow, input: I, read: P) => Promise<R>,
+  check: (input: I) => void = () => {},
+): Operation<I, R> {
   return modelOperationReading(
     needs,
     (tx, model, input: I) => {
       check(input);
-      return getUnit(tx, model, input.unit);
+      return Promise.all([getUnit(tx, model, input.unit), alsoRead(tx, model, input)] as const);
     },
-    (tx, model, input, unit) => body(tx, model, unit, input),
+    (tx, model, input, [unit, read]) => body(tx, model, unit, input, read),
   );
 }

@@ -17,7 +17,7 @@ import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js"
 import { mergeConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
 import { forgetHookRuns } from "./hook-runs.js";
-import { getAliveMachine, getApplication, getUnit, unitOperation } from "./lookup.js";
+import { getAliveMachine, getApplication, getUnit, unitOperation, unitOperationReading } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome } from "./machine.js";
 import { type Placement, parsePlacements } from "./placement.js";
 import { addUnitReferences, releaseUnitReference } from "./references.js";
@@ -402,11 +402,10 @@ export const setUnitDying = unitOperation("any", async (tx, model, unit, _: Unit
  * The unit agent's last act (Juju's EnsureDead). An Alive unit may be set Dead too. What holds it is read with the
  * unit, right behind the model's lock: with the write and the commit, two round trips in all.
  */
-export const setUnitDead = modelOperationReading(
+export const setUnitDead = unitOperationReading(
   "any",
-  (tx, model, input: UnitInput) =>
-    Promise.all([getUnit(tx, model, input.unit), deathHolds(tx.db, { modelId: model.id, name: input.unit })]),
-  (tx, model, _, [unit, holds]) => ensureUnitDead(tx, model, unit, holds),
+  (tx, model, input: UnitInput) => deathHolds(tx.db, { modelId: model.id, name: input.unit }),
+  (tx, model, unit, _, holds) => ensureUnitDead(tx, model, unit, holds),
 );
 
 /** The deployer's act: the machine agent for a principal, the principal's unit agent for a subordinate. */

@@ -7,6 +7,7 @@ import { LifelineError } from "../core/errors.js";
 import type { WorkloadStatus } from "../core/machine.js";
 import { units } from "../db/schema.js";
 import { unitOperation } from "./lookup.js";
+import type { UnitRow } from "./rows.js";
 import type { InModel } from "./transaction.js";
 
 /** Juju keeps status messages short enough to show in `juju status`; longer ones are refused, not cut. */
@@ -24,13 +25,17 @@ export const setWorkloadStatus = unitOperation(
   async (tx, model, unit, input: WorkloadStatusInput) => {
     const message = input.message ?? ""; // checked by checkMessage
     if (unit.workloadStatus === input.status && unit.workloadMessage === message) return unit;
-    const [updated] = await tx.db
-      .update(units)
-      .set({ workloadStatus: input.status, workloadMessage: message, statusSince: new Date() })
-      .where(and(eq(units.modelId, model.id), eq(units.name, unit.name)))
-      .returning();
-    tx.record(model.id, unitWorkloadStatusSet(updated!));
-    return updated!;
+    const set = { workloadStatus: input.status, workloadMessage: message, statusSince: new Date() };
+    // Not waited for: every value is set here, and the model's lock keeps other writers off the row, so it is this one.
+    tx.defer(
+      tx.db
+        .update(units)
+        .set(set)
+        .where(and(eq(units.modelId, model.id), eq(units.name, unit.name))),
+    );
+    const updated: UnitRow = { ...unit, ...set };
+    tx.record(model.id, unitWorkloadStatusSet(updated));
+    return updated;
   },
   checkMessage,
 );
