@@ -15,10 +15,16 @@ import {
   beginHook,
   commitHook,
   deploy,
+  enterScope,
+  integrate,
   issueUnitCredentials,
+  leaveScope,
+  removeDeadMachine,
   removeDeadUnit,
   removeUnits,
+  setMachineDead,
   setMachineProvisioned,
+  setMachineStatus,
   setUnitDead,
   setWorkloadStatus,
 } from "../src/model/index.js";
@@ -47,6 +53,7 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
   let store: Store;
   const model = uniqueName("trips");
   let machine: string;
+  let relation: number;
   beforeAll(async () => {
     // One connection, so that the warm-up cycle below prepares every statement on it (a statement's first run on a
     // connection takes a round trip more: src/db/prepared.ts).
@@ -56,6 +63,8 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     machine = (await addMachine(store.db, { model })).id;
     // Provisioned, so that a removed unit goes Dying and waits for its agent (seed 004).
     await setMachineProvisioned(store.db, { model, machine, instanceId: "i-trips" });
+    await deploy(store.db, { model, charm: "wordpress", application: "web", numUnits: 0 });
+    relation = (await integrate(store.db, { model, endpoints: ["web", "cache"] })).id;
     const unit = await newUnit();
     await removeUnits(store.db, { model, targets: [unit] });
     await setUnitDead(store.db, { model, unit });
@@ -65,6 +74,13 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     const run = await beginHook(store.db, { model, unit: agent, hook: "install" });
     await commitHook(store.db, { model, unit: agent, run: String(run.id), result: "succeeded" });
     await setWorkloadStatus(store.db, { model, unit: agent, status: "active", message: "warm" });
+    await enterScope(store.db, { model, relation, unit: agent, privateAddress: "10.0.0.1" });
+    await leaveScope(store.db, { model, relation, unit: agent });
+    const spare = (await addMachine(store.db, { model })).id;
+    await setMachineProvisioned(store.db, { model, machine: spare, instanceId: "i-spare" });
+    await setMachineStatus(store.db, { model, machine: spare, status: "started" });
+    await setMachineDead(store.db, { model, machine: spare });
+    await removeDeadMachine(store.db, { model, machine: spare });
   });
   afterAll(() => store.close());
 
@@ -108,5 +124,25 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
   it("setWorkloadStatus: the lock with the unit; the status with the commit", async () => {
     const unit = await newUnit();
     expect(await roundTrips(() => setWorkloadStatus(store.db, { model, unit, status: "active", message: "ready" }))).toBe(2);
+  });
+
+  it("enterScope: the lock with the relation, the unit, its membership and the endpoints; the membership, its settings and the count; the commit", async () => {
+    const unit = await newUnit();
+    expect(await roundTrips(() => enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.2" }))).toBe(3);
+  });
+
+  it("leaveScope: the lock with the relation and the unit; the membership's delete; the count; the commit", async () => {
+    const unit = await newUnit();
+    await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.3" });
+    expect(await roundTrips(() => leaveScope(store.db, { model, relation, unit }))).toBe(4);
+  });
+
+  it("the machine agent and the provisioner: the lock with the machine; the write with the commit", async () => {
+    const id = (await addMachine(store.db, { model })).id;
+    expect(await roundTrips(() => setMachineProvisioned(store.db, { model, machine: id, instanceId: `i-${id}` }))).toBe(2);
+    expect(await roundTrips(() => setMachineStatus(store.db, { model, machine: id, status: "started" }))).toBe(2);
+    // Dead only once nothing occupies it: one read more.
+    expect(await roundTrips(() => setMachineDead(store.db, { model, machine: id }))).toBe(3);
+    expect(await roundTrips(() => removeDeadMachine(store.db, { model, machine: id }))).toBe(2);
   });
 });

@@ -10,9 +10,9 @@ import type { Database } from "../db/connect.js";
 import { credentials, machines, models, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { forgetAgentTokens, forgetPerson, remember, remembered } from "./authentications.js";
-import { getMachine, unitOperation } from "./lookup.js";
-import type { MachineRow, ModelRow } from "./rows.js";
-import { type InModel, modelOperationReading, type Tx, transact } from "./transaction.js";
+import { machineOperation, unitOperation } from "./lookup.js";
+import type { ModelRow } from "./rows.js";
+import { type InModel, type Tx, transact } from "./transaction.js";
 
 export type PersonRole = "admin" | "operator" | "read-only";
 
@@ -209,18 +209,14 @@ export interface MachineCredentialsInput extends InModel {
 }
 
 /** The provisioner's act before it starts an instance: a fresh secret for the machine's agent. */
-export const issueMachineCredentials = modelOperationReading(
-  "any",
-  (tx, model, input: MachineCredentialsInput) => getMachine(tx, model, input.machine),
-  async (tx, model, _, machine: MachineRow) => {
-    refuseDead("machine", machine.id, machine.life);
-    const token = rotateAgentSecret(tx, model, "machine", machine.id);
-    return {
-      tag: agentTag({ kind: "machine", modelId: model.id, model: model.name, machine: machine.id }),
-      token,
-    } satisfies AgentCredentials;
-  },
-);
+export const issueMachineCredentials = machineOperation("any", async (tx, model, machine, _: MachineCredentialsInput) => {
+  refuseDead("machine", machine.id, machine.life);
+  const token = rotateAgentSecret(tx, model, "machine", machine.id);
+  return {
+    tag: agentTag({ kind: "machine", modelId: model.id, model: model.name, machine: machine.id }),
+    token,
+  } satisfies AgentCredentials;
+});
 
 export interface UnitCredentialsInput extends InModel {
   unit: string;

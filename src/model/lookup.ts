@@ -108,3 +108,15 @@ export function unitOperationReading<I extends InModel & { unit: string }, P, R>
     (tx, model, input, [unit, read]) => body(tx, model, unit, input, read),
   );
 }
+
+/** An operation on one machine (`input.machine`): its row is read with the model's lock (modelOperationReading). */
+export function machineOperation<I extends InModel & { machine: string }, R>(
+  needs: ModelLifeNeeded,
+  body: (tx: Tx, model: ModelRow, machine: MachineRow, input: I) => Promise<R>,
+): Operation<I, R> {
+  return modelOperationReading(
+    needs,
+    (tx, model, input: I) => getMachine(tx, model, input.machine),
+    (tx, model, input, machine) => body(tx, model, machine, input),
+  );
+}

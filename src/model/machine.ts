@@ -11,7 +11,7 @@ import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, mergeConstraints, parseConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
-import { getAliveMachine, getMachine } from "./lookup.js";
+import { getAliveMachine, getMachine, machineOperation } from "./lookup.js";
 import { checkSeries } from "./names.js";
 import type { MachineRow, ModelRow, Queryable } from "./rows.js";
 import { nextSequence } from "./sequences.js";
@@ -107,7 +107,11 @@ export async function assignedUnits(q: Queryable, modelId: string, id: string): 
  */
 export async function occupancy(q: Queryable, machine: MachineRow, withContainers = false): Promise<Hold[]> {
   const holds: Hold[] = [];
-  const assigned = await assignedUnits(q, machine.modelId, machine.id);
+  // Two reads, sent together.
+  const [assigned, containerRows] = await Promise.all([
+    assignedUnits(q, machine.modelId, machine.id),
+    withContainers ? [] : containersOf(q, machine.modelId, machine.id),
+  ]);
   if (assigned.length)
     holds.push({
       kind: "assigned-units",
@@ -117,8 +121,7 @@ export async function occupancy(q: Queryable, machine: MachineRow, withContainer
       reason: `units ${assigned.join(", ")} are assigned to it; remove them first`,
       details: { units: assigned },
     });
-  if (withContainers) return holds;
-  const containers = (await containersOf(q, machine.modelId, machine.id)).map((c) => c.id);
+  const containers = containerRows.map((c) => c.id);
   if (containers.length)
     holds.push({
       kind: "containers",
@@ -136,11 +139,14 @@ function refuseIfManager(machine: MachineRow) {
     throw new LifelineError("MACHINE_MANAGES_MODEL", `machine ${machine.id} holds JobManageModel and can never be removed`);
 }
 
+/** Sent with the next statement: nothing waits for the answer. */
 async function setLife(tx: Tx, model: ModelRow, machine: MachineRow, life: typeof Life.Dying | typeof Life.Dead): Promise<void> {
-  await tx.db
-    .update(machines)
-    .set({ life: advance(`machine ${machine.id}`, machine.life, life) })
-    .where(machineWhere(model, machine.id));
+  tx.defer(
+    tx.db
+      .update(machines)
+      .set({ life: advance(`machine ${machine.id}`, machine.life, life) })
+      .where(machineWhere(model, machine.id)),
+  );
   tx.record(model.id, machineLifeSet(machine.id, life));
 }
 
@@ -182,8 +188,7 @@ export interface MachineInput extends InModel {
 }
 
 /** The machine agent's act (Juju's EnsureDead): refused while the machine is occupied. An Alive machine may be set Dead too. */
-export const setMachineDead = modelOperation("any", async (tx, model, input: MachineInput) => {
-  const machine = await getMachine(tx, model, input.machine);
+export const setMachineDead = machineOperation("any", async (tx, model, machine, _: MachineInput) => {
   refuseIfManager(machine);
   if (machine.life === Life.Dead) return machine;
   const [hold] = await occupancy(tx.db, machine);
@@ -196,14 +201,14 @@ export const setMachineDead = modelOperation("any", async (tx, model, input: Mac
 export async function removeMachineRow(tx: Tx, model: ModelRow, machine: MachineRow): Promise<void> {
   if (machine.life !== Life.Dead)
     throw new LifelineError("NOT_DEAD", `machine ${machine.id} is ${machine.life}: only a Dead machine can be removed`);
-  await tx.db.delete(machines).where(machineWhere(model, machine.id));
+  tx.defer(tx.db.delete(machines).where(machineWhere(model, machine.id)));
   forgetAgent(tx, model, "machine", machine.id);
   tx.record(model.id, machineRemoved(machine));
 }
 
 /** The provisioner's act (seed 000): "If the machine is not Dead, abort with an appropriate error. Delete the machine document." */
-export const removeDeadMachine = modelOperation("any", async (tx, model, input: MachineInput) => {
-  await removeMachineRow(tx, model, await getMachine(tx, model, input.machine));
+export const removeDeadMachine = machineOperation("any", async (tx, model, machine, _: MachineInput) => {
+  await removeMachineRow(tx, model, machine);
   return true;
 });
 
@@ -231,8 +236,7 @@ export interface ProvisionedInput extends MachineInput {
  * (Juju's SetProvisioned): a second recording, or one for a machine that is no
  * longer Alive, is refused, and the provisioner then stops the instance it started.
  */
-export const setMachineProvisioned = modelOperation("any", async (tx, model, input: ProvisionedInput) => {
-  const machine = await getMachine(tx, model, input.machine);
+export const setMachineProvisioned = machineOperation("any", async (tx, model, machine, input: ProvisionedInput) => {
   if (!/^[\w./:-]{1,200}$/.test(input.instanceId))
     throw new LifelineError("INVALID_ARGUMENT", "an instance id is 1 to 200 letters, digits and . / : - _");
   if (machine.life !== Life.Alive) throw notAlive("machine", machine.id, machine.life);
@@ -240,9 +244,11 @@ export const setMachineProvisioned = modelOperation("any", async (tx, model, inp
     throw new LifelineError("ALREADY_PROVISIONED", `machine ${machine.id} already has instance ${machine.instanceId}`, {
       instanceId: machine.instanceId,
     });
-  const [updated] = await tx.db.update(machines).set({ instanceId: input.instanceId }).where(machineWhere(model, machine.id)).returning();
-  tx.record(model.id, machineProvisioned(updated!));
-  return updated!;
+  // Not waited for: the model's lock keeps other writers off the row, so the row it writes is this one.
+  tx.defer(tx.db.update(machines).set({ instanceId: input.instanceId }).where(machineWhere(model, machine.id)));
+  const updated: MachineRow = { ...machine, instanceId: input.instanceId };
+  tx.record(model.id, machineProvisioned(updated));
+  return updated;
 });
 
 export interface MachineStatusInput extends MachineInput {
@@ -251,17 +257,15 @@ export interface MachineStatusInput extends MachineInput {
 }
 
 /** The machine agent reports `started` and `stopped`; the provisioner reports `error` when it cannot start an instance. */
-export const setMachineStatus = modelOperation("any", async (tx, model, input: MachineStatusInput) => {
-  const machine = await getMachine(tx, model, input.machine);
+export const setMachineStatus = machineOperation("any", async (tx, model, machine, input: MachineStatusInput) => {
   const message = (input.message ?? "").slice(0, 1000);
   if (machine.status === input.status && machine.statusMessage === message) return machine;
-  const [updated] = await tx.db
-    .update(machines)
-    .set({ status: input.status, statusMessage: message, statusSince: new Date() })
-    .where(machineWhere(model, machine.id))
-    .returning();
-  tx.record(model.id, machineStatusSet(updated!));
-  return updated!;
+  const set = { status: input.status, statusMessage: message, statusSince: new Date() };
+  // Not waited for: every value is set here, and the model's lock keeps other writers off the row, so it is this one.
+  tx.defer(tx.db.update(machines).set(set).where(machineWhere(model, machine.id)));
+  const updated: MachineRow = { ...machine, ...set };
+  tx.record(model.id, machineStatusSet(updated));
+  return updated;
 });
 
 export interface ResolveMachineInput extends MachineInput {

@@ -7,10 +7,11 @@ import { LifelineError, notAlive, shortQuote } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import { Scope } from "../core/relation.js";
 import { relationEndpoints, relationScopes, relationSettings, relations } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { getRelation, getUnit } from "./lookup.js";
 import { removeRelation } from "./relation.js";
 import type { ModelRow, ScopeRow, UnitRow } from "./rows.js";
-import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
 import { ensureSubordinate } from "./unit.js";
 
 const memberWhere = (model: ModelRow, relationId: number, unit: string) =>
@@ -43,82 +44,124 @@ export interface ScopeChange {
  * application is still Dying or Dead waits until it is removed
  * (CANNOT_ENTER_SCOPE_YET, from ensureSubordinate).
  */
-export const enterScope = modelOperation(Life.Alive, async (tx, model, input: EnterScopeInput): Promise<ScopeChange> => {
-  const relation = await getRelation(tx, model, input.relation);
-  const unit = await getUnit(tx, model, input.unit);
-  const entered = (member: ScopeRow, subordinate: UnitRow | null): ScopeChange => ({
-    member,
-    subordinate,
-    relationRemoved: false,
-    modelId: model.id,
+export const enterScope = modelOperationReading(
+  Life.Alive,
+  (tx, model, input: EnterScopeInput) => scopeReads(tx, model, input, true),
+  async (tx, model, input, read): Promise<ScopeChange> => {
+    const relation = await read.relation;
+    const unit = await read.unit;
+    const entered = (member: ScopeRow, subordinate: UnitRow | null): ScopeChange => ({
+      member,
+      subordinate,
+      relationRemoved: false,
+      modelId: model.id,
+    });
+    const [already] = await read.member;
+    if (already) return entered(already, null);
+    if (relation.life !== Life.Alive) throw notAlive("relation", relation.key, relation.life);
+    if (unit.life !== Life.Alive) throw notAlive("unit", unit.name, unit.life);
+    checkAddress(input.privateAddress);
+
+    const endpoints = await read.endpoints;
+    const own = endpoints.find((e) => e.application === unit.application);
+    if (!own) throw new LifelineError("INVALID_RELATION", `unit ${unit.name} is not of an application in relation "${relation.key}"`);
+    const counterpart = endpoints.find((e) => e.application !== unit.application);
+
+    let container: string | null = null;
+    let subordinate: UnitRow | null = null;
+    if (relation.scope === Scope.Container) {
+      // A container-scoped relation has one scope per principal unit (seed 002).
+      container = unit.principal ?? unit.name;
+      if (unit.principal) {
+        const principal = await getUnit(tx, model, unit.principal);
+        if (principal.application !== counterpart?.application)
+          throw new LifelineError(
+            "INVALID_RELATION",
+            `subordinate ${unit.name}'s principal ${principal.name} is not of an application in relation "${relation.key}"`,
+          );
+      } else if (counterpart) {
+        subordinate = await ensureSubordinate(tx, model, unit, counterpart.application);
+      }
+    }
+
+    // Sent together, answered together: the membership, its settings, the relation's count.
+    const inserted = tx.defer(
+      tx.db
+        .insert(relationScopes)
+        .values({ modelId: model.id, relationId: relation.id, unit: unit.name, application: unit.application, role: own.role, container })
+        .returning(),
+    );
+    const written = writeSettings(tx, model, relation.id, unit.name, {
+      "private-address": input.privateAddress,
+      "ingress-address": input.privateAddress,
+    });
+    tx.defer(
+      tx.db
+        .update(relations)
+        .set({ unitCount: sql`${relations.unitCount} + 1` })
+        .where(and(eq(relations.modelId, model.id), eq(relations.id, relation.id))),
+    );
+    const [member] = await inserted;
+    const version = await written;
+    // Membership first, then the settings it wrote: a watcher learns of the member before its settings.
+    tx.record(model.id, scopeEntered(member!));
+    tx.record(model.id, settingsWritten(relation.id, unit.name, version));
+    return entered(member!, subordinate);
+  },
+);
+
+/** A read sent ahead, awaited later (or never, when an earlier one refused): never an unhandled rejection meanwhile. */
+function ahead<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => {});
+  return read;
+}
+
+/**
+ * What a scope operation reads, all of it needing only its input: sent together, right behind the model's lock
+ * (modelOperationReading), and awaited in this order, so the refusals come as they would one read at a time: the
+ * relation's, then the unit's. The membership and the endpoints (`forEntry`) only for a relation id that is one.
+ */
+function scopeReads(tx: Tx, model: ModelKey, input: ScopeInput, forEntry: boolean) {
+  const relation = ahead(getRelation(tx, model, input.relation));
+  const unit = ahead(getUnit(tx, model, input.unit));
+  const valid = Number.isInteger(input.relation) && input.relation >= 0;
+  const none = Promise.resolve([]);
+  return Promise.resolve({
+    relation,
+    unit,
+    member: valid && forEntry ? ahead(memberRow(tx.db, { modelId: model.id, relationId: input.relation, unit: input.unit })) : none,
+    endpoints: valid && forEntry ? ahead(endpointsOf(tx.db, { modelId: model.id, relationId: input.relation })) : none,
   });
-  const [already] = await tx.db
+}
+
+const memberRow = statement(["modelId", "relationId", "unit"], (db, p) =>
+  db
     .select()
     .from(relationScopes)
-    .where(memberWhere(model, relation.id, unit.name));
-  if (already) return entered(already, null);
-  if (relation.life !== Life.Alive) throw notAlive("relation", relation.key, relation.life);
-  if (unit.life !== Life.Alive) throw notAlive("unit", unit.name, unit.life);
-  checkAddress(input.privateAddress);
-
-  const endpoints = await tx.db
+    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.relationId, p.relationId), eq(relationScopes.unit, p.unit))),
+);
+const endpointsOf = statement(["modelId", "relationId"], (db, p) =>
+  db
     .select()
     .from(relationEndpoints)
-    .where(and(eq(relationEndpoints.modelId, model.id), eq(relationEndpoints.relationId, relation.id)));
-  const own = endpoints.find((e) => e.application === unit.application);
-  if (!own) throw new LifelineError("INVALID_RELATION", `unit ${unit.name} is not of an application in relation "${relation.key}"`);
-  const counterpart = endpoints.find((e) => e.application !== unit.application);
+    .where(and(eq(relationEndpoints.modelId, p.modelId), eq(relationEndpoints.relationId, p.relationId))),
+);
 
-  let container: string | null = null;
-  let subordinate: UnitRow | null = null;
-  if (relation.scope === Scope.Container) {
-    // A container-scoped relation has one scope per principal unit (seed 002).
-    container = unit.principal ?? unit.name;
-    if (unit.principal) {
-      const principal = await getUnit(tx, model, unit.principal);
-      if (principal.application !== counterpart?.application)
-        throw new LifelineError(
-          "INVALID_RELATION",
-          `subordinate ${unit.name}'s principal ${principal.name} is not of an application in relation "${relation.key}"`,
-        );
-    } else if (counterpart) {
-      subordinate = await ensureSubordinate(tx, model, unit, counterpart.application);
-    }
-  }
-
-  const [member] = await tx.db
-    .insert(relationScopes)
-    .values({ modelId: model.id, relationId: relation.id, unit: unit.name, application: unit.application, role: own.role, container })
-    .returning();
-  const version = await writeSettings(tx, model, relation.id, unit.name, {
-    "private-address": input.privateAddress,
-    "ingress-address": input.privateAddress,
-  });
-  tx.defer(
-    tx.db
-      .update(relations)
-      .set({ unitCount: sql`${relations.unitCount} + 1` })
-      .where(and(eq(relations.modelId, model.id), eq(relations.id, relation.id))),
-  );
-  // Membership first, then the settings it wrote: a watcher learns of the member before its settings.
-  tx.record(model.id, scopeEntered(member!));
-  tx.record(model.id, settingsWritten(relation.id, unit.name, version));
-  return entered(member!, subordinate);
-});
-
-/** Merges `values` into the unit's settings for the relation; returns the new version. */
+/** Merges `values` into the unit's settings for the relation (sent at once); resolves to the new version. */
 async function writeSettings(tx: Tx, model: ModelRow, relationId: number, unit: string, values: Record<string, string>): Promise<number> {
-  const [row] = await tx.db
-    .insert(relationSettings)
-    .values({ modelId: model.id, relationId, unit, settings: values, version: 1 })
-    .onConflictDoUpdate({
-      target: [relationSettings.modelId, relationSettings.relationId, relationSettings.unit],
-      set: {
-        settings: sql`${relationSettings.settings} || excluded.settings`,
-        version: sql`${relationSettings.version} + 1`,
-      },
-    })
-    .returning({ version: relationSettings.version });
+  const [row] = await tx.defer(
+    tx.db
+      .insert(relationSettings)
+      .values({ modelId: model.id, relationId, unit, settings: values, version: 1 })
+      .onConflictDoUpdate({
+        target: [relationSettings.modelId, relationSettings.relationId, relationSettings.unit],
+        set: {
+          settings: sql`${relationSettings.settings} || excluded.settings`,
+          version: sql`${relationSettings.version} + 1`,
+        },
+      })
+      .returning({ version: relationSettings.version }),
+  );
   return row!.version;
 }
 
@@ -191,12 +234,16 @@ export async function forceMembersOut(tx: Tx, model: ModelRow, relationId: numbe
 }
 
 /** The unit agent leaves a scope (a no-op when not in it); agents leave scopes in Dying models too: that is how a model empties. */
-export const leaveScope = modelOperation("any", async (tx, model, input: ScopeInput): Promise<ScopeChange> => {
-  const relation = await getRelation(tx, model, input.relation);
-  const unit = await getUnit(tx, model, input.unit);
-  const { relationRemoved } = await leaveScopeOf(tx, model, relation.id, unit.name);
-  return { member: null, subordinate: null, relationRemoved, modelId: model.id };
-});
+export const leaveScope = modelOperationReading(
+  "any",
+  (tx, model, input: ScopeInput) => scopeReads(tx, model, input, false),
+  async (tx, model, _, read): Promise<ScopeChange> => {
+    const relation = await read.relation;
+    const unit = await read.unit;
+    const { relationRemoved } = await leaveScopeOf(tx, model, relation.id, unit.name);
+    return { member: null, subordinate: null, relationRemoved, modelId: model.id };
+  },
+);
 
 /** The relations a unit is in the scope of. */
 export async function scopesOf(tx: Tx, model: ModelRow, unit: string): Promise<ScopeRow[]> {
