@@ -25,8 +25,11 @@ import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from ".
 import { nextSequence } from "./sequences.js";
 import { type InModel, modelOperationReading, type Tx } from "./transaction.js";
 
-/** The machine a new principal unit goes to: existing (checked) or made for it. */
-async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: Placement): Promise<MachineRow> {
+/**
+ * The machine a new principal unit goes to: existing (checked) or made for it. `named`: the machine the placement
+ * names, when the caller has read it already (with the unit's number, to save a round trip).
+ */
+async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: Placement, named?: Promise<MachineRow>): Promise<MachineRow> {
   // "When a machine is being added in order to host a given unit, it copies its constraints directly from the unit." (seed 004)
   const forUnit = { series: unit.series, constraints: unit.constraints, jobs: [MachineJob.HostUnits] };
   switch (placement.kind) {
@@ -40,7 +43,7 @@ async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: Pla
       return createMachine(tx, model, { ...forUnit, parent: { id: parent.id, type: placement.type } });
     }
     case "machine": {
-      const machine = await getAliveMachine(tx, model, placement.machineId);
+      const machine = await (named ?? getAliveMachine(tx, model, placement.machineId));
       if (!machine.jobs.includes(MachineJob.HostUnits))
         throw new LifelineError("INVALID_PLACEMENT", `machine ${machine.id} cannot host units (jobs: ${machine.jobs.join(", ")})`);
       // "Units ... can only be assigned to machines with matching series." (seed 004)
@@ -106,9 +109,13 @@ async function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, unit: Ne
 }
 
 async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, placement: Placement): Promise<UnitRow> {
-  const unit = await nextUnit(tx, model, app, mergeConstraints(model.constraints, app.constraints));
+  // Its number and the machine its placement names are read together.
+  const numbered = nextUnit(tx, model, app, mergeConstraints(model.constraints, app.constraints));
+  const named = placement.kind === "machine" ? getAliveMachine(tx, model, placement.machineId) : undefined;
+  named?.catch(() => {}); // awaited by machineFor, unless the number failed first
+  const unit = await numbered;
   // Its machine first, so the unit is inserted once, already assigned (an update after would write every index again).
-  const machine = await machineFor(tx, model, unit, placement);
+  const machine = await machineFor(tx, model, unit, placement, named);
   const created = await insertUnit(tx, model, app, unit, { machineId: machine.id, workloadMessage: "waiting for machine" });
   tx.record(model.id, unitAdded(created));
   return created;
