@@ -5,6 +5,7 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import { LifelineError } from "../core/errors.js";
 import type { Database } from "../db/connect.js";
 import { changes, models } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { changeEvent, type EntityEvent } from "./stream-event.js";
 
 /** The revisions a model's log can replay: those after `compactedThrough`, up to `revision`. */
@@ -13,11 +14,21 @@ export interface LogWindow {
   compactedThrough: number;
 }
 
+// Built once (src/db/statement.ts): every stream reads these on each wake-up.
+const windowOf = statement(["modelId"], (db, p) =>
+  db.select({ revision: models.revision, compactedThrough: models.compactedThrough }).from(models).where(eq(models.id, p.modelId)),
+);
+const rowsAfter = statement(["modelId", "after", "limit"], (db, p) =>
+  db
+    .select()
+    .from(changes)
+    .where(and(eq(changes.modelId, p.modelId), gt(changes.revision, p.after)))
+    .orderBy(asc(changes.revision))
+    .limit(p.limit),
+);
+
 export async function logWindow(db: Database, modelId: string): Promise<LogWindow> {
-  const [row] = await db
-    .select({ revision: models.revision, compactedThrough: models.compactedThrough })
-    .from(models)
-    .where(eq(models.id, modelId));
+  const [row] = await windowOf(db, { modelId });
   // A model that is gone has nothing left to replay: any resume needs a resync.
   return row ?? { revision: 0, compactedThrough: Number.MAX_SAFE_INTEGER };
 }
@@ -62,11 +73,6 @@ export async function readChanges(db: Database, modelId: string, after: number, 
 
 /** Up to `limit` changes after revision `after`, in revision order, as they are. */
 export async function readRows(db: Database, modelId: string, after: number, limit: number): Promise<EntityEvent[]> {
-  const rows = await db
-    .select()
-    .from(changes)
-    .where(and(eq(changes.modelId, modelId), gt(changes.revision, after)))
-    .orderBy(asc(changes.revision))
-    .limit(limit);
+  const rows = await rowsAfter(db, { modelId, after, limit });
   return rows.map(changeEvent);
 }

@@ -15,6 +15,7 @@ import {
   relations,
   units,
 } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import type { DbTx } from "./append.js";
 import { configIfSmall, type EntityKind, hookRunFields, memberId } from "./change.js";
 import { type EntityEvent, stateEvent } from "./stream-event.js";
@@ -56,9 +57,37 @@ function inCreationOrder<T>(rows: T[], seq: (row: T) => number, limit: number): 
   return rows.sort((a, b) => seq(a) - seq(b)).slice(0, limit);
 }
 
+// Reads by id as statements built once (src/db/statement.ts): a list goes as one array parameter (`= any($n)`), so
+// each has one text whatever the list's length. Every agent's stream starts with one of these.
+const modelById = statement(["id"], (db, p) => db.select().from(models).where(eq(models.id, p.id)));
+const machinesByIds = statement(["modelId", "ids"], (db, p) =>
+  db
+    .select()
+    .from(machines)
+    .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = any(${p.ids})`)),
+);
+const unitsByNames = statement(["modelId", "names"], (db, p) =>
+  db
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names})`)),
+);
+const relationsByIds = statement(["modelId", "ids"], (db, p) =>
+  db
+    .select()
+    .from(relations)
+    .where(and(eq(relations.modelId, p.modelId), sql`${relations.id} = any(${p.ids})`)),
+);
+const endpointsOfRelations = statement(["modelId", "ids"], (db, p) =>
+  db
+    .select()
+    .from(relationEndpoints)
+    .where(and(eq(relationEndpoints.modelId, p.modelId), sql`${relationEndpoints.relationId} = any(${p.ids})`)),
+);
+
 export const stateReaders: Record<EntityKind, StateReader> = {
   async model(q, modelId, where) {
-    const rows = await q.select().from(models).where(eq(models.id, modelId));
+    const rows = await modelById(q, { id: modelId });
     return rows
       .filter((m) => !where.ids || where.ids.includes(m.name))
       .map((m) =>
@@ -76,7 +105,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
         .from(machines)
         .where(and(eq(machines.modelId, modelId), condition));
     const rows = where.ids
-      ? inCreationOrder(await select(inArray(machines.id, [...where.ids])), (m) => m.seq, limit)
+      ? inCreationOrder(await machinesByIds(q, { modelId, ids: [...where.ids] }), (m) => m.seq, limit)
       : await select().orderBy(asc(machines.seq)).limit(limit);
     return rows.map((m) =>
       stateEvent("machine", m.id, m.life, {
@@ -142,7 +171,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
         .from(units)
         .where(and(eq(units.modelId, modelId), condition));
     const rows = where.ids
-      ? inCreationOrder(await select(inArray(units.name, [...where.ids])), (u) => u.seq, limit)
+      ? inCreationOrder(await unitsByNames(q, { modelId, names: [...where.ids] }), (u) => u.seq, limit)
       : await select().orderBy(asc(units.seq)).limit(limit);
     return rows.map(unitState);
   },
@@ -154,7 +183,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
         .from(relations)
         .where(and(eq(relations.modelId, modelId), condition));
     const rows = ids
-      ? inCreationOrder(await select(inArray(relations.id, ids)), (r) => r.seq, limit)
+      ? inCreationOrder(await relationsByIds(q, { modelId, ids }), (r) => r.seq, limit)
       : await select().orderBy(asc(relations.seq)).limit(limit);
     return relationStates(q, modelId, rows);
   },
@@ -216,18 +245,7 @@ export const scopeState = (s: typeof relationScopes.$inferSelect) =>
 
 export async function relationStates(q: DbTx, modelId: string, rows: (typeof relations.$inferSelect)[]): Promise<EntityEvent[]> {
   if (rows.length === 0) return [];
-  const ends = await q
-    .select()
-    .from(relationEndpoints)
-    .where(
-      and(
-        eq(relationEndpoints.modelId, modelId),
-        inArray(
-          relationEndpoints.relationId,
-          rows.map((r) => r.id),
-        ),
-      ),
-    );
+  const ends = await endpointsOfRelations(q, { modelId, ids: rows.map((r) => r.id) });
   return rows.map((r) =>
     stateEvent("relation", String(r.id), r.life, {
       key: r.key,

@@ -22,6 +22,12 @@ const applicationRow = statement(["modelId", "name"], (db, p) =>
     .from(applications)
     .where(and(eq(applications.modelId, p.modelId), eq(applications.name, p.name))),
 );
+const relationRow = statement(["modelId", "id"], (db, p) =>
+  db
+    .select()
+    .from(relations)
+    .where(and(eq(relations.modelId, p.modelId), eq(relations.id, p.id))),
+);
 const unitRow = statement(["modelId", "name"], (db, p) =>
   db
     .select()
@@ -64,10 +70,7 @@ export async function getUnit(tx: Tx, model: ModelKey, name: string): Promise<Un
 
 export async function getRelation(tx: Tx, model: ModelKey, id: number): Promise<RelationRow> {
   if (!Number.isInteger(id) || id < 0) throw new LifelineError("INVALID_ID", `invalid relation id ${id}: expected a non-negative integer`);
-  const [relation] = await tx.db
-    .select()
-    .from(relations)
-    .where(and(eq(relations.modelId, model.id), eq(relations.id, id)));
+  const [relation] = await relationRow(tx.db, { modelId: model.id, id });
   if (!relation) throw notFound("relation", String(id), model.name);
   return relation;
 }

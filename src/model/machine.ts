@@ -1,12 +1,13 @@
 // A machine from creation to removal (seed 000 "juju remove-machine", seed 001
 // "Machines"): top-level ids "0", "1", ...; containers "<parent>/<type>/<n>".
 // The forced fallback (remove-machine --force) is a cleanup (cleanups.ts).
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { machineAdded, machineLifeSet, machineProvisioned, machineRemoved, machineResolved, machineStatusSet } from "../changes/change.js";
 import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { type ContainerType, MachineJob, MachineStatus } from "../core/machine.js";
 import { machines, units } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, mergeConstraints, parseConstraints } from "./constraints.js";
@@ -139,14 +140,27 @@ function refuseIfManager(machine: MachineRow) {
     throw new LifelineError("MACHINE_MANAGES_MODEL", `machine ${machine.id} holds JobManageModel and can never be removed`);
 }
 
+const setMachineLife = statement(["modelId", "id", "life"], (db, p) =>
+  db
+    .update(machines)
+    .set({ life: sql`${p.life}` })
+    .where(and(eq(machines.modelId, p.modelId), eq(machines.id, p.id))),
+);
+const setStatusOfMachine = statement(["modelId", "id", "status", "statusMessage", "statusSince"], (db, p) =>
+  db
+    .update(machines)
+    // Placeholders where values go: Drizzle encodes each as its column's (a Date as a timestamp).
+    .set({
+      status: p.status as unknown as MachineStatus,
+      statusMessage: p.statusMessage as unknown as string,
+      statusSince: p.statusSince as unknown as Date,
+    })
+    .where(and(eq(machines.modelId, p.modelId), eq(machines.id, p.id))),
+);
+
 /** Sent with the next statement: nothing waits for the answer. */
 async function setLife(tx: Tx, model: ModelRow, machine: MachineRow, life: typeof Life.Dying | typeof Life.Dead): Promise<void> {
-  tx.defer(
-    tx.db
-      .update(machines)
-      .set({ life: advance(`machine ${machine.id}`, machine.life, life) })
-      .where(machineWhere(model, machine.id)),
-  );
+  tx.defer(setMachineLife(tx.db, { modelId: model.id, id: machine.id, life: advance(`machine ${machine.id}`, machine.life, life) }));
   tx.record(model.id, machineLifeSet(machine.id, life));
 }
 
@@ -262,7 +276,7 @@ export const setMachineStatus = machineOperation("any", async (tx, model, machin
   if (machine.status === input.status && machine.statusMessage === message) return machine;
   const set = { status: input.status, statusMessage: message, statusSince: new Date() };
   // Not waited for: every value is set here, and the model's lock keeps other writers off the row, so it is this one.
-  tx.defer(tx.db.update(machines).set(set).where(machineWhere(model, machine.id)));
+  tx.defer(setStatusOfMachine(tx.db, { modelId: model.id, id: machine.id, ...set }));
   const updated: MachineRow = { ...machine, ...set };
   tx.record(model.id, machineStatusSet(updated));
   return updated;
