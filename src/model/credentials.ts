@@ -175,11 +175,15 @@ export async function redeemLoginCode(db: Database, code: string): Promise<strin
 }
 
 /** Replaces an agent's secret: the one issued before stops working. */
+const insertAgentSecret = statement(["tokenHash", "kind", "modelId", "entity", "description"], (db, p) =>
+  db.insert(credentials).values({ tokenHash: p.tokenHash, kind: p.kind, modelId: p.modelId, entity: p.entity, description: p.description }),
+);
+
 /** The old secret's delete and the new one's insert go with the commit: nothing waits for their answers. */
 function rotateAgentSecret(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): string {
   forgetAgent(tx, model, kind, entity);
   const token = newToken(kind === "machine" ? "llm" : "llu");
-  tx.defer(tx.db.insert(credentials).values({ tokenHash: hash(token), kind, modelId: model.id, entity, description: `${kind} ${entity}` }));
+  tx.defer(insertAgentSecret(tx.db, { tokenHash: hash(token), kind, modelId: model.id, entity, description: `${kind} ${entity}` }));
   return token;
 }
 

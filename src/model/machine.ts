@@ -83,22 +83,28 @@ export const addMachine = modelOperation(Life.Alive, async (tx, model, input: Ad
 const machineWhere = (model: ModelRow, id: string) => and(eq(machines.modelId, model.id), eq(machines.id, id));
 
 /** The machine's containers, oldest first. */
-export async function containersOf(q: Queryable, modelId: string, id: string): Promise<MachineRow[]> {
-  return q
+const containerRows = statement(["modelId", "id"], (db, p) =>
+  db
     .select()
     .from(machines)
-    .where(and(eq(machines.modelId, modelId), eq(machines.parentId, id)))
-    .orderBy(asc(machines.seq));
+    .where(and(eq(machines.modelId, p.modelId), eq(machines.parentId, p.id)))
+    .orderBy(asc(machines.seq)),
+);
+const assignedNames = statement(["modelId", "id"], (db, p) =>
+  db
+    .select({ name: units.name })
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), eq(units.machineId, p.id)))
+    .orderBy(asc(units.seq)),
+);
+
+export async function containersOf(q: Queryable, modelId: string, id: string): Promise<MachineRow[]> {
+  return containerRows(q, { modelId, id });
 }
 
 /** The principal units assigned to the machine, oldest first. */
 export async function assignedUnits(q: Queryable, modelId: string, id: string): Promise<string[]> {
-  const rows = await q
-    .select({ name: units.name })
-    .from(units)
-    .where(and(eq(units.modelId, modelId), eq(units.machineId, id)))
-    .orderBy(asc(units.seq));
-  return rows.map((r) => r.name);
+  return (await assignedNames(q, { modelId, id })).map((r) => r.name);
 }
 
 /**
