@@ -3,17 +3,16 @@
 // an agent whose hook failed. A failed hook stops the unit's progress until a
 // hook commit ends the error: the retried hook succeeding, or the skip asked
 // for with `resolved --no-retry` (hook-runs.ts).
-import { and, eq } from "drizzle-orm";
 import { unitAgentChanged } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import { type AgentStatusData, ResolvedMode } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
-import { units } from "../db/schema.js";
 import type { Blocker } from "./blocker.js";
 import { unitOperation } from "./lookup.js";
 import type { ModelRow, UnitRow } from "./rows.js";
 import type { InModel, Tx } from "./transaction.js";
+import { setUnitFields } from "./unit-fields.js";
 
 /** What a unit agent's status says: the status, Juju's message for it, and the hook it is about. */
 export interface AgentStatus {
@@ -67,14 +66,7 @@ export async function updateAgent(
       : {}),
     ...(resolvedChanged ? { resolved } : {}),
   };
-  // Not waited for: every value is set here, and the model's lock keeps other writers off the row, so it is this one.
-  tx.defer(
-    tx.db
-      .update(units)
-      .set(set)
-      .where(and(eq(units.modelId, model.id), eq(units.name, unit.name))),
-  );
-  const updated: UnitRow = { ...unit, ...set };
+  const updated = setUnitFields(tx, model, unit, set);
   tx.record(model.id, unitAgentChanged(updated));
   return updated;
 }

@@ -1,14 +1,12 @@
 // A unit's workload status, as its charm sets it (status-set, run by the unit
 // agent's hooks): maintenance, blocked, waiting or active, with a message.
 // Juju's status-set takes effect at once, not with the hook's commit.
-import { and, eq } from "drizzle-orm";
 import { unitWorkloadStatusSet } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import type { WorkloadStatus } from "../core/machine.js";
-import { units } from "../db/schema.js";
 import { unitOperation } from "./lookup.js";
-import type { UnitRow } from "./rows.js";
 import type { InModel } from "./transaction.js";
+import { setUnitFields } from "./unit-fields.js";
 
 /** Juju keeps status messages short enough to show in `juju status`; longer ones are refused, not cut. */
 export const WORKLOAD_MESSAGE_LIMIT = 1000;
@@ -25,15 +23,7 @@ export const setWorkloadStatus = unitOperation(
   async (tx, model, unit, input: WorkloadStatusInput) => {
     const message = input.message ?? ""; // checked by checkMessage
     if (unit.workloadStatus === input.status && unit.workloadMessage === message) return unit;
-    const set = { workloadStatus: input.status, workloadMessage: message, statusSince: new Date() };
-    // Not waited for: every value is set here, and the model's lock keeps other writers off the row, so it is this one.
-    tx.defer(
-      tx.db
-        .update(units)
-        .set(set)
-        .where(and(eq(units.modelId, model.id), eq(units.name, unit.name))),
-    );
-    const updated: UnitRow = { ...unit, ...set };
+    const updated = setUnitFields(tx, model, unit, { workloadStatus: input.status, workloadMessage: message, statusSince: new Date() });
     tx.record(model.id, unitWorkloadStatusSet(updated));
     return updated;
   },
