@@ -14,9 +14,6 @@ import type { ModelRow, ScopeRow, UnitRow } from "./rows.js";
 import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
 import { ensureSubordinate } from "./unit.js";
 
-const memberWhere = (model: ModelRow, relationId: number, unit: string) =>
-  and(eq(relationScopes.modelId, model.id), eq(relationScopes.relationId, relationId), eq(relationScopes.unit, unit));
-
 export interface ScopeInput extends InModel {
   relation: number;
   unit: string;
@@ -86,21 +83,20 @@ export const enterScope = modelOperationReading(
 
     // Sent together, answered together: the membership, its settings, the relation's count.
     const inserted = tx.defer(
-      tx.db
-        .insert(relationScopes)
-        .values({ modelId: model.id, relationId: relation.id, unit: unit.name, application: unit.application, role: own.role, container })
-        .returning(),
+      insertMember(tx.db, {
+        modelId: model.id,
+        relationId: relation.id,
+        unit: unit.name,
+        application: unit.application,
+        role: own.role,
+        container,
+      }),
     );
     const written = writeSettings(tx, model, relation.id, unit.name, {
       "private-address": input.privateAddress,
       "ingress-address": input.privateAddress,
     });
-    tx.defer(
-      tx.db
-        .update(relations)
-        .set({ unitCount: sql`${relations.unitCount} + 1` })
-        .where(and(eq(relations.modelId, model.id), eq(relations.id, relation.id))),
-    );
+    tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relation.id, count: 1 }));
     const [member] = await inserted;
     const version = await written;
     // Membership first, then the settings it wrote: a watcher learns of the member before its settings.
@@ -133,6 +129,34 @@ function scopeReads(tx: Tx, model: ModelKey, input: ScopeInput, forEntry: boolea
     endpoints: valid && forEntry ? ahead(endpointsOf(tx.db, { modelId: model.id, relationId: input.relation })) : none,
   });
 }
+
+// The scope's writes, built once (src/db/statement.ts): every unit agent enters and leaves.
+const insertMember = statement(["modelId", "relationId", "unit", "application", "role", "container"], (db, p) =>
+  db
+    .insert(relationScopes)
+    .values({
+      modelId: p.modelId,
+      relationId: p.relationId,
+      unit: p.unit,
+      application: p.application,
+      role: p.role,
+      container: p.container,
+    })
+    .returning(),
+);
+const deleteMember = statement(["modelId", "relationId", "unit"], (db, p) =>
+  db
+    .delete(relationScopes)
+    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.relationId, p.relationId), eq(relationScopes.unit, p.unit)))
+    .returning(),
+);
+const addToMemberCount = statement(["modelId", "id", "count"], (db, p) =>
+  db
+    .update(relations)
+    .set({ unitCount: sql`${relations.unitCount} + ${p.count}` })
+    .where(and(eq(relations.modelId, p.modelId), eq(relations.id, p.id)))
+    .returning(),
+);
 
 const memberRow = statement(["modelId", "relationId", "unit"], (db, p) =>
   db
@@ -184,16 +208,9 @@ export async function leaveScopeOf(
   relationId: number,
   unit: string,
 ): Promise<{ left: boolean; relationRemoved: boolean }> {
-  const [member] = await tx.db
-    .delete(relationScopes)
-    .where(memberWhere(model, relationId, unit))
-    .returning();
+  const [member] = await deleteMember(tx.db, { modelId: model.id, relationId, unit });
   if (!member) return { left: false, relationRemoved: false };
-  const [relation] = await tx.db
-    .update(relations)
-    .set({ unitCount: sql`${relations.unitCount} - 1` })
-    .where(and(eq(relations.modelId, model.id), eq(relations.id, relationId)))
-    .returning();
+  const [relation] = await addToMemberCount(tx.db, { modelId: model.id, id: relationId, count: -1 });
   tx.record(model.id, scopeLeft(member));
   // Seed 001: "When the last unit leaves the scope of a Dying relation, it must remove the relation from state."
   if (relation!.life !== Life.Alive && relation!.unitCount <= 0) {

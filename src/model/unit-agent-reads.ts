@@ -1,15 +1,24 @@
 // What the API reads of unit agents: their state documents (batched, for the
 // dataloader) and their hook runs, in keyset pages newest first.
 
-import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/connect.js";
 import { hookRuns, unitAgentStates } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import type { AgentState } from "./agent-state.js";
 import { cursorValue } from "./cursor.js";
 import type { HookRunRow } from "./rows.js";
 
 /** Keys of model-scoped entities, as read.ts spells them: "<model uuid>:<id>". */
 const keyOf = (modelId: string, id: string) => `${modelId}:${id}`;
+
+// One text whatever the number of units (an array parameter), built once: every unit agent reads its own at start.
+const agentStateRows = statement(["modelId", "names"], (db, p) =>
+  db
+    .select()
+    .from(unitAgentStates)
+    .where(and(eq(unitAgentStates.modelId, p.modelId), sql`${unitAgentStates.unit} = any(${p.names})`)),
+);
 
 /** Unit keys ("<model uuid>:<unit>") → each unit agent's state document, null when its agent has saved none. */
 export async function agentStatesOf(db: Database, unitKeys: readonly string[]): Promise<(AgentState | null)[]> {
@@ -20,10 +29,7 @@ export async function agentStatesOf(db: Database, unitKeys: readonly string[]): 
   }
   const found = new Map<string, AgentState>();
   for (const [modelId, names] of byModel) {
-    const rows = await db
-      .select()
-      .from(unitAgentStates)
-      .where(and(eq(unitAgentStates.modelId, modelId), inArray(unitAgentStates.unit, names)));
+    const rows = await agentStateRows(db, { modelId, names });
     for (const row of rows) found.set(keyOf(row.modelId, row.unit), row.state);
   }
   return unitKeys.map((key) => found.get(key) ?? null);
