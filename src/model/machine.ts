@@ -115,7 +115,7 @@ export async function assignedUnits(q: Queryable, modelId: string, id: string): 
 export async function occupancy(q: Queryable, machine: MachineRow, withContainers = false): Promise<Hold[]> {
   const holds: Hold[] = [];
   // Two reads, sent together.
-  const [assigned, containerRows] = await Promise.all([
+  const [assigned, containerMachines] = await Promise.all([
     assignedUnits(q, machine.modelId, machine.id),
     withContainers ? [] : containersOf(q, machine.modelId, machine.id),
   ]);
@@ -128,7 +128,7 @@ export async function occupancy(q: Queryable, machine: MachineRow, withContainer
       reason: `units ${assigned.join(", ")} are assigned to it; remove them first`,
       details: { units: assigned },
     });
-  const containers = containerRows.map((c) => c.id);
+  const containers = containerMachines.map((c) => c.id);
   if (containers.length)
     holds.push({
       kind: "containers",
@@ -165,7 +165,7 @@ const setStatusOfMachine = statement(["modelId", "id", "status", "statusMessage"
 );
 
 /** Sent with the next statement: nothing waits for the answer. */
-async function setLife(tx: Tx, model: ModelRow, machine: MachineRow, life: typeof Life.Dying | typeof Life.Dead): Promise<void> {
+function setLife(tx: Tx, model: ModelRow, machine: MachineRow, life: typeof Life.Dying | typeof Life.Dead): void {
   tx.defer(setMachineLife(tx.db, { modelId: model.id, id: machine.id, life: advance(`machine ${machine.id}`, machine.life, life) }));
   tx.record(model.id, machineLifeSet(machine.id, life));
 }
@@ -189,7 +189,7 @@ export async function destroyMachine(
       const [hold] = await occupancy(tx.db, machine, options.withContainers);
       if (hold) throw refusal(hold, `remove machine ${machine.id}`);
     }
-    await setLife(tx, model, machine, Life.Dying);
+    setLife(tx, model, machine, Life.Dying);
     outcome = "dying";
   }
   if (options.force && machine.life !== Life.Dead)
@@ -199,7 +199,7 @@ export async function destroyMachine(
 
 /** Force's last step for a machine: Dead for the provisioner, whatever it held (callers have forced that away). */
 export async function setMachineDeadForced(tx: Tx, model: ModelRow, machine: MachineRow): Promise<MachineRow> {
-  if (machine.life !== Life.Dead) await setLife(tx, model, machine, Life.Dead);
+  if (machine.life !== Life.Dead) setLife(tx, model, machine, Life.Dead);
   return { ...machine, life: Life.Dead };
 }
 
@@ -213,7 +213,7 @@ export const setMachineDead = machineOperation("any", async (tx, model, machine,
   if (machine.life === Life.Dead) return machine;
   const [hold] = await occupancy(tx.db, machine);
   if (hold) throw refusal(hold, `set machine ${machine.id} Dead`);
-  await setLife(tx, model, machine, Life.Dead);
+  setLife(tx, model, machine, Life.Dead);
   return { ...machine, life: Life.Dead };
 });
 

@@ -11,7 +11,7 @@ import { statement } from "../db/statement.js";
 import { getRelation, getUnit } from "./lookup.js";
 import { removeRelation } from "./relation.js";
 import type { ModelRow, ScopeRow, UnitRow } from "./rows.js";
-import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
+import { type InModel, type ModelKey, modelOperationReading, sentAhead, type Tx } from "./transaction.js";
 import { ensureSubordinate } from "./unit.js";
 
 export interface ScopeInput extends InModel {
@@ -106,27 +106,21 @@ export const enterScope = modelOperationReading(
   },
 );
 
-/** A read sent ahead, awaited later (or never, when an earlier one refused): never an unhandled rejection meanwhile. */
-function ahead<T>(read: Promise<T>): Promise<T> {
-  read.catch(() => {});
-  return read;
-}
-
 /**
  * What a scope operation reads, all of it needing only its input: sent together, right behind the model's lock
  * (modelOperationReading), and awaited in this order, so the refusals come as they would one read at a time: the
  * relation's, then the unit's. The membership and the endpoints (`forEntry`) only for a relation id that is one.
  */
 function scopeReads(tx: Tx, model: ModelKey, input: ScopeInput, forEntry: boolean) {
-  const relation = ahead(getRelation(tx, model, input.relation));
-  const unit = ahead(getUnit(tx, model, input.unit));
+  const relation = sentAhead(getRelation(tx, model, input.relation));
+  const unit = sentAhead(getUnit(tx, model, input.unit));
   const valid = Number.isInteger(input.relation) && input.relation >= 0;
   const none = Promise.resolve([]);
   return Promise.resolve({
     relation,
     unit,
-    member: valid && forEntry ? ahead(memberRow(tx.db, { modelId: model.id, relationId: input.relation, unit: input.unit })) : none,
-    endpoints: valid && forEntry ? ahead(endpointsOf(tx.db, { modelId: model.id, relationId: input.relation })) : none,
+    member: valid && forEntry ? sentAhead(memberRow(tx.db, { modelId: model.id, relationId: input.relation, unit: input.unit })) : none,
+    endpoints: valid && forEntry ? sentAhead(endpointsOf(tx.db, { modelId: model.id, relationId: input.relation })) : none,
   });
 }
 

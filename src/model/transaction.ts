@@ -314,6 +314,16 @@ export function modelOperation<I extends InModel, R>(
   return (db, input) => transact(db, async (tx) => body(tx, await lockModel(tx, input.model, needs), input), input.model);
 }
 
+/**
+ * A read sent now and awaited later, or never when something before it refused: never an unhandled rejection
+ * meanwhile. Unlike tx.defer, its failure is not the transaction's unless the operation awaits it: a read sent ahead
+ * with an id the model no longer has may find nothing, and is simply sent again.
+ */
+export function sentAhead<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => {});
+  return read;
+}
+
 /** What a read sent ahead of the model's lock knows of the model: its id, and its name for refusals. */
 export type ModelKey = Pick<ModelRow, "id" | "name">;
 
@@ -338,8 +348,8 @@ export function modelOperationReading<I extends InModel, P, R>(
         const id = knownIdsOf(tx.db).get(input.model);
         const locked = lockModel(tx, input.model, needs);
         // Started after the lock, so handed to the connection after it (both are one statement's call away).
-        const ahead = id === undefined ? undefined : read(tx, { id, name: input.model }, input);
-        ahead?.catch(() => {}); // awaited below unless the lock failed, which fails it too (25P02)
+        // Awaited below unless the lock failed, which fails it too (25P02).
+        const ahead = id === undefined ? undefined : sentAhead(read(tx, { id, name: input.model }, input));
         const model = await locked;
         if (ahead && model.id === id) return body(tx, model, input, await ahead);
         await ahead?.catch(() => {}); // read with an id the model no longer has: let it finish, then read again

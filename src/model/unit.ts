@@ -23,7 +23,7 @@ import { type Placement, parsePlacements } from "./placement.js";
 import { addUnitReferences, releaseUnitReference } from "./references.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { nextSequence } from "./sequences.js";
-import { type InModel, modelOperationReading, type Tx } from "./transaction.js";
+import { type InModel, modelOperationReading, sentAhead, type Tx } from "./transaction.js";
 
 /**
  * The machine a new principal unit goes to: existing (checked) or made for it. `named`: the machine the placement
@@ -111,8 +111,8 @@ async function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, unit: Ne
 async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, placement: Placement): Promise<UnitRow> {
   // Its number and the machine its placement names are read together.
   const numbered = nextUnit(tx, model, app, mergeConstraints(model.constraints, app.constraints));
-  const named = placement.kind === "machine" ? getAliveMachine(tx, model, placement.machineId) : undefined;
-  named?.catch(() => {}); // awaited by machineFor, unless the number failed first
+  // Awaited by machineFor, unless the number failed first.
+  const named = placement.kind === "machine" ? sentAhead(getAliveMachine(tx, model, placement.machineId)) : undefined;
   const unit = await numbered;
   // Its machine first, so the unit is inserted once, already assigned (an update after would write every index again).
   const machine = await machineFor(tx, model, unit, placement, named);
