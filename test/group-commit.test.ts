@@ -5,6 +5,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { changes, models, units } from "../src/db/schema.js";
 import { addModel, addUnit, deploy, setConstraints, transact } from "../src/model/index.js";
+import { lockModel } from "../src/model/transaction.js";
 import { useApi } from "./support/api.js";
 import { uniqueName } from "./support/store.js";
 
@@ -78,5 +79,29 @@ describe("group commit", () => {
     ]);
     expect(results.slice(1)).toEqual(["retried", "committed"]);
     expect(attempts).toBe(2);
+  });
+
+  it("a writer's deferred write that fails undoes only that writer; the one behind it, refused behind the failure, runs again in the same transaction", async () => {
+    const { model, since } = await freshModel();
+    const outcomes = await Promise.allSettled([
+      constraints(model.name, "cores=1"), // alone
+      constraints(model.name, "cores=2"),
+      transact(
+        api.store.db,
+        async (tx) => {
+          const { id } = await lockModel(tx, model.name, "any");
+          // Not awaited: the next writer's savepoint and lock are sent behind it, and PostgreSQL refuses them (25P02).
+          tx.defer(tx.db.execute(sql`update models set revision = revision / 0 where id = ${id}`));
+        },
+        model.name,
+      ),
+      constraints(model.name, "mem=3G"),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ cause: { code: "22012" } });
+    // The second and the fourth committed together: the group's transaction went on past the failure.
+    const group = (await writersOf(model.id, since)).slice(-2);
+    expect(group.map((w) => `${w.kind} ${w.entity}`)).toEqual(["application wordpress", "application wordpress"]);
+    expect(group[0]!.tx).toBe(group[1]!.tx);
   });
 });

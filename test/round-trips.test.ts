@@ -22,6 +22,7 @@ import {
   removeDeadMachine,
   removeDeadUnit,
   removeUnits,
+  setConstraints,
   setMachineDead,
   setMachineProvisioned,
   setMachineStatus,
@@ -81,6 +82,7 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     await setMachineStatus(store.db, { model, machine: spare, status: "started" });
     await setMachineDead(store.db, { model, machine: spare });
     await removeDeadMachine(store.db, { model, machine: spare });
+    await setConstraints(store.db, { model, application: "cache", constraints: "cores=1" });
   });
   afterAll(() => store.close());
 
@@ -148,5 +150,13 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     // Dead only once nothing occupies it: one read more.
     expect(await roundTrips(() => setMachineDead(store.db, { model, machine: id }))).toBe(3);
     expect(await roundTrips(() => removeDeadMachine(store.db, { model, machine: id }))).toBe(2);
+  });
+
+  it("a group (writers that queued behind one another): each writer's deferred write travels with the next one's savepoint and lock", async () => {
+    const constraints = (text: string) => setConstraints(store.db, { model, application: "cache", constraints: text });
+    // The first runs alone (2). The three that queued behind it share the next transaction: BEGIN with the first one's
+    // savepoint and lock; its write with the second one's savepoint and lock; the second's with the third's; the
+    // third's; the change rows with the COMMIT (5, where waiting for each writer's write took 7).
+    expect(await roundTrips(() => Promise.all(["cores=1", "cores=2", "cores=3", "cores=4"].map(constraints)))).toBe(7);
   });
 });

@@ -110,7 +110,13 @@ export async function runTransaction<T>(
     const result = await work({
       tx,
       savepoint: async (name) => send(`savepoint ${savepointName(name)}`),
-      rollbackTo: async (name) => void (await connection.unsafe(`rollback to savepoint ${savepointName(name)}`)),
+      rollbackTo: async (name) => {
+        await connection.unsafe(`rollback to savepoint ${savepointName(name)}`);
+        // A savepoint sent behind a failed statement was refused (25P02) in the failed state this rollback ended:
+        // it is not the transaction's failure. Everything sent before the rollback has been answered by now.
+        const answers = await Promise.allSettled(sent);
+        sent.splice(0, sent.length, ...sent.filter((_, k) => answers[k]!.status === "fulfilled"));
+      },
     });
     const deferred = unanswered();
     const finals = last().map((s) => quiet(connection.unsafe(s.text, s.params)));

@@ -128,7 +128,7 @@ class Commitments {
       db,
       defer: <T>(write: PromiseLike<T>) => {
         const sent = new Promise<T>((resolve, reject) => write.then(resolve, reject)); // started now, and only once
-        sent.catch(() => {}); // answered later, by settled() or firstFailure(): never an unhandled rejection meanwhile
+        sent.catch(() => {}); // answered later, by firstFailure() or the transaction's end: never an unhandled rejection meanwhile
         this.deferred.push(sent);
         return sent;
       },
@@ -149,17 +149,13 @@ class Commitments {
     this.deferred.length = deferred;
   }
 
-  /** Waits for the deferred writes sent since `mark`; throws the first one's failure. */
-  async settled(mark: Mark = [0, 0, 0]): Promise<void> {
-    await Promise.all(this.deferred.slice(mark[2]));
-  }
-
   /**
-   * The failure of the first deferred write since `mark` that failed, if any: the error to report when a statement
+   * The failure of the first deferred write since `mark` (and before the `until`th) that failed, if any: the error to report when a statement
    * behind it failed too, since PostgreSQL refuses everything after a failed statement (25P02) until the rollback.
    */
-  async firstFailure(mark: Mark = [0, 0, 0]): Promise<unknown> {
-    for (const result of await Promise.allSettled(this.deferred.slice(mark[2]))) if (result.status === "rejected") return result.reason;
+  async firstFailure(mark: Mark = [0, 0, 0], until?: number): Promise<unknown> {
+    for (const result of await Promise.allSettled(this.deferred.slice(mark[2], until)))
+      if (result.status === "rejected") return result.reason;
     return undefined;
   }
 
@@ -170,6 +166,23 @@ class Commitments {
   }
 }
 
+/** A writer of a group whose work returned, while the writes it deferred may still fail. */
+interface Unconfirmed {
+  index: number;
+  savepoint: string;
+  mark: Mark;
+  value: unknown;
+}
+
+const verdict = (error: unknown): Outcome => (retryable.has(sqlState(error) ?? "") ? "again" : { error });
+
+/**
+ * Runs a group's writers one after another in one transaction. A writer's deferred writes are not waited for before
+ * the next writer starts: they travel with its savepoint and its first read, so a writer takes the round trips an
+ * operation alone takes without its COMMIT. A writer is confirmed once the statements sent after its writes have
+ * answered. If one of its deferred writes failed, PostgreSQL refused everything behind it (25P02): the transaction
+ * goes back to that writer's savepoint, the writer fails with its own error, and the writers after it run again.
+ */
 async function together(db: Database, group: readonly Writer[]): Promise<void> {
   const commitments = new Commitments();
   let outcomes: Outcome[] = [];
@@ -178,20 +191,58 @@ async function together(db: Database, group: readonly Writer[]): Promise<void> {
     await runTransaction(
       db,
       async (open) => {
-        for (const [i, writer] of group.entries()) {
+        let unconfirmed: Unconfirmed[] = [];
+        /**
+         * Confirms the unconfirmed writers whose deferred writes, up to `until`, all succeeded; at the first that
+         * failed, rolls back to its savepoint and gives the index to go on from (its next writer's).
+         */
+        const confirm = async (until: number): Promise<number | undefined> => {
+          const waiting = unconfirmed;
+          unconfirmed = [];
+          for (const [k, writer] of waiting.entries()) {
+            const error = await commitments.firstFailure(writer.mark, waiting[k + 1]?.mark[2] ?? until);
+            if (error === undefined) {
+              outcomes[writer.index] = { value: writer.value };
+              continue;
+            }
+            commitments.undo(writer.mark); // its changes go with its writes, and so do those of every writer after it
+            await open.rollbackTo(writer.savepoint);
+            outcomes[writer.index] = verdict(error);
+            return writer.index + 1;
+          }
+          return undefined;
+        };
+        for (let i = 0; ; ) {
+          if (i === group.length) {
+            const again = await confirm(Number.POSITIVE_INFINITY);
+            if (again === undefined) break;
+            i = again;
+            continue;
+          }
           const savepoint = `writer_${i}`;
-          await open.savepoint(savepoint);
           const mark = commitments.mark();
+          let outcome: { value: unknown } | { thrown: unknown };
           try {
-            const value = await writer.work(commitments.tx(open.tx));
-            await commitments.settled(mark); // before the next writer's savepoint: a failure is this writer's
-            outcomes.push({ value });
+            await open.savepoint(savepoint); // refused too behind a failed deferred write
+            outcome = { value: await group[i]!.work(commitments.tx(open.tx)) };
           } catch (thrown) {
-            const error = (await commitments.firstFailure(mark)) ?? thrown;
+            outcome = { thrown };
+          }
+          // The writers before it first: when one of their deferred writes failed, this writer's statements were refused
+          // behind it, and it runs again.
+          const again = await confirm(mark[2]);
+          if (again !== undefined) {
+            i = again;
+            continue;
+          }
+          if ("value" in outcome) unconfirmed.push({ index: i, savepoint, mark, value: outcome.value });
+          else {
+            const error = (await commitments.firstFailure(mark)) ?? outcome.thrown;
             commitments.undo(mark); // its changes go with its writes
             await open.rollbackTo(savepoint);
-            outcomes.push(retryable.has(sqlState(error) ?? "") ? "again" : { error });
+            outcomes[i] = verdict(error);
           }
+          i++;
         }
       },
       () => appendStatements(commitments.pending),
