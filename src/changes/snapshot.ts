@@ -39,13 +39,13 @@ export function parseMemberId(id: string): [number, string] | null {
 
 function memberCondition(table: typeof relationScopes | typeof relationSettings, ids: readonly string[] | undefined): SQL | undefined {
   if (!ids) return undefined;
-  const pairs = ids.map(parseMemberId).filter((p): p is [number, string] => p !== null);
-  if (pairs.length === 0) return sql`false`;
-  // Narrowed by unit here; the exact "<relation id>:<unit>" pairs are matched on the rows.
-  return inArray(
-    table.unit,
-    pairs.map(([, unit]) => unit),
-  );
+  const members = memberUnits(ids);
+  return members.length === 0 ? sql`false` : inArray(table.unit, members);
+}
+
+/** The units that member ids ("<relation id>:<unit>") name: rows are narrowed by unit, and the exact pairs matched on them. */
+function memberUnits(ids: readonly string[]): string[] {
+  return ids.map(parseMemberId).flatMap((pair) => (pair ? [pair[1]] : []));
 }
 
 /**
@@ -83,6 +83,16 @@ const endpointsOfRelations = statement(["modelId", "ids"], (db, p) =>
     .select()
     .from(relationEndpoints)
     .where(and(eq(relationEndpoints.modelId, p.modelId), sql`${relationEndpoints.relationId} = any(${p.ids})`)),
+);
+
+/** Settings versions of these units (every unit agent's relation streams read their members'), in key order. */
+const settingsOfUnits = statement(["modelId", "units", "limit"], (db, p) =>
+  db
+    .select({ relationId: relationSettings.relationId, unit: relationSettings.unit, version: relationSettings.version })
+    .from(relationSettings)
+    .where(and(eq(relationSettings.modelId, p.modelId), sql`${relationSettings.unit} = any(${p.units})`))
+    .orderBy(asc(relationSettings.relationId), asc(relationSettings.unit))
+    .limit(p.limit),
 );
 
 export const stateReaders: Record<EntityKind, StateReader> = {
@@ -197,12 +207,15 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     return rows.map(scopeState).filter((e) => !where.ids || where.ids.includes(e.entity));
   },
   async settings(q, modelId, where, limit) {
-    const rows = await q
-      .select({ relationId: relationSettings.relationId, unit: relationSettings.unit, version: relationSettings.version })
-      .from(relationSettings)
-      .where(and(eq(relationSettings.modelId, modelId), memberCondition(relationSettings, where.ids)))
-      .orderBy(asc(relationSettings.relationId), asc(relationSettings.unit))
-      .limit(limit);
+    const members = where.ids && memberUnits(where.ids);
+    const rows = members
+      ? await settingsOfUnits(q, { modelId, units: members, limit })
+      : await q
+          .select({ relationId: relationSettings.relationId, unit: relationSettings.unit, version: relationSettings.version })
+          .from(relationSettings)
+          .where(eq(relationSettings.modelId, modelId))
+          .orderBy(asc(relationSettings.relationId), asc(relationSettings.unit))
+          .limit(limit);
     return rows
       .map((s) =>
         stateEvent("settings", memberId(s.relationId, s.unit), null, { relationId: s.relationId, unit: s.unit, version: s.version }),

@@ -9,6 +9,7 @@ import { LifelineError, notFound } from "../core/errors.js";
 import type { Life } from "../core/life.js";
 import { counterpartRole, type Role } from "../core/relation.js";
 import { machines, relationEndpoints, relationScopes, relations, units } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import type { DbTx } from "./append.js";
 import { type EntityKind, entityKinds, memberId } from "./change.js";
 import { Routes, route } from "./routes.js";
@@ -108,6 +109,14 @@ export function unitLife(unit: string): Watcher {
   };
 }
 
+const machineAndNested = statement(["modelId", "id", "nested", "limit"], (db, p) =>
+  db
+    .select({ id: machines.id })
+    .from(machines)
+    .where(and(eq(machines.modelId, p.modelId), or(eq(machines.id, p.id), like(machines.id, p.nested))))
+    .limit(p.limit),
+);
+
 /**
  * A machine's own changes and its containers' (all nested under it): what its
  * machine agent watches to know when it is Dying and when it holds nothing.
@@ -121,11 +130,7 @@ export function machineLife(machine: string): Watcher {
     routes: new Routes([route.entity("machine", machine), route.containersOf(machine)]),
     covers: (e) => e.kind === "machine" && (e.entity === machine || e.entity.startsWith(nested)),
     async snapshot(q, modelId, limit) {
-      const ids = await q
-        .select({ id: machines.id })
-        .from(machines)
-        .where(and(eq(machines.modelId, modelId), or(eq(machines.id, machine), like(machines.id, `${nested}%`))))
-        .limit(limit + 1);
+      const ids = await machineAndNested(q, { modelId, id: machine, nested: `${nested}%`, limit: limit + 1 });
       if (!ids.some((m) => m.id === machine)) throw notFound("machine", machine);
       return bounded(await stateReaders.machine(q, modelId, { ids: ids.map((m) => m.id) }, limit + 1), limit);
     },
@@ -213,12 +218,7 @@ export function applicationRelations(application: string): Watcher {
       return true;
     },
     async snapshot(q, modelId, limit) {
-      const rows = await q
-        .select({ relation: relations })
-        .from(relations)
-        .innerJoin(relationEndpoints, and(eq(relationEndpoints.modelId, relations.modelId), eq(relationEndpoints.relationId, relations.id)))
-        .where(and(eq(relations.modelId, modelId), eq(relationEndpoints.application, application)))
-        .limit(limit + 1);
+      const rows = await relationsOfApplication(q, { modelId, application, limit: limit + 1 });
       const states = bounded(
         await relationStates(
           q,
@@ -232,6 +232,61 @@ export function applicationRelations(application: string): Watcher {
     },
   };
 }
+
+// Every unit agent's streams start with these reads: statements built once (src/db/statement.ts).
+const relationsOfApplication = statement(["modelId", "application", "limit"], (db, p) =>
+  db
+    .select({ relation: relations })
+    .from(relations)
+    .innerJoin(relationEndpoints, and(eq(relationEndpoints.modelId, relations.modelId), eq(relationEndpoints.relationId, relations.id)))
+    .where(and(eq(relations.modelId, p.modelId), eq(relationEndpoints.application, p.application)))
+    .limit(p.limit),
+);
+const relationById = statement(["modelId", "id"], (db, p) =>
+  db
+    .select()
+    .from(relations)
+    .where(and(eq(relations.modelId, p.modelId), eq(relations.id, p.id))),
+);
+const endpointOf = statement(["modelId", "relationId", "application"], (db, p) =>
+  db
+    .select()
+    .from(relationEndpoints)
+    .where(
+      and(
+        eq(relationEndpoints.modelId, p.modelId),
+        eq(relationEndpoints.relationId, p.relationId),
+        eq(relationEndpoints.application, p.application),
+      ),
+    ),
+);
+const unitByName = statement(["modelId", "name"], (db, p) =>
+  db
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
+);
+const membersOfRole = statement(["modelId", "relationId", "role", "limit"], (db, p) =>
+  db
+    .select()
+    .from(relationScopes)
+    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.relationId, p.relationId), eq(relationScopes.role, p.role)))
+    .limit(p.limit),
+);
+const membersOfRoleIn = statement(["modelId", "relationId", "role", "container", "limit"], (db, p) =>
+  db
+    .select()
+    .from(relationScopes)
+    .where(
+      and(
+        eq(relationScopes.modelId, p.modelId),
+        eq(relationScopes.relationId, p.relationId),
+        eq(relationScopes.role, p.role),
+        eq(relationScopes.container, p.container),
+      ),
+    )
+    .limit(p.limit),
+);
 
 /**
  * A relation as one unit of it sees it (Juju's RelationUnitsWatcher): the relation's
@@ -280,36 +335,21 @@ export function relationUnits(relationId: number, unit: string): Watcher {
     },
     async snapshot(q, modelId, limit, purpose) {
       const application = unit.slice(0, unit.indexOf("/"));
-      const [relation] = await q
-        .select()
-        .from(relations)
-        .where(and(eq(relations.modelId, modelId), eq(relations.id, relationId)));
+      const [relation] = await relationById(q, { modelId, id: relationId });
       // Resuming after the relation (or the unit) is gone: the relation's own rows still
       // pass (its removal is what the client needs); without a role, no member rows do.
       if (!relation) {
         if (purpose === "resume") return [];
         throw notFound("relation", String(relationId));
       }
-      const [own] = await q
-        .select()
-        .from(relationEndpoints)
-        .where(
-          and(
-            eq(relationEndpoints.modelId, modelId),
-            eq(relationEndpoints.relationId, relationId),
-            eq(relationEndpoints.application, application),
-          ),
-        );
+      const [own] = await endpointOf(q, { modelId, relationId, application });
       if (!own)
         throw new LifelineError(
           "INVALID_ARGUMENT",
           `unit "${unit}" is not of an application in relation ${relationId} ("${relation.key}")`,
         );
       if (relation.scope === "container") {
-        const [self] = await q
-          .select()
-          .from(units)
-          .where(and(eq(units.modelId, modelId), eq(units.name, unit)));
+        const [self] = await unitByName(q, { modelId, name: unit });
         if (!self) {
           if (purpose === "resume") return [];
           throw notFound("unit", unit);
@@ -320,18 +360,11 @@ export function relationUnits(relationId: number, unit: string): Watcher {
       routes.add(route.membersOf(relationId, counterpartRole(role), container));
       // Only the counterpart role (and container) is read: a unit of an application of 10,000 units in a relation with
       // one other unit reads that one member, not its 9,999 peers (every agent's snapshot read them all: N²).
-      const members = await q
-        .select()
-        .from(relationScopes)
-        .where(
-          and(
-            eq(relationScopes.modelId, modelId),
-            eq(relationScopes.relationId, relationId),
-            eq(relationScopes.role, counterpartRole(role)),
-            container === null ? undefined : eq(relationScopes.container, container),
-          ),
-        )
-        .limit(limit + 2); // the unit itself may be among a peer relation's rows; one more shows the snapshot too big
+      // The unit itself may be among a peer relation's rows; one more shows the snapshot too big.
+      const members =
+        container === null
+          ? await membersOfRole(q, { modelId, relationId, role: counterpartRole(role), limit: limit + 2 })
+          : await membersOfRoleIn(q, { modelId, relationId, role: counterpartRole(role), container, limit: limit + 2 });
       const seen = members.filter(visible);
       for (const m of seen) enter(m.unit);
       const settings = inScope.size

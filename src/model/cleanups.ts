@@ -10,6 +10,7 @@ import { MachineJob } from "../core/machine.js";
 import type { Database } from "../db/connect.js";
 import { rowsOf } from "../db/connect.js";
 import { applications, cleanups, machines, relationSettings, units } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { destroyApplication } from "./application.js";
 import { CLEANUP_BATCH, type CleanupKind, CleanupKinds, queueCleanup, saveCleanupProgress } from "./cleanup-queue.js";
 import { assignedUnits, containersOf, destroyMachine, removeMachineRow, setMachineDeadForced } from "./machine.js";
@@ -208,6 +209,23 @@ async function recordFailure(db: Database, cleanup: CleanupRow, error: unknown):
     .where(eq(cleanups.id, cleanup.id));
 }
 
+/** The queue read a page at a time, in order. */
+const DUE_PAGE = 100;
+
+// The cleaner runs the queue of one model after each of its changes: its reads are statements built once.
+const dueCleanupsOfModel = statement(["modelId", "after"], (db, p) =>
+  db
+    .select()
+    .from(cleanups)
+    .where(and(eq(cleanups.modelId, p.modelId), gt(cleanups.id, p.after), lte(cleanups.dueAt, sql`now()`)))
+    .orderBy(asc(cleanups.id))
+    .limit(DUE_PAGE),
+);
+const cleanupById = statement(["id"], (db, p) => db.select().from(cleanups).where(eq(cleanups.id, p.id)));
+const cleanupsLeftInModel = statement(["modelId"], (db, p) =>
+  db.select({ n: sql<number>`count(*)::int` }).from(cleanups).where(eq(cleanups.modelId, p.modelId)),
+);
+
 /**
  * Runs due cleanups, oldest first, one bounded transaction per batch, until
  * each is done, waiting or failed, or `maxBatches` is spent.
@@ -218,16 +236,17 @@ export async function runCleanupQueue(
   options: { modelId?: string; maxBatches?: number } = {},
 ): Promise<CleanupReport> {
   const maxBatches = options.maxBatches ?? MAX_BATCHES;
-  const scope = options.modelId ? eq(cleanups.modelId, options.modelId) : undefined;
   const report: CleanupReport = { batches: 0, finished: 0, failed: 0, remaining: 0 };
   // Cleanups queued by this run's own work (a model's destruction queues its applications') run in it too.
   for (let after = 0; report.batches < maxBatches; ) {
-    const due = await db
-      .select()
-      .from(cleanups)
-      .where(and(scope, gt(cleanups.id, after), lte(cleanups.dueAt, sql`now()`)))
-      .orderBy(asc(cleanups.id))
-      .limit(100);
+    const due = options.modelId
+      ? await dueCleanupsOfModel(db, { modelId: options.modelId, after })
+      : await db
+          .select()
+          .from(cleanups)
+          .where(and(gt(cleanups.id, after), lte(cleanups.dueAt, sql`now()`)))
+          .orderBy(asc(cleanups.id))
+          .limit(DUE_PAGE);
     if (!due.length) break;
     after = due.at(-1)!.id;
     for (const queued of due) {
@@ -238,7 +257,7 @@ export async function runCleanupQueue(
             // The model first, as every writer does (transaction.ts); then the queue row afresh: another
             // cleaner may have finished it, and its args carry progress.
             const model = await lockModelById(tx, queued.modelId);
-            const [cleanup] = await tx.db.select().from(cleanups).where(eq(cleanups.id, queued.id));
+            const [cleanup] = await cleanupById(tx.db, { id: queued.id });
             if (!cleanup || !model) return "done";
             const handler = handlers[cleanup.kind as CleanupKind];
             if (!handler) throw new Error(`cleanup ${cleanup.id}: unknown kind "${cleanup.kind}"`);
@@ -255,7 +274,9 @@ export async function runCleanupQueue(
       }
     }
   }
-  const [left] = await db.select({ n: sql<number>`count(*)::int` }).from(cleanups).where(scope);
+  const [left] = options.modelId
+    ? await cleanupsLeftInModel(db, { modelId: options.modelId })
+    : await db.select({ n: sql<number>`count(*)::int` }).from(cleanups);
   report.remaining = left?.n ?? 0;
   return report;
 }

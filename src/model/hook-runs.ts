@@ -131,6 +131,33 @@ const relationEndpointOf = statement(["modelId", "relation", "application"], (db
     .where(and(eq(relations.modelId, p.modelId), eq(relations.id, p.relation))),
 );
 
+const runKeys = ["modelId", "unit", "hook", "relationId", "remoteUnit"] as const;
+
+/** A run begun: `running` until the agent commits it. */
+const insertRunningHookRun = statement(runKeys, (db, p) =>
+  db
+    .insert(hookRuns)
+    .values({ modelId: p.modelId, unit: p.unit, hook: p.hook, relationId: p.relationId, remoteUnit: p.remoteUnit })
+    .returning(),
+);
+
+/** A hook the charm does not ship: a `missing` run, begun and ended at once. */
+const insertMissingHookRun = statement(runKeys, (db, p) =>
+  db
+    .insert(hookRuns)
+    .values({
+      modelId: p.modelId,
+      unit: p.unit,
+      hook: p.hook,
+      relationId: p.relationId,
+      remoteUnit: p.remoteUnit,
+      result: HookResult.Missing,
+      message: "the charm ships no such hook",
+      endedAt: sql`now()`,
+    })
+    .returning(),
+);
+
 /** Runs of the unit its agent never committed: it restarted mid-hook and began again. */
 const interruptRuns = statement(["modelId", "unit"], (db, p) =>
   db
@@ -192,16 +219,13 @@ export const beginHook = hookOperation(async (tx, model, unit, { charm, endpoint
   // Sent together: the interrupted runs' end, the new run, the prune. Their changes are recorded in that order.
   const recordInterrupted = interruptRunning(tx, model, unit.name);
   const inserted = tx.defer(
-    tx.db
-      .insert(hookRuns)
-      .values({
-        modelId: model.id,
-        unit: unit.name,
-        hook: parsed.name,
-        relationId: parsed.relation ? input.relation! : null,
-        remoteUnit: parsed.relation ? (input.remoteUnit ?? null) : null,
-      })
-      .returning(),
+    insertRunningHookRun(tx.db, {
+      modelId: model.id,
+      unit: unit.name,
+      hook: parsed.name,
+      relationId: parsed.relation ? input.relation! : null,
+      remoteUnit: parsed.relation ? (input.remoteUnit ?? null) : null,
+    }),
   );
   prune(tx, model, unit.name);
   await recordInterrupted();
@@ -333,18 +357,16 @@ export const recordMissingHooks = hookOperation(
         hook: parsed.name,
         relationId: parsed.relation ? target.relation! : null,
         remoteUnit: parsed.relation ? (target.remoteUnit ?? null) : null,
-        result: HookResult.Missing,
-        message: "the charm ships no such hook",
-        endedAt: sql`now()`,
       });
     }
     const state = input.state == null ? null : checkAgentState(input.state);
 
     const recordInterrupted = interruptRunning(tx, model, unit.name);
-    const inserted = tx.defer(tx.db.insert(hookRuns).values(rows).returning());
+    // One statement a run, sent together: the same text whatever the count, so built and prepared once.
+    const inserted = rows.map((row) => tx.defer(insertMissingHookRun(tx.db, row)));
     prune(tx, model, unit.name);
     await recordInterrupted();
-    const recorded = await inserted;
+    const recorded = (await Promise.all(inserted)).map(([run]) => run!);
     for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
     await updateAgent(tx, model, unit, idle, null);
     if (state) saveAgentState(tx, model, unit.name, state);

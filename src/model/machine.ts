@@ -35,23 +35,35 @@ export interface NewMachine {
   parent?: { id: string; type: ContainerType };
 }
 
+const insertMachine = statement(["modelId", "id", "parentId", "containerType", "series", "jobs", "constraints"], (db, p) =>
+  db
+    .insert(machines)
+    .values({
+      modelId: p.modelId,
+      id: p.id,
+      parentId: p.parentId,
+      containerType: p.containerType,
+      series: p.series,
+      jobs: p.jobs,
+      constraints: p.constraints,
+    })
+    .returning(),
+);
+
 /** Inserts a machine with the next id; no checks (callers hold the rules). */
 export async function createMachine(tx: Tx, model: ModelRow, spec: NewMachine): Promise<MachineRow> {
   const id = spec.parent
     ? `${spec.parent.id}/${spec.parent.type}/${await nextSequence(tx, model.id, `machine:${spec.parent.id}/${spec.parent.type}`)}`
     : String(await nextSequence(tx, model.id, "machine"));
-  const [machine] = await tx.db
-    .insert(machines)
-    .values({
-      modelId: model.id,
-      id,
-      parentId: spec.parent?.id ?? null,
-      containerType: spec.parent?.type ?? null,
-      series: spec.series,
-      jobs: spec.jobs,
-      constraints: spec.constraints,
-    })
-    .returning();
+  const [machine] = await insertMachine(tx.db, {
+    modelId: model.id,
+    id,
+    parentId: spec.parent?.id ?? null,
+    containerType: spec.parent?.type ?? null,
+    series: spec.series,
+    jobs: spec.jobs,
+    constraints: spec.constraints,
+  });
   tx.record(model.id, machineAdded(machine!));
   return machine!;
 }
@@ -81,6 +93,16 @@ export const addMachine = modelOperation(Life.Alive, async (tx, model, input: Ad
 });
 
 const machineWhere = (model: ModelRow, id: string) => and(eq(machines.modelId, model.id), eq(machines.id, id));
+
+const deleteMachine = statement(["modelId", "id"], (db, p) =>
+  db.delete(machines).where(and(eq(machines.modelId, p.modelId), eq(machines.id, p.id))),
+);
+const setInstance = statement(["modelId", "id", "instanceId"], (db, p) =>
+  db
+    .update(machines)
+    .set({ instanceId: sql`${p.instanceId}` })
+    .where(and(eq(machines.modelId, p.modelId), eq(machines.id, p.id))),
+);
 
 /** The machine's containers, oldest first. */
 const containerRows = statement(["modelId", "id"], (db, p) =>
@@ -221,7 +243,7 @@ export const setMachineDead = machineOperation("any", async (tx, model, machine,
 export async function removeMachineRow(tx: Tx, model: ModelRow, machine: MachineRow): Promise<void> {
   if (machine.life !== Life.Dead)
     throw new LifelineError("NOT_DEAD", `machine ${machine.id} is ${machine.life}: only a Dead machine can be removed`);
-  tx.defer(tx.db.delete(machines).where(machineWhere(model, machine.id)));
+  tx.defer(deleteMachine(tx.db, { modelId: model.id, id: machine.id }));
   forgetAgent(tx, model, "machine", machine.id);
   tx.record(model.id, machineRemoved(machine));
 }
@@ -265,7 +287,7 @@ export const setMachineProvisioned = machineOperation("any", async (tx, model, m
       instanceId: machine.instanceId,
     });
   // Not waited for: the model's lock keeps other writers off the row, so the row it writes is this one.
-  tx.defer(tx.db.update(machines).set({ instanceId: input.instanceId }).where(machineWhere(model, machine.id)));
+  tx.defer(setInstance(tx.db, { modelId: model.id, id: machine.id, instanceId: input.instanceId }));
   const updated: MachineRow = { ...machine, instanceId: input.instanceId };
   tx.record(model.id, machineProvisioned(updated));
   return updated;

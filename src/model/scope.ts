@@ -167,21 +167,23 @@ const endpointsOf = statement(["modelId", "relationId"], (db, p) =>
 
 /** Merges `values` into the unit's settings for the relation (sent at once); resolves to the new version. */
 async function writeSettings(tx: Tx, model: ModelRow, relationId: number, unit: string, values: Record<string, string>): Promise<number> {
-  const [row] = await tx.defer(
-    tx.db
-      .insert(relationSettings)
-      .values({ modelId: model.id, relationId, unit, settings: values, version: 1 })
-      .onConflictDoUpdate({
-        target: [relationSettings.modelId, relationSettings.relationId, relationSettings.unit],
-        set: {
-          settings: sql`${relationSettings.settings} || excluded.settings`,
-          version: sql`${relationSettings.version} + 1`,
-        },
-      })
-      .returning({ version: relationSettings.version }),
-  );
+  const [row] = await tx.defer(upsertSettings(tx.db, { modelId: model.id, relationId, unit, settings: values }));
   return row!.version;
 }
+
+const upsertSettings = statement(["modelId", "relationId", "unit", "settings"], (db, p) =>
+  db
+    .insert(relationSettings)
+    .values({ modelId: p.modelId, relationId: p.relationId, unit: p.unit, settings: p.settings, version: 1 })
+    .onConflictDoUpdate({
+      target: [relationSettings.modelId, relationSettings.relationId, relationSettings.unit],
+      set: {
+        settings: sql`${relationSettings.settings} || excluded.settings`,
+        version: sql`${relationSettings.version} + 1`,
+      },
+    })
+    .returning({ version: relationSettings.version }),
+);
 
 /** Leaves a scope (false when not in it); the last member of a Dying relation removes it. */
 /**
