@@ -85,6 +85,15 @@ const endpointsOfRelations = statement(["modelId", "ids"], (db, p) =>
     .where(and(eq(relationEndpoints.modelId, p.modelId), sql`${relationEndpoints.relationId} = any(${p.ids})`)),
 );
 
+/** Applications by name, each with its charm's config options. */
+const applicationsByNames = statement(["modelId", "names"], (db, p) =>
+  db
+    .select({ a: applications, options: charms.config })
+    .from(applications)
+    .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
+    .where(and(eq(applications.modelId, p.modelId), sql`${applications.name} = any(${p.names})`)),
+);
+
 /** Settings versions of these units (every unit agent's relation streams read their members'), in key order. */
 const settingsOfUnits = statement(["modelId", "units", "limit"], (db, p) =>
   db
@@ -159,7 +168,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
         .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
         .where(and(eq(applications.modelId, modelId), condition));
     const rows = where.ids
-      ? inCreationOrder(await select(inArray(applications.name, [...where.ids])), (r) => r.a.seq, limit)
+      ? inCreationOrder(await applicationsByNames(q, { modelId, names: [...where.ids] }), (r) => r.a.seq, limit)
       : await select().orderBy(asc(applications.seq)).limit(limit);
     return rows.map(({ a, options }) =>
       stateEvent("application", a.name, a.life, {

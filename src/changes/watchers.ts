@@ -4,7 +4,7 @@
 // in revision order, exactly once, so a watcher may learn as it goes (a unit created on the machine it watches joins
 // the set it covers). Rows carry their identifying fields (see change.ts),
 // which is what lets a resumed stream recognise rows about entities long gone.
-import { and, eq, inArray, like, or } from "drizzle-orm";
+import { and, eq, like, or, sql } from "drizzle-orm";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Life } from "../core/life.js";
 import { counterpartRole, type Role } from "../core/relation.js";
@@ -137,6 +137,21 @@ export function machineLife(machine: string): Watcher {
   };
 }
 
+const unitsOnMachine = statement(["modelId", "machine", "limit"], (db, p) =>
+  db
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), eq(units.machineId, p.machine)))
+    .limit(p.limit),
+);
+const subordinatesOf = statement(["modelId", "principals", "limit"], (db, p) =>
+  db
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), sql`${units.principal} = any(${p.principals})`))
+    .limit(p.limit),
+);
+
 /** The units assigned to a machine: its principals, and their subordinates (what a machine agent deploys). */
 export function machineUnits(machine: string): Watcher {
   const assigned = new Set<string>();
@@ -165,25 +180,9 @@ export function machineUnits(machine: string): Watcher {
       return true;
     },
     async snapshot(q, modelId, limit) {
-      const principals = await q
-        .select()
-        .from(units)
-        .where(and(eq(units.modelId, modelId), eq(units.machineId, machine)))
-        .limit(limit + 1);
+      const principals = await unitsOnMachine(q, { modelId, machine, limit: limit + 1 });
       const subordinates = principals.length
-        ? await q
-            .select()
-            .from(units)
-            .where(
-              and(
-                eq(units.modelId, modelId),
-                inArray(
-                  units.principal,
-                  principals.map((u) => u.name),
-                ),
-              ),
-            )
-            .limit(limit + 1)
+        ? await subordinatesOf(q, { modelId, principals: principals.map((u) => u.name), limit: limit + 1 })
         : [];
       const all = [...principals, ...subordinates];
       for (const u of all) assign(u.name);
