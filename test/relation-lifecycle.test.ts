@@ -76,9 +76,13 @@ describe("entering and leaving scope", () => {
     expect((await settingsOf(model, relation.id, "wordpress/0")).values).toContainEqual({ key: "private-address", value: "10.9.9.9" });
   });
 
-  it("leaving a scope the unit is not in is a no-op", async () => {
-    const { relation, l } = await wordpressAndMysql();
+  it("leaving a scope the unit is not in is a no-op: the relation's count stays", async () => {
+    const { model, relation, l } = await wordpressAndMysql();
+    await l.enter(relation.id, "mysql/0");
+    const before = await snapshot(api, model);
     expect(await l.leave(relation.id, "wordpress/0")).toEqual({ relationRemoved: false });
+    expect(await snapshot(api, model)).toEqual(before);
+    expect((await l.status()).relations[relation.key].unitCount).toBe(1);
   });
 });
 

@@ -204,9 +204,16 @@ export async function leaveScopeOf(
   relationId: number,
   unit: string,
 ): Promise<{ left: boolean; relationRemoved: boolean }> {
-  const [member] = await deleteMember(tx.db, { modelId: model.id, relationId, unit });
-  if (!member) return { left: false, relationRemoved: false };
-  const [relation] = await addToMemberCount(tx.db, { modelId: model.id, id: relationId, count: -1 });
+  // Sent together: the membership's delete and the count taken down with it. Leaving a scope the unit is not in is
+  // the rare case, and it puts the count back (the model's lock keeps other writers away meanwhile).
+  const deleted = tx.defer(deleteMember(tx.db, { modelId: model.id, relationId, unit }));
+  const counted = tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relationId, count: -1 }));
+  const [member] = await deleted;
+  const [relation] = await counted;
+  if (!member) {
+    if (relation) tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relationId, count: 1 }));
+    return { left: false, relationRemoved: false };
+  }
   tx.record(model.id, scopeLeft(member));
   // Seed 001: "When the last unit leaves the scope of a Dying relation, it must remove the relation from state."
   if (relation!.life !== Life.Alive && relation!.unitCount <= 0) {
