@@ -66,13 +66,13 @@ const machinesByIds = statement(["modelId", "ids"], (db, p) =>
     .from(machines)
     .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = any(${p.ids})`)),
 );
-const unitsByNames = statement(["modelId", "names"], (db, p) =>
+export const unitsByNames = statement(["modelId", "names"], (db, p) =>
   db
     .select()
     .from(units)
     .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names})`)),
 );
-const relationsByIds = statement(["modelId", "ids"], (db, p) =>
+export const relationsByIds = statement(["modelId", "ids"], (db, p) =>
   db
     .select()
     .from(relations)

@@ -13,7 +13,7 @@ import { statement } from "../db/statement.js";
 import type { DbTx } from "./append.js";
 import { type EntityKind, entityKinds, memberId } from "./change.js";
 import { Routes, route } from "./routes.js";
-import { relationStates, scopeState, stateReaders, unitState } from "./snapshot.js";
+import { relationStates, relationsByIds, scopeState, stateReaders, unitState, unitsByNames } from "./snapshot.js";
 import type { EntityEvent } from "./stream-event.js";
 
 export interface Watcher {
@@ -241,12 +241,6 @@ const relationsOfApplication = statement(["modelId", "application", "limit"], (d
     .where(and(eq(relations.modelId, p.modelId), eq(relationEndpoints.application, p.application)))
     .limit(p.limit),
 );
-const relationById = statement(["modelId", "id"], (db, p) =>
-  db
-    .select()
-    .from(relations)
-    .where(and(eq(relations.modelId, p.modelId), eq(relations.id, p.id))),
-);
 const endpointOf = statement(["modelId", "relationId", "application"], (db, p) =>
   db
     .select()
@@ -258,12 +252,6 @@ const endpointOf = statement(["modelId", "relationId", "application"], (db, p) =
         eq(relationEndpoints.application, p.application),
       ),
     ),
-);
-const unitByName = statement(["modelId", "name"], (db, p) =>
-  db
-    .select()
-    .from(units)
-    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
 );
 const membersOfRole = statement(["modelId", "relationId", "role", "limit"], (db, p) =>
   db
@@ -334,7 +322,7 @@ export function relationUnits(relationId: number, unit: string): Watcher {
     },
     async snapshot(q, modelId, limit, purpose) {
       const application = unit.slice(0, unit.indexOf("/"));
-      const [relation] = await relationById(q, { modelId, id: relationId });
+      const [relation] = await relationsByIds(q, { modelId, ids: [relationId] });
       // Resuming after the relation (or the unit) is gone: the relation's own rows still
       // pass (its removal is what the client needs); without a role, no member rows do.
       if (!relation) {
@@ -348,7 +336,7 @@ export function relationUnits(relationId: number, unit: string): Watcher {
           `unit "${unit}" is not of an application in relation ${relationId} ("${relation.key}")`,
         );
       if (relation.scope === "container") {
-        const [self] = await unitByName(q, { modelId, name: unit });
+        const [self] = await unitsByNames(q, { modelId, names: [unit] });
         if (!self) {
           if (purpose === "resume") return [];
           throw notFound("unit", unit);
