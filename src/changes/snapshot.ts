@@ -118,14 +118,9 @@ export const stateReaders: Record<EntityKind, StateReader> = {
       );
   },
   async machine(q, modelId, where, limit) {
-    const select = (condition?: SQL) =>
-      q
-        .select()
-        .from(machines)
-        .where(and(eq(machines.modelId, modelId), condition));
     const rows = where.ids
       ? inCreationOrder(await machinesByIds(q, { modelId, ids: [...where.ids] }), (m) => m.seq, limit)
-      : await select().orderBy(asc(machines.seq)).limit(limit);
+      : await q.select().from(machines).where(eq(machines.modelId, modelId)).orderBy(asc(machines.seq)).limit(limit);
     return rows.map((m) =>
       stateEvent("machine", m.id, m.life, {
         series: m.series,
@@ -161,15 +156,15 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     );
   },
   async application(q, modelId, where, limit) {
-    const select = (condition?: SQL) =>
-      q
-        .select({ a: applications, options: charms.config })
-        .from(applications)
-        .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
-        .where(and(eq(applications.modelId, modelId), condition));
     const rows = where.ids
       ? inCreationOrder(await applicationsByNames(q, { modelId, names: [...where.ids] }), (r) => r.a.seq, limit)
-      : await select().orderBy(asc(applications.seq)).limit(limit);
+      : await q
+          .select({ a: applications, options: charms.config })
+          .from(applications)
+          .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
+          .where(eq(applications.modelId, modelId))
+          .orderBy(asc(applications.seq))
+          .limit(limit);
     return rows.map(({ a, options }) =>
       stateEvent("application", a.name, a.life, {
         charmUrl: a.charmUrl,
@@ -184,26 +179,16 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     );
   },
   async unit(q, modelId, where, limit) {
-    const select = (condition?: SQL) =>
-      q
-        .select()
-        .from(units)
-        .where(and(eq(units.modelId, modelId), condition));
     const rows = where.ids
       ? inCreationOrder(await unitsByNames(q, { modelId, names: [...where.ids] }), (u) => u.seq, limit)
-      : await select().orderBy(asc(units.seq)).limit(limit);
+      : await q.select().from(units).where(eq(units.modelId, modelId)).orderBy(asc(units.seq)).limit(limit);
     return rows.map(unitState);
   },
   async relation(q, modelId, where, limit) {
     const ids = where.ids?.map(Number).filter(Number.isInteger);
-    const select = (condition?: SQL) =>
-      q
-        .select()
-        .from(relations)
-        .where(and(eq(relations.modelId, modelId), condition));
     const rows = ids
       ? inCreationOrder(await relationsByIds(q, { modelId, ids }), (r) => r.seq, limit)
-      : await select().orderBy(asc(relations.seq)).limit(limit);
+      : await q.select().from(relations).where(eq(relations.modelId, modelId)).orderBy(asc(relations.seq)).limit(limit);
     return relationStates(q, modelId, rows);
   },
   async scope(q, modelId, where, limit) {
