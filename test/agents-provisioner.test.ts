@@ -22,6 +22,22 @@ class RecordingProvider extends DummyProvider {
   }
 }
 
+/** A cloud that starts instances (their agents boot) but answers the provisioner only once released. */
+class HeldProvider extends RecordingProvider {
+  private open!: () => void;
+  private readonly opened = new Promise<void>((resolve) => {
+    this.open = resolve;
+  });
+  release(): void {
+    this.open();
+  }
+  override async startInstance(params: StartInstanceParams) {
+    const instance = await super.startInstance(params);
+    await this.opened;
+    return instance;
+  }
+}
+
 const controllers: Controller[] = [];
 afterEach(async () => {
   await Promise.all(controllers.splice(0).map((c) => c.stop()));
@@ -80,13 +96,7 @@ describe("the machine agent's deployer", { timeout: 120_000 }, () => {
     const { name: model } = await live.newModel();
     const { controller } = await agentsFor(model);
     const id = await addMachine(model);
-    // The agent may report started before the provisioner has recorded the instance id: wait for both.
-    await expect
-      .poll(async () => {
-        const machine = (await machines(model))[id];
-        return machine?.status.current === "started" && machine.instanceId !== null;
-      }, DEADLINE)
-      .toBe(true);
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
     const instance = (await machines(model))[id].instanceId;
     const agent = controller.machineAgents.get(instance)!;
     agent.stop(); // killed
@@ -122,6 +132,22 @@ describe("the provisioner", { timeout: 120_000 }, () => {
     expect(provider.asked.filter((p) => p.machineId === id)).toHaveLength(1);
     // The controller's own machine was provisioned at bootstrap; its agent is the provisioner.
     expect((await machines(model))["0"]).toMatchObject({ instanceId: null, status: { current: "started" } });
+  });
+
+  it("a machine agent reports started only once its machine's instance is recorded (Juju's agent cannot log in before SetProvisioned)", async () => {
+    const { name: model } = await live.newModel();
+    const provider = new HeldProvider();
+    await agentsFor(model, provider);
+    const id = await addMachine(model);
+    // The instance runs, and its agent boots, but the provisioner has not heard back from the cloud yet.
+    await expect.poll(async () => (await provider.listInstances()).some((i) => i.machineId === id), DEADLINE).toBe(true);
+    const seen: string[] = [];
+    const held = Date.now();
+    while (Date.now() - held < 1000) seen.push((await machines(model))[id].status.current); // an agent that did not wait reports within milliseconds
+    expect(new Set(seen)).toEqual(new Set(["pending"]));
+    provider.release();
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
+    expect((await machines(model))[id].instanceId).toMatch(/^dummy-/);
   });
 
   it("seed 004's constraints sequence reaches the provider as the seed says", async () => {

@@ -1,6 +1,8 @@
 // A machine agent (Juju's machiner and deployer, ../shared/JUJU-AGENTS.md), with
-// the credentials the provisioner handed its instance. It reports status
-// `started`, and deploys: an Alive principal assigned to its machine gets fresh
+// the credentials the provisioner handed its instance. Once its machine has an
+// instance recorded (Juju's agent cannot even log in before SetProvisioned), it
+// reports status `started`, so a started machine always shows its instance; then it
+// deploys: an Alive principal assigned to its machine gets fresh
 // credentials and its unit agent started; a non-Alive principal never deployed
 // is set Dead and removed at once (no agent will ever run it); a Dead one is
 // recalled (its agent stopped) and removed. A unit counts as deployed once its
@@ -57,6 +59,9 @@ export class MachineAgent {
   readonly unitAgents = new Map<string, UnitAgent>();
   private readonly unsubscribe: (() => void)[] = [];
   private done = false;
+  /** Set once it has reported `started`: before that it deploys nothing. */
+  private started = false;
+  private provisioned: () => void = () => {};
   private readonly passes: SerialPasses;
   private finish: () => void = () => {};
   /** Settles once the agent has stopped (its machine is Dead, or it was told to). */
@@ -82,18 +87,30 @@ export class MachineAgent {
     );
   }
 
+  /**
+   * Subscribes to its machine and the units on it, waits until the machine has an instance (the manager machine, the
+   * controller's own, needs none), and reports `started`. Rejects when its first stream fails before that (its
+   * credentials refused, say); resolves without reporting when it is stopped first.
+   */
   async start(): Promise<void> {
     const { model, machine, token, tag } = this.credentials;
-    await this.api.request(SetMachineStatusDocument, { input: { model, machine, status: "STARTED" } }, token);
-    this.log(`${tag}: started`);
+    let refused: (error: Error) => void = () => {};
+    const provisioned = new Promise<void>((resolve, reject) => {
+      this.provisioned = resolve;
+      refused = reject;
+    });
     const failed = (error: Error) => {
+      if (!this.started && !this.done) refused(error);
       if (!this.done) this.log(`${tag}: a stream ended: ${error.message}`);
     };
-    // Its own life, and which containers it still holds.
+    // Its own life, its instance, and which containers it still holds.
     this.unsubscribe.push(
       this.api.subscribe(MachineLifeDocument, { model, machine }, token, {
         next: (data) => {
-          if (this.view.apply(data.machineLife) || data.machineLife.type === "BOOKMARK") this.passes.poke();
+          if (!(this.view.apply(data.machineLife) || data.machineLife.type === "BOOKMARK")) return;
+          const own = this.view.machines.get(machine);
+          if (this.view.synced && own && (own.instanceId !== null || own.jobs.includes("JobManageModel"))) this.provisioned();
+          this.passes.poke();
         },
         failed,
       }),
@@ -122,10 +139,17 @@ export class MachineAgent {
         failed,
       }),
     );
+    await provisioned;
+    if (this.done) return;
+    await this.api.request(SetMachineStatusDocument, { input: { model, machine, status: "STARTED" } }, token);
+    this.started = true;
+    this.log(`${tag}: started`);
+    this.passes.poke();
   }
 
   stop(): void {
     this.done = true;
+    this.provisioned(); // a start still waiting returns without reporting
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     const unitAgents = [...this.unitAgents.values()];
     for (const agent of unitAgents) agent.stop();
@@ -189,6 +213,7 @@ export class MachineAgent {
 
   /** A Dying machine with nothing left on it reports `stopped` and becomes Dead (the API checks again: HAS_UNITS, HAS_CONTAINERS). */
   private async act(): Promise<void> {
+    if (!this.started) return;
     const { model, machine, token, tag } = this.credentials;
     await this.deploy();
     const own = this.view.machines.get(machine);
