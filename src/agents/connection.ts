@@ -44,6 +44,9 @@ const failure = (result: Result) => {
   return first ? new ApiError(String(first.extensions?.code ?? "UNKNOWN"), first.message) : null;
 };
 
+/** How long a socket with nothing in flight stays open: agents that act again within it reuse it. */
+const IDLE_CLOSE_MS = 60_000;
+
 /** Sockets the streams are spread over (by agent token), each opened when first used. */
 const STREAM_SOCKETS = 4;
 
@@ -57,6 +60,9 @@ function connect(url: string): Client {
     shouldRetry: () => true,
     retryWait: async (retries) => new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** retries, 5000))),
     keepAlive: 10_000,
+    // A lazy client closes its socket as soon as no operation is in flight (graphql-ws's default is 0 ms): an agent's
+    // requests, which come one after another, each paid a new connection, its upgrade and its connection_init.
+    lazyCloseTimeout: IDLE_CLOSE_MS,
   });
 }
 
