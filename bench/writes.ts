@@ -8,7 +8,10 @@
 //   labelled as such. And one connection's autocommit single-row insert, p50/p99.
 // - The server as `npm start` runs it (its own process), with its agents off
 //   (LIFELINE_AGENTS=0): the only writes are the benchmark's.
-// - Throughput, two modes, 8 clients over keep-alive HTTP, each running cycles of
+// - Two transports: keep-alive HTTP, one socket a client (as a script's requests), and
+//   graphql-ws, one socket a client (as the agents send their calls,
+//   src/agents/connection.ts). Each runs every figure below.
+// - Throughput, two modes, 8 clients, each running cycles of
 //   addUnit (count 1, placed on a machine already provisioned) → removeUnit (the unit
 //   goes Dying: its machine has an instance, so it waits for its agent) → setUnitDead
 //   (the unit agent's call) → removeDeadUnit (the deployer's), for BENCH_WRITE_SECONDS:
@@ -30,7 +33,8 @@
 //   BENCH_PGBENCH_SECONDS  pgbench's -T (or the fallback's run), default BENCH_WRITE_SECONDS
 //   BENCH_PGBENCH          the pgbench to run, default "pgbench" looked up on PATH; "none"
 //                          uses the postgres.js statement mix even when pgbench is there
-//   BENCH_LATENCY_COUNT    sequential setConstraints timed, default 500
+//   BENCH_TRANSPORTS       which transports, default "http,ws" (either alone: "http", "ws")
+//   BENCH_LATENCY_COUNT    sequential setConstraints timed, default 500 (a transport)
 //   BENCH_WARMUP_CYCLES    untimed cycles per client before each throughput run, default 50
 //                          (and 10 × that untimed setConstraints before the latency run): the
 //                          figures are the server's steady state, its code compiled by V8's
@@ -52,6 +56,7 @@ import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
 import { ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { loadAverages, machineLine, ms, percentile, printHeader, printRow, rate, ratio } from "./stats.js";
+import { WsApi } from "./ws-api.js";
 
 const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 10);
 const PGBENCH_SECONDS = Number(process.env.BENCH_PGBENCH_SECONDS ?? WRITE_SECONDS);
@@ -59,6 +64,11 @@ const PGBENCH = process.env.BENCH_PGBENCH ?? "pgbench";
 const LATENCY_COUNT = Number(process.env.BENCH_LATENCY_COUNT ?? 500);
 const WARMUP_CYCLES = Number(process.env.BENCH_WARMUP_CYCLES ?? 50);
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 120) * 1000;
+const TRANSPORT_NAMES = { http: "HTTP", ws: "graphql-ws" } as const;
+type Transport = (typeof TRANSPORT_NAMES)[keyof typeof TRANSPORT_NAMES];
+const TRANSPORTS = (process.env.BENCH_TRANSPORTS ?? "http,ws")
+  .split(",")
+  .map((t) => TRANSPORT_NAMES[t.trim() as keyof typeof TRANSPORT_NAMES]);
 /** As pgbench's -c 8: the clients of each throughput run, and the fallback's connections. */
 const CLIENTS = 8;
 /** pgbench's -j 2: its worker threads. */
@@ -75,6 +85,10 @@ for (const [name, value] of Object.entries({ WRITE_SECONDS, PGBENCH_SECONDS, LAT
     console.error(`bench: ${name} must be a positive number`);
     process.exit(2);
   }
+if (TRANSPORTS.length === 0 || TRANSPORTS.some((t) => t === undefined)) {
+  console.error('bench: BENCH_TRANSPORTS is a list of "http" and "ws"');
+  process.exit(2);
+}
 if (!Number.isInteger(WARMUP_CYCLES) || WARMUP_CYCLES < 0) {
   console.error("bench: BENCH_WARMUP_CYCLES must be a count (0: no warm-up)");
   process.exit(2);
@@ -208,14 +222,24 @@ async function runPgbenchMix(db: URL, why: string): Promise<PgbenchFigures> {
 }
 
 // ---------------------------------------------------------------------------
-// Mutations over keep-alive HTTP
+// Mutations over keep-alive HTTP or graphql-ws
 
 /** One keep-alive socket per client, reused by every request (Node's fetch would hide how connections are kept). */
 const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
 
-/** POSTs a GraphQL request on the clients' sockets; resolves with `data`, throws the response's errors (or a timeout) with `what` it was. */
-const mutate = <T>(url: URL, what: string, query: string, variables: Record<string, unknown>, timeoutMs: number): Promise<T> =>
-  postGraphql<T>(url, agent, what, query, variables, timeoutMs);
+/** Sends one GraphQL request; resolves with `data`, throws the response's errors (or a timeout) with `what` it was. */
+type Send = <T>(what: string, query: string, variables: Record<string, unknown>, timeoutMs: number) => Promise<T>;
+
+/** A client's connection over `transport`: over HTTP, the clients' keep-alive sockets; over graphql-ws, a socket of its own. */
+function connectClient(url: URL, transport: Transport): { send: Send; close: () => Promise<void> } {
+  if (transport === "HTTP")
+    return {
+      send: (what, query, variables, timeoutMs) => postGraphql(url, agent, what, query, variables, timeoutMs),
+      close: async () => {},
+    };
+  const ws = new WsApi(url.toString());
+  return { send: (what, query, variables, timeoutMs) => ws.request(what, query, variables, timeoutMs), close: () => ws.close() };
+}
 
 const ADD_UNIT = `mutation ($input: AddUnitInput!) { addUnit(input: $input) { name life } }`;
 const REMOVE_UNIT = `mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { id outcome } }`;
@@ -232,6 +256,7 @@ interface Lane {
   model: string;
   application: string;
   machine: string;
+  send: Send;
 }
 
 /** A client's progress, for the report when a run stops short. */
@@ -249,14 +274,14 @@ function must(what: string, ok: boolean, got: unknown): void {
 }
 
 /** One cycle: addUnit → removeUnit (Dying) → setUnitDead → removeDeadUnit, each timed into `timings`. */
-async function cycle(url: URL, lane: Lane, state: ClientState, deadline: number, timings: Map<Operation, number[]> | null) {
-  const { model, application, machine } = lane;
+async function cycle(lane: Lane, state: ClientState, deadline: number, timings: Map<Operation, number[]> | null) {
+  const { model, application, machine, send } = lane;
   const step = async <T>(op: Operation, unit: string, query: string, input: Record<string, unknown>): Promise<T> => {
     state.step = `${op} of ${unit}`;
     const left = deadline - performance.now();
     if (left <= 0) throw new ApiTimeout(0, `${op} of ${unit}`);
     const started = performance.now();
-    const data = await mutate<T>(url, `${op} of ${unit} in ${model}`, query, { input: { model, ...input } }, left);
+    const data = await send<T>(`${op} of ${unit} in ${model}`, query, { input: { model, ...input } }, left);
     timings?.get(op)?.push(performance.now() - started);
     return data;
   };
@@ -287,7 +312,14 @@ function describeClients(label: string, states: ClientState[], stopAt: number): 
   return `${label}: stopped short${left > 0 ? ` with ${left.toFixed(1)} s of its window left` : ""}:\n${lines.join("\n")}`;
 }
 
+/** One client's sequential setConstraints over a transport, each timed (ms). */
+interface Latency {
+  transport: Transport;
+  samples: number[];
+}
+
 interface ThroughputRun {
+  /** The mode and the transport. */
   label: string;
   cycles: number;
   mutations: number;
@@ -377,7 +409,7 @@ class Bench {
             (until.stopAt === undefined || performance.now() < until.stopAt) &&
             (until.cycles === undefined || state.cycles < until.cycles)
           )
-            await cycle(this.url, state.lane, state, deadline, timings);
+            await cycle(state.lane, state, deadline, timings);
         } catch (error) {
           stopped = true;
           state.error =
@@ -391,7 +423,22 @@ class Bench {
     return states.reduce((sum, s) => sum + s.cycles, 0);
   }
 
-  async throughput(label: string, lanes: Lane[]): Promise<ThroughputRun> {
+  /** The clients' cycles over `transport` for BENCH_WRITE_SECONDS, after a warm-up; each lane is a client. */
+  async throughput(mode: string, transport: Transport, lanes: Lane[]): Promise<ThroughputRun> {
+    const label = `${mode}, ${transport}`;
+    const clients = lanes.map((lane) => {
+      const client = connectClient(this.url, transport);
+      lane.send = client.send;
+      return client;
+    });
+    try {
+      return await this.throughputOf(label, lanes);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  }
+
+  private async throughputOf(label: string, lanes: Lane[]): Promise<ThroughputRun> {
     await this.prepare(lanes);
     if (WARMUP_CYCLES > 0) await this.drive(`${label} (warm-up)`, lanes, { cycles: WARMUP_CYCLES }, performance.now() + DEADLINE_MS, null);
     const timings = new Map<Operation, number[]>(OPERATIONS.map((op) => [op, []]));
@@ -433,9 +480,18 @@ class Bench {
     return left.length ? `${left.length} units: ${left.slice(0, 5).join(", ")}` : "nothing";
   }
 
-  /** One client, one setConstraints on an application at a time. */
-  async latency(): Promise<number[]> {
-    const lane: Lane = { client: 0, model: "writes-latency", application: CHARM, machine: "" };
+  /** One client, one setConstraints on an application at a time, over `transport`. */
+  async latency(transport: Transport): Promise<Latency> {
+    const client = connectClient(this.url, transport);
+    try {
+      return { transport, samples: await this.latencyOf(client.send, `writes-latency-${transport.toLowerCase()}`) };
+    } finally {
+      await client.close();
+    }
+  }
+
+  private async latencyOf(send: Send, model: string): Promise<number[]> {
+    const lane: Lane = { client: 0, model, application: CHARM, machine: "", send };
     await this.prepare([lane]);
     const deadline = performance.now() + DEADLINE_MS;
     const warmup = WARMUP_CYCLES * 10;
@@ -449,8 +505,7 @@ class Bench {
       if (left <= 0) throw new BenchFailure(`latency: DEADLINE (${DEADLINE_MS / 1000} s) passed; ${done}`);
       const started = performance.now();
       try {
-        await mutate(
-          this.url,
+        await send(
           `setConstraints of ${lane.application} in ${lane.model}`,
           SET_CONSTRAINTS,
           { input: { model: lane.model, application: lane.application, constraints: `cores=${i + 1}` } },
@@ -477,20 +532,19 @@ function report(
   startLoad: string,
   pgbench: PgbenchFigures,
   insert: { p50: number; p99: number },
-  latency: number[],
+  latencies: Latency[],
   runs: ThroughputRun[],
   peakRssMiB: number,
   trouble: { count: number; samples: string[] },
 ) {
-  const lat = sorted(latency);
-  const [p50, p90, p99] = [50, 90, 99].map((p) => percentile(lat, p)) as [number, number, number];
   console.log("");
   console.log(machineLine(startLoad));
   console.log(
     `raw PostgreSQL, same run: ${n0(pgbench.tps)} tps (${pgbench.label}); single-row autocommit insert p50 ${ms(insert.p50)}, p99 ${ms(insert.p99)} (one connection)`,
   );
   console.log(
-    `Lifeline: the server as npm start runs it, its own process, agents off (LIFELINE_AGENTS=0); ${CLIENTS} clients over keep-alive HTTP; ` +
+    `Lifeline: the server as npm start runs it, its own process, agents off (LIFELINE_AGENTS=0); ${CLIENTS} clients, ` +
+      `each on a socket of its own (${TRANSPORTS.map((t) => (t === "HTTP" ? "keep-alive HTTP" : "graphql-ws, as the agents")).join("; then ")}); ` +
       `cycle: addUnit (count 1, on a provisioned machine) → removeUnit (Dying) → setUnitDead → removeDeadUnit; ${WRITE_SECONDS} s a mode`,
   );
   console.log("");
@@ -507,16 +561,20 @@ function report(
       met(tps / pgbench.tps >= TARGET_THROUGHPUT),
     ]);
   }
-  printRow([
-    `latency p50, setConstraints, one client (${n0(lat.length)})`,
-    ms(p50),
-    `${ms(insert.p50)} (insert p50)`,
-    ratio(p50 / insert.p50),
-    `≤ ${TARGET_LATENCY}×`,
-    met(p50 / insert.p50 <= TARGET_LATENCY),
-  ]);
-  printRow(["latency p90", ms(p90), "", ratio(p90 / insert.p50), "", ""]);
-  printRow(["latency p99", ms(p99), `${ms(insert.p99)} (insert p99)`, ratio(p99 / insert.p99), "", ""]);
+  for (const { transport, samples } of latencies) {
+    const lat = sorted(samples);
+    const [p50, p90, p99] = [50, 90, 99].map((p) => percentile(lat, p)) as [number, number, number];
+    printRow([
+      `latency p50, setConstraints, one client, ${transport} (${n0(lat.length)})`,
+      ms(p50),
+      `${ms(insert.p50)} (insert p50)`,
+      ratio(p50 / insert.p50),
+      `≤ ${TARGET_LATENCY}×`,
+      met(p50 / insert.p50 <= TARGET_LATENCY),
+    ]);
+    printRow([`latency p90, ${transport}`, ms(p90), "", ratio(p90 / insert.p50), "", ""]);
+    printRow([`latency p99, ${transport}`, ms(p99), `${ms(insert.p99)} (insert p99)`, ratio(p99 / insert.p99), "", ""]);
+  }
   for (const run of runs) {
     const cpuMs = (run.cpuSeconds * 1000) / run.mutations;
     printRow([`server CPU, ${run.label}`, `${cpuMs.toFixed(2)} ms/mutation`, "", "", `≤ ${TARGET_CPU_MS} ms`, met(cpuMs <= TARGET_CPU_MS)]);
@@ -584,28 +642,44 @@ async function main() {
     log(`server (agents off) at ${server.url}, pid ${server.pid}, database ${dbName}`);
     const bench = new Bench(apiAt(server.url), server, sampler);
 
-    const latency = await bench.latency();
-    log(`latency: ${latency.length} setConstraints timed`);
+    const latencies: Latency[] = [];
+    for (const transport of TRANSPORTS) {
+      latencies.push(await bench.latency(transport));
+      log(`latency over ${transport}: ${LATENCY_COUNT} setConstraints timed`);
+    }
     const lanes = (model: (client: number) => string, application: (client: number) => string): Lane[] =>
-      Array.from({ length: CLIENTS }, (_, client) => ({ client, model: model(client), application: application(client), machine: "" }));
-    const runs = [
-      await bench.throughput(
-        `${CLIENTS} models`,
-        lanes(
-          (c) => `writes-models-${c}`,
-          () => CHARM,
+      Array.from({ length: CLIENTS }, (_, client) => ({
+        client,
+        model: model(client),
+        application: application(client),
+        machine: "",
+        send: () => Promise.reject(new Error("no transport yet")),
+      }));
+    const runs: ThroughputRun[] = [];
+    // Each run has models of its own (a fresh start, as the first transport's had).
+    for (const transport of TRANSPORTS) {
+      const tag = transport === "HTTP" ? "http" : "ws";
+      runs.push(
+        await bench.throughput(
+          `${CLIENTS} models`,
+          transport,
+          lanes(
+            (c) => `writes-${tag}-models-${c}`,
+            () => CHARM,
+          ),
         ),
-      ),
-      await bench.throughput(
-        "1 model",
-        lanes(
-          () => "writes-one-model",
-          // Names may not end in a digit-only segment: memcached-a … memcached-h.
-          (c) => `${CHARM}-${String.fromCharCode(97 + c)}`,
+        await bench.throughput(
+          "1 model",
+          transport,
+          lanes(
+            () => `writes-${tag}-one-model`,
+            // Names may not end in a digit-only segment: memcached-a … memcached-h.
+            (c) => `${CHARM}-${String.fromCharCode(97 + c)}`,
+          ),
         ),
-      ),
-    ];
-    report(startLoad, pgbench, raw.insertLatency, latency, runs, sampler.highWaterMiB(), server.trouble());
+      );
+    }
+    report(startLoad, pgbench, raw.insertLatency, latencies, runs, sampler.highWaterMiB(), server.trouble());
   } finally {
     sampler?.close();
     agent.destroy();

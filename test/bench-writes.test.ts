@@ -23,27 +23,32 @@ const tiny = {
 function expectTables(output: string) {
   expect(output).toMatch(/^machine: \d+ cores; load average at the end [\d.]+, [\d.]+, [\d.]+/m);
   expect(output).toMatch(/^\| figure \| Lifeline \| raw PostgreSQL \| ratio \| issue's target \| met \|$/m);
-  for (const mode of ["8 models", "1 model"]) {
+  for (const transport of ["HTTP", "graphql-ws"]) {
+    for (const mode of [`8 models, ${transport}`, `1 model, ${transport}`]) {
+      expect(output).toMatch(
+        new RegExp(`^\\| throughput, ${mode} \\| [\\d,]+ mutations/s \\| [\\d,]+ tps \\| [\\d.]+× \\| ≥ 0\\.4× \\| (yes|no) \\|$`, "m"),
+      );
+      expect(output).toMatch(new RegExp(`^\\| server CPU, ${mode} \\| [\\d.]+ ms/mutation \\| .* \\| ≤ 1 ms \\| (yes|no) \\|$`, "m"));
+      // Every operation of the cycle ran (a p50 of its own), and no unit was left behind.
+      expect(output).toMatch(
+        new RegExp(`^\\| ${mode} \\| [\\d,]+ \\| [\\d,]+ \\| [\\d,]+/s \\|( [\\d.]+ ms \\([\\d.]+×\\) \\|){4} .* \\| nothing \\|$`, "m"),
+      );
+    }
     expect(output).toMatch(
-      new RegExp(`^\\| throughput, ${mode} \\| [\\d,]+ mutations/s \\| [\\d,]+ tps \\| [\\d.]+× \\| ≥ 0\\.4× \\| (yes|no) \\|$`, "m"),
+      new RegExp(
+        `^\\| latency p50, setConstraints, one client, ${transport} \\(20\\) \\| [\\d.]+ ms \\| [\\d.]+ ms \\(insert p50\\) \\| [\\d.]+× \\| ≤ 4× \\| (yes|no) \\|$`,
+        "m",
+      ),
     );
-    expect(output).toMatch(new RegExp(`^\\| server CPU, ${mode} \\| [\\d.]+ ms/mutation \\| .* \\| ≤ 1 ms \\| (yes|no) \\|$`, "m"));
-    // Every operation of the cycle ran (a p50 of its own), and no unit was left behind.
-    expect(output).toMatch(
-      new RegExp(`^\\| ${mode} \\| [\\d,]+ \\| [\\d,]+ \\| [\\d,]+/s \\|( [\\d.]+ ms \\([\\d.]+×\\) \\|){4} .* \\| nothing \\|$`, "m"),
-    );
+    expect(output).toMatch(new RegExp(`^\\| latency p99, ${transport} \\| [\\d.]+ ms \\|`, "m"));
   }
-  expect(output).toMatch(
-    /^\| latency p50, setConstraints, one client \(20\) \| [\d.]+ ms \| [\d.]+ ms \(insert p50\) \| [\d.]+× \| ≤ 4× \| (yes|no) \|$/m,
-  );
-  expect(output).toMatch(/^\| latency p99 \| [\d.]+ ms \|/m);
   expect(output).toMatch(/^\| server peak RSS \| [\d,]+ MiB \|/m);
 }
 
 describe.skipIf(!onLoopback)(
   "npm run bench:writes on a tiny size (skipped without DATABASE_URL on a loopback address: the benchmark needs PostgreSQL there)",
   () => {
-    it("measures the raw reference, the latency and both throughput modes; exits 0 and prints its tables, nothing left behind", {
+    it("measures the raw reference, then the latency and both throughput modes over HTTP and over graphql-ws; exits 0 and prints its tables, nothing left behind", {
       timeout: RUN_DEADLINE_MS + 30_000,
     }, async () => {
       const { code, output } = await runBenchmark("bench/writes.ts", tiny, RUN_DEADLINE_MS);
