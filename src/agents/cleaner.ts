@@ -1,6 +1,6 @@
 // The cleaner (Juju's worker/cleaner, ../shared/JUJU-AGENTS.md): runs a model's
-// due cleanups whenever something in it starts dying, and on a timer (for
-// cleanups that come due later: a forced removal's max-wait, a failed
+// due cleanups whenever one is queued (it watches the queue, as Juju's watches its
+// cleanups collection), when a queued one comes due, and on a timer (a failed
 // cleanup's retry). It runs as the model's manager machine agent, like the
 // provisioner. Cleanups work in bounded batches and are idempotent on the
 // server, so a cleaner killed at any point and started again loses nothing; a
@@ -23,6 +23,9 @@ export interface CleanerOptions {
 export class Cleaner {
   private unsubscribe: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** The next poke for a cleanup queued to run later (a forced removal's max-wait), if sooner than the timer's. */
+  private dueTimer: NodeJS.Timeout | null = null;
+  private dueAt = Number.POSITIVE_INFINITY;
   private readonly passes: SerialPasses;
   private readonly log: (line: string) => void;
 
@@ -47,17 +50,39 @@ export class Cleaner {
 
   start(): void {
     const { model, token } = this.options;
-    // Cleanups are queued when something becomes Dying or goes (a destroyed application, a removed relation, a force):
-    // those rows wake the cleaner, the first events (the state) included; pokes during a run coalesce into one more run.
-    this.unsubscribe = this.api.subscribe(ChangesDocument, { model, life: ["DYING", "DEAD"] }, token, {
-      next: () => this.passes.poke(),
+    // The queue's own stream: its first events are the cleanups already queued, then one for each queued after. Only
+    // those wake it, not every entity going Dying or Dead (most queue nothing). Pokes during a run coalesce into one more.
+    this.unsubscribe = this.api.subscribe(ChangesDocument, { model, kinds: ["CLEANUP"] }, token, {
+      next: ({ changes: event }) => {
+        if (event.removed || event.type === "BOOKMARK") return;
+        const dueAt = Date.parse(String((event.fields as { dueAt?: unknown }).dueAt ?? ""));
+        if (dueAt > Date.now()) this.pokeAt(dueAt);
+        else this.passes.poke();
+      },
       failed: (error) => this.log(`cleaner of ${model}: its stream ended: ${error.message}`),
     });
     this.timer = setInterval(() => this.passes.poke(), this.options.intervalMs ?? 30_000);
   }
 
+  /** Runs the queue once `dueAt` has come, unless an earlier poke is already set (a run takes every cleanup then due). */
+  private pokeAt(dueAt: number): void {
+    if (dueAt >= this.dueAt) return;
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.dueAt = dueAt;
+    // Past the longest wait a timer takes (about 24.8 days), the periodic run is there.
+    this.dueTimer = setTimeout(
+      () => {
+        this.dueTimer = null;
+        this.dueAt = Number.POSITIVE_INFINITY;
+        this.passes.poke();
+      },
+      Math.min(dueAt - Date.now(), 2 ** 31 - 1),
+    );
+  }
+
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.dueTimer) clearTimeout(this.dueTimer);
     this.unsubscribe?.();
     await this.passes.stop();
   }

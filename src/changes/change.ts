@@ -16,6 +16,7 @@ import type { Role, Scope } from "../core/relation.js";
 import type {
   applications,
   charms,
+  cleanups,
   hookRuns,
   machines,
   models,
@@ -128,6 +129,19 @@ export interface HookFields {
   endedAt?: string | null;
 }
 
+/**
+ * A queued cleanup (the cleaner's work, src/model/cleanups.ts). Entity: the cleanup's id. Queued: every field; done:
+ * a removal row. Only a stream that names the kind gets these: they are the cleaner's business, not an entity's.
+ */
+export interface CleanupFields {
+  /** The cleanup's kind ("dying-units", "force-unit", …). */
+  kind: string;
+  /** What it is about: a relation id, application name, unit name, machine id or model name. */
+  target: string;
+  /** ISO 8601: not run before then. */
+  dueAt?: string;
+}
+
 interface Row<K extends string, F> {
   kind: K;
   /** The entity's id in the model: machine id, unit or application name, relation id, charm url, "<relation id>:<unit>". */
@@ -147,13 +161,14 @@ export type Change =
   | Row<"relation", RelationFields>
   | Row<"scope", ScopeFields>
   | Row<"settings", SettingsFields>
-  | Row<"hook", HookFields>;
+  | Row<"hook", HookFields>
+  | Row<"cleanup", CleanupFields>;
 
 export type EntityKind = Change["kind"];
 export type ChangeOf<K extends EntityKind> = Extract<Change, { kind: K }>;
 export type FieldsOf<K extends EntityKind> = ChangeOf<K>["fields"];
 
-/** Every kind, in the order a snapshot lists them. */
+/** The kinds a stream covers when it names none, in the order a snapshot lists them (every kind but "cleanup"). */
 export const entityKinds = [
   "model",
   "machine",
@@ -164,7 +179,7 @@ export const entityKinds = [
   "scope",
   "settings",
   "hook",
-] as const satisfies readonly EntityKind[];
+] as const satisfies readonly Exclude<EntityKind, "cleanup">[];
 
 const row = <K extends EntityKind>(kind: K, entity: string, life: Life | null, fields: FieldsOf<K>, removed = false): ChangeOf<K> =>
   ({ kind, entity, life, removed, fields }) as ChangeOf<K>;
@@ -180,6 +195,7 @@ type UnitRow = typeof units.$inferSelect;
 type RelationRow = typeof relations.$inferSelect;
 type ScopeRow = typeof relationScopes.$inferSelect;
 type HookRunRow = typeof hookRuns.$inferSelect;
+type CleanupRow = typeof cleanups.$inferSelect;
 
 export const modelAdded = (m: ModelRow) =>
   row("model", m.name, m.life, {
@@ -304,3 +320,15 @@ export const hookRunFields = (r: HookRunRow): HookFields => ({
 export const hookRunRecorded = (r: HookRunRow) => row("hook", r.unit, null, hookRunFields(r));
 /** The unit is gone, and its hook runs with it. */
 export const hookRunsRemoved = (unit: string) => row("hook", unit, null, { unit, application: applicationOf(unit) }, true);
+
+export const cleanupFields = (c: Pick<CleanupRow, "kind" | "target" | "dueAt">): CleanupFields => ({
+  kind: c.kind,
+  target: c.target,
+  dueAt: c.dueAt.toISOString(),
+});
+/** A cleanup queued: the cleaner's cue to run the queue (Juju's cleaner watches its cleanups collection). */
+export const cleanupQueued = (c: Pick<CleanupRow, "id" | "kind" | "target" | "dueAt">) =>
+  row("cleanup", String(c.id), null, cleanupFields(c));
+/** A cleanup done and gone from the queue. */
+export const cleanupDone = (c: Pick<CleanupRow, "id" | "kind" | "target">) =>
+  row("cleanup", String(c.id), null, { kind: c.kind, target: c.target }, true);

@@ -6,6 +6,7 @@ import { effectiveConfig } from "../core/config.js";
 import {
   applications,
   charms,
+  cleanups,
   hookRuns,
   machines,
   models,
@@ -17,7 +18,7 @@ import {
 } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { DbTx } from "./append.js";
-import { configIfSmall, type EntityKind, hookRunFields, memberId } from "./change.js";
+import { cleanupFields, configIfSmall, type EntityKind, hookRunFields, memberId } from "./change.js";
 import { type EntityEvent, stateEvent } from "./stream-event.js";
 
 /** Entities of one kind, restricted by `where`, at most `limit` of them. */
@@ -215,6 +216,17 @@ export const stateReaders: Record<EntityKind, StateReader> = {
         stateEvent("settings", memberId(s.relationId, s.unit), null, { relationId: s.relationId, unit: s.unit, version: s.version }),
       )
       .filter((e) => !where.ids || where.ids.includes(e.entity));
+  },
+  /** The model's queued cleanups, oldest first: what a starting cleaner has to run. */
+  async cleanup(q, modelId, where, limit) {
+    const ids = where.ids?.map(Number).filter(Number.isSafeInteger);
+    const rows = await q
+      .select({ id: cleanups.id, kind: cleanups.kind, target: cleanups.target, dueAt: cleanups.dueAt })
+      .from(cleanups)
+      .where(and(eq(cleanups.modelId, modelId), ids ? inArray(cleanups.id, ids) : undefined))
+      .orderBy(asc(cleanups.id))
+      .limit(limit);
+    return rows.map((c) => stateEvent("cleanup", String(c.id), null, cleanupFields(c)));
   },
   /** Each unit's latest run only: a snapshot is bounded by the units, not by how many hooks ran. */
   async hook(q, modelId, where, limit) {

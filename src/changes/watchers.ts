@@ -78,7 +78,7 @@ export function modelChanges(filter: {
     primedBySnapshot: false,
     shareKey: JSON.stringify(["changes", sorted(kinds), sorted(entities), sorted(lives)]),
     ...(routes ? { routes } : {}),
-    covers: (e) => (!kinds || kinds.has(e.kind)) && (!entities || entities.has(e.entity)) && lifeMatches(e),
+    covers: (e) => (kinds ? kinds.has(e.kind) : e.kind !== "cleanup") && (!entities || entities.has(e.entity)) && lifeMatches(e),
     async snapshot(q, modelId, limit) {
       const out: EntityEvent[] = [];
       for (const kind of kinds ?? entityKinds) {

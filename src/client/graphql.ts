@@ -155,6 +155,8 @@ export type EnterScopeInput = {
 export type EntityKind =
   | 'APPLICATION'
   | 'CHARM'
+  /** A cleanup queued for the cleaner, or done (removed); entity: its id. Only streams that name this kind get these: the cleaner watches them. */
+  | 'CLEANUP'
   /** A unit's latest hook run, begun or ended; entity: the unit's name. A snapshot holds each unit's latest run. */
   | 'HOOK'
   | 'MACHINE'

@@ -2,6 +2,7 @@
 // follow a transaction is queued inside it and run later, in bounded batches,
 // by the cleaner (cleanups.ts). A closed list of kinds, each with one handler.
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { cleanupQueued } from "../changes/change.js";
 import { cleanups } from "../db/schema.js";
 import type { Blocker } from "./blocker.js";
 import type { CleanupRow, ModelRow, Queryable } from "./rows.js";
@@ -45,7 +46,11 @@ export async function queueCleanup(
   args: Record<string, unknown> = {},
   dueAt: Date = new Date(),
 ): Promise<void> {
-  await tx.db.insert(cleanups).values({ modelId: model.id, kind, target, args, dueAt });
+  const [queued] = await tx.db
+    .insert(cleanups)
+    .values({ modelId: model.id, kind, target, args, dueAt })
+    .returning({ id: cleanups.id, kind: cleanups.kind, target: cleanups.target, dueAt: cleanups.dueAt });
+  tx.record(model.id, cleanupQueued(queued!));
 }
 
 /** Saves a handler's progress (a keyset cursor, say) on its queue row for the next batch. */

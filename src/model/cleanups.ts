@@ -3,7 +3,7 @@
 // so two cleaners may race. The forced fallbacks live here, as in Juju's
 // cleanup.go: force is work queued behind a destroy, done when it falls due.
 import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
-import { settingsRemoved } from "../changes/change.js";
+import { cleanupDone, settingsRemoved } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import { MachineJob } from "../core/machine.js";
@@ -262,7 +262,10 @@ export async function runCleanupQueue(
             const handler = handlers[cleanup.kind as CleanupKind];
             if (!handler) throw new Error(`cleanup ${cleanup.id}: unknown kind "${cleanup.kind}"`);
             const result = await handler(tx, model, cleanup);
-            if (result === "done") await tx.db.delete(cleanups).where(eq(cleanups.id, cleanup.id));
+            if (result === "done") {
+              await tx.db.delete(cleanups).where(eq(cleanups.id, cleanup.id));
+              tx.record(model.id, cleanupDone(cleanup));
+            }
             return result;
           });
         } catch (error) {

@@ -65,6 +65,11 @@ export const EntityKindEnum = builder.enumType("EntityKind", {
       value: "hook" as const,
       description: "A unit's latest hook run, begun or ended; entity: the unit's name. A snapshot holds each unit's latest run.",
     },
+    CLEANUP: {
+      value: "cleanup" as const,
+      description:
+        "A cleanup queued for the cleaner, or done (removed); entity: its id. Only streams that name this kind get these: the cleaner watches them.",
+    },
   } satisfies Record<string, { value: EntityKind; description?: string }>,
 });
 
