@@ -6,8 +6,13 @@
 // the writes to the operation's connection: a statement added, or awaited where it was
 // sent ahead, makes one fail.
 import net from "node:net";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChangeFeed } from "../src/changes/feed.js";
+import type { ChangeStream } from "../src/changes/stream.js";
+import { machineLife, modelChanges, unitLife, type Watcher } from "../src/changes/watchers.js";
 import { openStore, type Store } from "../src/db/connect.js";
+import { models } from "../src/db/schema.js";
 import {
   addMachine,
   addModel,
@@ -158,5 +163,34 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     // savepoint and lock; its write with the second one's savepoint and lock; the second's with the third's; the
     // third's; the change rows with the COMMIT (5, where waiting for each writer's write took 7).
     expect(await roundTrips(() => Promise.all(["cores=1", "cores=2", "cores=3", "cores=4"].map(constraints)))).toBe(7);
+  });
+
+  describe("an agent's stream starting: its snapshot, in a read-only transaction", () => {
+    let feed: ChangeFeed;
+    let modelId: string;
+    const streams: ChangeStream[] = [];
+    beforeAll(async () => {
+      // Not started: with no LISTEN and no timer, nothing but the stream being opened reads (a commit's notification
+      // would have its tail read the new rows on the same connection).
+      feed = new ChangeFeed(store);
+      [{ id: modelId }] = (await store.db.select({ id: models.id }).from(models).where(eq(models.name, model))) as [{ id: string }];
+      streams.push(await feed.open({ modelId, watcher: modelChanges({ kinds: ["model"] }) })); // the model's tail, read once
+      // Each kind of stream once, so that its statements are prepared on the connection.
+      streams.push(await feed.open({ modelId, watcher: unitLife(await newUnit()) }));
+      streams.push(await feed.open({ modelId, watcher: machineLife((await addMachine(store.db, { model })).id) }));
+    });
+    afterAll(async () => {
+      for (const stream of streams) stream.close();
+      await feed.stop();
+    });
+    const opening = (watcher: Watcher) => roundTrips(async () => streams.push(await feed.open({ modelId, watcher })));
+
+    it("unitLife: BEGIN with the log's window, the application and the unit, all sent together; the COMMIT", async () => {
+      expect(await opening(unitLife(await newUnit()))).toBe(2);
+    });
+
+    it("machineLife: BEGIN with the log's window and the machine and its containers' rows; the COMMIT", async () => {
+      expect(await opening(machineLife(machine))).toBe(2);
+    });
   });
 });

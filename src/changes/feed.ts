@@ -242,8 +242,12 @@ export class ChangeFeed {
   /** The watcher's state and the revision it stands at, read in one snapshot. */
   private snapshot(modelId: string, watcher: Watcher, purpose: "snapshot" | "resume") {
     return inSnapshot(this.store.db, async (q) => {
+      // Sent first, awaited last: every read of the transaction sees its one snapshot, so the log's window agrees with
+      // the watcher's reads whatever their order, and travels with the first of them instead of taking a round trip.
+      const window = logWindow(q as unknown as Database, modelId);
+      window.catch(() => {}); // a failed read ahead of it fails the snapshot first
       const states = await watcher.snapshot(q, modelId, this.options.maxSnapshot, purpose);
-      const { revision } = await logWindow(q as unknown as Database, modelId);
+      const { revision } = await window;
       return { revision, states };
     });
   }

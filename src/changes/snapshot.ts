@@ -122,18 +122,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     const rows = where.ids
       ? inCreationOrder(await machinesByIds(q, { modelId, ids: [...where.ids] }), (m) => m.seq, limit)
       : await q.select().from(machines).where(eq(machines.modelId, modelId)).orderBy(asc(machines.seq)).limit(limit);
-    return rows.map((m) =>
-      stateEvent("machine", m.id, m.life, {
-        series: m.series,
-        jobs: m.jobs,
-        constraints: m.constraints,
-        parentId: m.parentId,
-        containerType: m.containerType,
-        instanceId: m.instanceId,
-        status: m.status,
-        statusMessage: m.statusMessage,
-      }),
-    );
+    return rows.map(machineState);
   },
   async charm(q, modelId, where, limit) {
     const columns = {
@@ -239,6 +228,18 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     return rows.map((r) => stateEvent("hook", r.unit, null, hookRunFields(r)));
   },
 };
+
+export const machineState = (m: typeof machines.$inferSelect) =>
+  stateEvent("machine", m.id, m.life, {
+    series: m.series,
+    jobs: m.jobs,
+    constraints: m.constraints,
+    parentId: m.parentId,
+    containerType: m.containerType,
+    instanceId: m.instanceId,
+    status: m.status,
+    statusMessage: m.statusMessage,
+  });
 
 export const unitState = (u: typeof units.$inferSelect) =>
   stateEvent("unit", u.name, u.life, {

@@ -13,7 +13,7 @@ import { statement } from "../db/statement.js";
 import type { DbTx } from "./append.js";
 import { type EntityKind, entityKinds, memberId } from "./change.js";
 import { Routes, route } from "./routes.js";
-import { relationStates, relationsByIds, scopeState, stateReaders, unitState, unitsByNames } from "./snapshot.js";
+import { machineState, relationStates, relationsByIds, scopeState, stateReaders, unitState, unitsByNames } from "./snapshot.js";
 import type { EntityEvent } from "./stream-event.js";
 
 export interface Watcher {
@@ -99,10 +99,11 @@ export function unitLife(unit: string): Watcher {
     routes: new Routes([route.entity("unit", unit), route.entity("application", application)]),
     covers: (e) => (e.kind === "unit" && e.entity === unit) || (e.kind === "application" && e.entity === application),
     async snapshot(q, modelId) {
-      const [app, self] = [
-        await stateReaders.application(q, modelId, { ids: [application] }, 1),
-        await stateReaders.unit(q, modelId, { ids: [unit] }, 1),
-      ];
+      // Sent together: neither needs the other's answer.
+      const [app, self] = await Promise.all([
+        stateReaders.application(q, modelId, { ids: [application] }, 1),
+        stateReaders.unit(q, modelId, { ids: [unit] }, 1),
+      ]);
       if (self.length === 0) throw notFound("unit", unit);
       return [...app, ...self];
     },
@@ -111,7 +112,7 @@ export function unitLife(unit: string): Watcher {
 
 const machineAndNested = statement(["modelId", "id", "nested", "limit"], (db, p) =>
   db
-    .select({ id: machines.id })
+    .select()
     .from(machines)
     .where(and(eq(machines.modelId, p.modelId), or(eq(machines.id, p.id), like(machines.id, p.nested))))
     .limit(p.limit),
@@ -130,9 +131,10 @@ export function machineLife(machine: string): Watcher {
     routes: new Routes([route.entity("machine", machine), route.containersOf(machine)]),
     covers: (e) => e.kind === "machine" && (e.entity === machine || e.entity.startsWith(nested)),
     async snapshot(q, modelId, limit) {
-      const ids = await machineAndNested(q, { modelId, id: machine, nested: `${nested}%`, limit: limit + 1 });
-      if (!ids.some((m) => m.id === machine)) throw notFound("machine", machine);
-      return bounded(await stateReaders.machine(q, modelId, { ids: ids.map((m) => m.id) }, limit + 1), limit);
+      // The rows themselves, in one read: a read of their ids and then of the rows took a round trip more.
+      const rows = await machineAndNested(q, { modelId, id: machine, nested: `${nested}%`, limit: limit + 1 });
+      if (!rows.some((m) => m.id === machine)) throw notFound("machine", machine);
+      return bounded(rows.sort((a, b) => a.seq - b.seq).map(machineState), limit);
     },
   };
 }
