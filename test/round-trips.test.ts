@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChangeFeed } from "../src/changes/feed.js";
 import type { ChangeStream } from "../src/changes/stream.js";
-import { machineLife, modelChanges, unitLife, type Watcher } from "../src/changes/watchers.js";
+import { machineLife, modelChanges, relationUnits, unitLife, type Watcher } from "../src/changes/watchers.js";
 import { openStore, type Store } from "../src/db/connect.js";
 import { models } from "../src/db/schema.js";
 import {
@@ -178,6 +178,12 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
       // Each kind of stream once, so that its statements are prepared on the connection.
       streams.push(await feed.open({ modelId, watcher: unitLife(await newUnit()) }));
       streams.push(await feed.open({ modelId, watcher: machineLife((await addMachine(store.db, { model })).id) }));
+      // A web unit in the relation's scope, with its settings: what a cache unit's relation stream starts with.
+      const [web] = await addUnit(store.db, { model, application: "web", count: 1, placement: [machine] });
+      await enterScope(store.db, { model, relation, unit: web!.name, privateAddress: "10.0.0.9" });
+      const member = await newUnit();
+      await enterScope(store.db, { model, relation, unit: member, privateAddress: "10.0.0.8" });
+      streams.push(await feed.open({ modelId, watcher: relationUnits(relation, member) }));
     });
     afterAll(async () => {
       for (const stream of streams) stream.close();
@@ -191,6 +197,12 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
 
     it("machineLife: BEGIN with the log's window and the machine and its containers' rows; the COMMIT", async () => {
       expect(await opening(machineLife(machine))).toBe(2);
+    });
+
+    it("relationUnits: BEGIN with the log's window, the relation, its endpoints and the unit; the counterpart members; their settings; the COMMIT", async () => {
+      const unit = await newUnit();
+      await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.7" });
+      expect(await opening(relationUnits(relation, unit))).toBe(4);
     });
   });
 });

@@ -79,7 +79,7 @@ export const relationsByIds = statement(["modelId", "ids"], (db, p) =>
     .from(relations)
     .where(and(eq(relations.modelId, p.modelId), sql`${relations.id} = any(${p.ids})`)),
 );
-const endpointsOfRelations = statement(["modelId", "ids"], (db, p) =>
+export const endpointsOfRelations = statement(["modelId", "ids"], (db, p) =>
   db
     .select()
     .from(relationEndpoints)
@@ -265,7 +265,14 @@ export const scopeState = (s: typeof relationScopes.$inferSelect) =>
 
 export async function relationStates(q: DbTx, modelId: string, rows: (typeof relations.$inferSelect)[]): Promise<EntityEvent[]> {
   if (rows.length === 0) return [];
-  const ends = await endpointsOfRelations(q, { modelId, ids: rows.map((r) => r.id) });
+  return relationStatesOf(rows, await endpointsOfRelations(q, { modelId, ids: rows.map((r) => r.id) }));
+}
+
+/** Relations as STATE events, given their endpoints (read by the caller, with other reads). */
+export function relationStatesOf(
+  rows: (typeof relations.$inferSelect)[],
+  ends: readonly (typeof relationEndpoints.$inferSelect)[],
+): EntityEvent[] {
   return rows.map((r) =>
     stateEvent("relation", String(r.id), r.life, {
       key: r.key,

@@ -13,7 +13,17 @@ import { statement } from "../db/statement.js";
 import type { DbTx } from "./append.js";
 import { type EntityKind, entityKinds, memberId } from "./change.js";
 import { Routes, route } from "./routes.js";
-import { machineState, relationStates, relationsByIds, scopeState, stateReaders, unitState, unitsByNames } from "./snapshot.js";
+import {
+  endpointsOfRelations,
+  machineState,
+  relationStates,
+  relationStatesOf,
+  relationsByIds,
+  scopeState,
+  stateReaders,
+  unitState,
+  unitsByNames,
+} from "./snapshot.js";
 import type { EntityEvent } from "./stream-event.js";
 
 export interface Watcher {
@@ -154,6 +164,12 @@ const subordinatesOf = statement(["modelId", "principals", "limit"], (db, p) =>
     .limit(p.limit),
 );
 
+/** A read sent ahead and awaited later, or never when an earlier one refused: never an unhandled rejection meanwhile. */
+function quiet<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => {});
+  return read;
+}
+
 /** The units assigned to a machine: its principals, and their subordinates (what a machine agent deploys). */
 export function machineUnits(machine: string): Watcher {
   const assigned = new Set<string>();
@@ -243,18 +259,6 @@ const relationsOfApplication = statement(["modelId", "application", "limit"], (d
     .where(and(eq(relations.modelId, p.modelId), eq(relationEndpoints.application, p.application)))
     .limit(p.limit),
 );
-const endpointOf = statement(["modelId", "relationId", "application"], (db, p) =>
-  db
-    .select()
-    .from(relationEndpoints)
-    .where(
-      and(
-        eq(relationEndpoints.modelId, p.modelId),
-        eq(relationEndpoints.relationId, p.relationId),
-        eq(relationEndpoints.application, p.application),
-      ),
-    ),
-);
 const membersOfRole = statement(["modelId", "relationId", "role", "limit"], (db, p) =>
   db
     .select()
@@ -324,21 +328,27 @@ export function relationUnits(relationId: number, unit: string): Watcher {
     },
     async snapshot(q, modelId, limit, purpose) {
       const application = unit.slice(0, unit.indexOf("/"));
-      const [relation] = await relationsByIds(q, { modelId, ids: [relationId] });
+      // Sent together, as none needs another's answer, and awaited in the order of their refusals. The unit is read
+      // whatever the relation's scope, which only its row tells: a container-scoped relation needs its principal.
+      const relationRead = relationsByIds(q, { modelId, ids: [relationId] });
+      const endsRead = quiet(endpointsOfRelations(q, { modelId, ids: [relationId] }));
+      const selfRead = quiet(unitsByNames(q, { modelId, names: [unit] }));
+      const [relation] = await relationRead;
       // Resuming after the relation (or the unit) is gone: the relation's own rows still
       // pass (its removal is what the client needs); without a role, no member rows do.
       if (!relation) {
         if (purpose === "resume") return [];
         throw notFound("relation", String(relationId));
       }
-      const [own] = await endpointOf(q, { modelId, relationId, application });
+      const ends = await endsRead;
+      const own = ends.find((e) => e.application === application);
       if (!own)
         throw new LifelineError(
           "INVALID_ARGUMENT",
           `unit "${unit}" is not of an application in relation ${relationId} ("${relation.key}")`,
         );
       if (relation.scope === "container") {
-        const [self] = await unitsByNames(q, { modelId, names: [unit] });
+        const [self] = await selfRead;
         if (!self) {
           if (purpose === "resume") return [];
           throw notFound("unit", unit);
@@ -359,7 +369,7 @@ export function relationUnits(relationId: number, unit: string): Watcher {
       const settings = inScope.size
         ? await stateReaders.settings(q, modelId, { ids: [...inScope].map((u) => memberId(relationId, u)) }, limit + 1)
         : [];
-      return bounded([...(await relationStates(q, modelId, [relation])), ...seen.map(scopeState), ...settings], limit);
+      return bounded([...relationStatesOf([relation], ends), ...seen.map(scopeState), ...settings], limit);
     },
   };
 }
