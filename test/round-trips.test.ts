@@ -10,7 +10,15 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChangeFeed } from "../src/changes/feed.js";
 import type { ChangeStream } from "../src/changes/stream.js";
-import { machineLife, modelChanges, relationUnits, unitLife, type Watcher } from "../src/changes/watchers.js";
+import {
+  applicationRelations,
+  machineLife,
+  machineUnits,
+  modelChanges,
+  relationUnits,
+  unitLife,
+  type Watcher,
+} from "../src/changes/watchers.js";
 import { openStore, type Store } from "../src/db/connect.js";
 import { models } from "../src/db/schema.js";
 import {
@@ -184,6 +192,8 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
       const member = await newUnit();
       await enterScope(store.db, { model, relation, unit: member, privateAddress: "10.0.0.8" });
       streams.push(await feed.open({ modelId, watcher: relationUnits(relation, member) }));
+      streams.push(await feed.open({ modelId, watcher: applicationRelations("web") }));
+      streams.push(await feed.open({ modelId, watcher: machineUnits((await addMachine(store.db, { model })).id) }));
     });
     afterAll(async () => {
       for (const stream of streams) stream.close();
@@ -197,6 +207,14 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
 
     it("machineLife: BEGIN with the log's window and the machine and its containers' rows; the COMMIT", async () => {
       expect(await opening(machineLife(machine))).toBe(2);
+    });
+
+    it("applicationRelations: BEGIN with the log's window, the application's relations and their endpoints; the COMMIT", async () => {
+      expect(await opening(applicationRelations("cache"))).toBe(2);
+    });
+
+    it("machineUnits: BEGIN with the log's window, the machine's units and their subordinates; the COMMIT", async () => {
+      expect(await opening(machineUnits(machine))).toBe(2);
     });
 
     it("relationUnits: BEGIN with the log's window, the relation, its endpoints and the unit; the counterpart members; their settings; the COMMIT", async () => {

@@ -4,7 +4,7 @@
 // in revision order, exactly once, so a watcher may learn as it goes (a unit created on the machine it watches joins
 // the set it covers). Rows carry their identifying fields (see change.ts),
 // which is what lets a resumed stream recognise rows about entities long gone.
-import { and, eq, like, or, sql } from "drizzle-orm";
+import { and, eq, inArray, like, or } from "drizzle-orm";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Life } from "../core/life.js";
 import { counterpartRole, type Role } from "../core/relation.js";
@@ -16,7 +16,6 @@ import { Routes, route } from "./routes.js";
 import {
   endpointsOfRelations,
   machineState,
-  relationStates,
   relationStatesOf,
   relationsByIds,
   scopeState,
@@ -156,11 +155,23 @@ const unitsOnMachine = statement(["modelId", "machine", "limit"], (db, p) =>
     .where(and(eq(units.modelId, p.modelId), eq(units.machineId, p.machine)))
     .limit(p.limit),
 );
-const subordinatesOf = statement(["modelId", "principals", "limit"], (db, p) =>
+/** The subordinates of the units on a machine: by a subquery, so that it goes with the principals' read. */
+const subordinatesOnMachine = statement(["modelId", "machine", "limit"], (db, p) =>
   db
     .select()
     .from(units)
-    .where(and(eq(units.modelId, p.modelId), sql`${units.principal} = any(${p.principals})`))
+    .where(
+      and(
+        eq(units.modelId, p.modelId),
+        inArray(
+          units.principal,
+          db
+            .select({ name: units.name })
+            .from(units)
+            .where(and(eq(units.modelId, p.modelId), eq(units.machineId, p.machine))),
+        ),
+      ),
+    )
     .limit(p.limit),
 );
 
@@ -198,10 +209,11 @@ export function machineUnits(machine: string): Watcher {
       return true;
     },
     async snapshot(q, modelId, limit) {
-      const principals = await unitsOnMachine(q, { modelId, machine, limit: limit + 1 });
-      const subordinates = principals.length
-        ? await subordinatesOf(q, { modelId, principals: principals.map((u) => u.name), limit: limit + 1 })
-        : [];
+      // Sent together: the subordinates' read finds the principals itself.
+      const [principals, subordinates] = await Promise.all([
+        unitsOnMachine(q, { modelId, machine, limit: limit + 1 }),
+        subordinatesOnMachine(q, { modelId, machine, limit: limit + 1 }),
+      ]);
       const all = [...principals, ...subordinates];
       for (const u of all) assign(u.name);
       return bounded(all.map(unitState), limit);
@@ -235,12 +247,15 @@ export function applicationRelations(application: string): Watcher {
       return true;
     },
     async snapshot(q, modelId, limit) {
-      const rows = await relationsOfApplication(q, { modelId, application, limit: limit + 1 });
+      // Sent together: the endpoints' read finds the application's relations itself.
+      const [rows, ends] = await Promise.all([
+        relationsOfApplication(q, { modelId, application, limit: limit + 1 }),
+        endpointsOfApplicationRelations(q, { modelId, application, limit: 2 * (limit + 1) }),
+      ]);
       const states = bounded(
-        await relationStates(
-          q,
-          modelId,
+        relationStatesOf(
           rows.map((r) => r.relation),
+          ends,
         ),
         limit,
       );
@@ -257,6 +272,25 @@ const relationsOfApplication = statement(["modelId", "application", "limit"], (d
     .from(relations)
     .innerJoin(relationEndpoints, and(eq(relationEndpoints.modelId, relations.modelId), eq(relationEndpoints.relationId, relations.id)))
     .where(and(eq(relations.modelId, p.modelId), eq(relationEndpoints.application, p.application)))
+    .limit(p.limit),
+);
+/** Every endpoint of the relations an application takes part in (its own and their counterparts'); at most two each. */
+const endpointsOfApplicationRelations = statement(["modelId", "application", "limit"], (db, p) =>
+  db
+    .select()
+    .from(relationEndpoints)
+    .where(
+      and(
+        eq(relationEndpoints.modelId, p.modelId),
+        inArray(
+          relationEndpoints.relationId,
+          db
+            .select({ id: relationEndpoints.relationId })
+            .from(relationEndpoints)
+            .where(and(eq(relationEndpoints.modelId, p.modelId), eq(relationEndpoints.application, p.application))),
+        ),
+      ),
+    )
     .limit(p.limit),
 );
 const membersOfRole = statement(["modelId", "relationId", "role", "limit"], (db, p) =>
