@@ -9,6 +9,7 @@
 import { inArray } from "drizzle-orm";
 import type { Database, Store } from "../db/connect.js";
 import { models } from "../db/schema.js";
+import { sentAhead } from "../db/sent-ahead.js";
 import { inSnapshot } from "../db/transaction-runner.js";
 import { checkResumable, logWindow, readRows } from "./replay.js";
 import { routesOf } from "./routes.js";
@@ -244,8 +245,7 @@ export class ChangeFeed {
     return inSnapshot(this.store.db, async (q) => {
       // Sent first, awaited last: every read of the transaction sees its one snapshot, so the log's window agrees with
       // the watcher's reads whatever their order, and travels with the first of them instead of taking a round trip.
-      const window = logWindow(q as unknown as Database, modelId);
-      window.catch(() => {}); // a failed read ahead of it fails the snapshot first
+      const window = sentAhead(logWindow(q as unknown as Database, modelId)); // a failed read ahead of it fails the snapshot first
       const states = await watcher.snapshot(q, modelId, this.options.maxSnapshot, purpose);
       const { revision } = await window;
       return { revision, states };

@@ -9,6 +9,7 @@ import { LifelineError, notFound } from "../core/errors.js";
 import type { Life } from "../core/life.js";
 import { counterpartRole, type Role } from "../core/relation.js";
 import { machines, relationEndpoints, relationScopes, relations, units } from "../db/schema.js";
+import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import type { DbTx } from "./append.js";
 import { type EntityKind, entityKinds, memberId } from "./change.js";
@@ -174,12 +175,6 @@ const subordinatesOnMachine = statement(["modelId", "machine", "limit"], (db, p)
     )
     .limit(p.limit),
 );
-
-/** A read sent ahead and awaited later, or never when an earlier one refused: never an unhandled rejection meanwhile. */
-function quiet<T>(read: Promise<T>): Promise<T> {
-  read.catch(() => {});
-  return read;
-}
 
 /** The units assigned to a machine: its principals, and their subordinates (what a machine agent deploys). */
 export function machineUnits(machine: string): Watcher {
@@ -365,8 +360,8 @@ export function relationUnits(relationId: number, unit: string): Watcher {
       // Sent together, as none needs another's answer, and awaited in the order of their refusals. The unit is read
       // whatever the relation's scope, which only its row tells: a container-scoped relation needs its principal.
       const relationRead = relationsByIds(q, { modelId, ids: [relationId] });
-      const endsRead = quiet(endpointsOfRelations(q, { modelId, ids: [relationId] }));
-      const selfRead = quiet(unitsByNames(q, { modelId, names: [unit] }));
+      const endsRead = sentAhead(endpointsOfRelations(q, { modelId, ids: [relationId] }));
+      const selfRead = sentAhead(unitsByNames(q, { modelId, names: [unit] }));
       const [relation] = await relationRead;
       // Resuming after the relation (or the unit) is gone: the relation's own rows still
       // pass (its removal is what the client needs); without a role, no member rows do.

@@ -13,6 +13,7 @@
 // PGlite runs in-process, with no round trips to save: Drizzle's own transaction.
 import { PostgresJsTransaction } from "drizzle-orm/postgres-js/session";
 import type { Database } from "./connect.js";
+import { sentAhead } from "./sent-ahead.js";
 
 /** A transaction's Drizzle handle, as Drizzle's own `transaction` gives it. */
 export type DbTx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -97,14 +98,10 @@ export async function runTransaction<T>(
   const connection = await client.reserve();
   const { session, dialect } = internals;
   const tx = new Transaction(dialect, new session.constructor(connection, dialect, session.schema, session.options), session.schema);
-  const quiet = (q: PostgresQuery) => {
-    q.catch(() => {}); // hands it to the connection now; awaited below
-    return q;
-  };
   // Statements sent without waiting (BEGIN, savepoints): each is handed to the connection ahead of
   // anything issued after it, and an error in one also fails every statement behind it.
   const sent: PostgresQuery[] = [];
-  const send = (text: string) => void sent.push(quiet(connection.unsafe(text)));
+  const send = (text: string) => void sent.push(sentAhead(connection.unsafe(text)));
   try {
     send(snapshot ? "begin isolation level repeatable read read only" : "begin");
     const result = await work({
@@ -119,8 +116,8 @@ export async function runTransaction<T>(
       },
     });
     const deferred = unanswered();
-    const finals = last().map((s) => quiet(connection.unsafe(s.text, s.params)));
-    const committed = quiet(connection.unsafe("commit"));
+    const finals = last().map((s) => sentAhead(connection.unsafe(s.text, s.params)));
+    const committed = sentAhead(connection.unsafe("commit")); // each awaited below
     await Promise.all(sent);
     await Promise.all(deferred); // ahead of the finals: a deferred write's failure is the one to report
     await Promise.all(finals);

@@ -7,11 +7,12 @@ import { LifelineError, notAlive, shortQuote } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import { Scope } from "../core/relation.js";
 import { relationEndpoints, relationScopes, relationSettings, relations } from "../db/schema.js";
+import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { getRelation, getUnit } from "./lookup.js";
 import { removeRelation } from "./relation.js";
 import type { ModelRow, ScopeRow, UnitRow } from "./rows.js";
-import { type InModel, type ModelKey, modelOperationReading, sentAhead, type Tx } from "./transaction.js";
+import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
 import { ensureSubordinate } from "./unit.js";
 
 export interface ScopeInput extends InModel {

@@ -21,6 +21,7 @@ import { LifelineError, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import type { Database } from "../db/connect.js";
 import { models } from "../db/schema.js";
+import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { runTransaction } from "../db/transaction-runner.js";
 import { committed } from "./authentications.js";
@@ -363,16 +364,6 @@ export function modelOperation<I extends InModel, R>(
   body: (tx: Tx, model: ModelRow, input: I) => Promise<R>,
 ): Operation<I, R> {
   return (db, input) => transact(db, async (tx) => body(tx, await lockModel(tx, input.model, needs), input), input.model);
-}
-
-/**
- * A read sent now and awaited later, or never when something before it refused: never an unhandled rejection
- * meanwhile. Unlike tx.defer, its failure is not the transaction's unless the operation awaits it: a read sent ahead
- * with an id the model no longer has may find nothing, and is simply sent again.
- */
-export function sentAhead<T>(read: Promise<T>): Promise<T> {
-  read.catch(() => {});
-  return read;
 }
 
 /** What a read sent ahead of the model's lock knows of the model: its id, and its name for refusals. */

@@ -10,6 +10,7 @@ import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { MachineJob } from "../core/machine.js";
 import { machines, relationScopes, relations, units } from "../db/schema.js";
+import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { hookFailure } from "./agent-status.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
@@ -23,7 +24,7 @@ import { type Placement, parsePlacements } from "./placement.js";
 import { addUnitReferences, releaseUnitReference } from "./references.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { nextSequence } from "./sequences.js";
-import { type InModel, modelOperationReading, sentAhead, type Tx } from "./transaction.js";
+import { type InModel, modelOperationReading, type Tx } from "./transaction.js";
 
 /**
  * The machine a new principal unit goes to: existing (checked) or made for it. `named`: the machine the placement
