@@ -4,8 +4,18 @@
 // system call each, which profiling showed to be the largest cost of a delivery. Corking
 // the TCP socket until the turn ends turns them into a single writev. Latency is
 // unchanged: the frames leave in the same turn they were sent in.
+//
+// graphql-ws waits for each frame's write callback before it sends the next (an
+// operation's `next`, then its `complete`; a stream's next event), which, corked, comes
+// only after the turn's write: a request's answer took two writes. While little is
+// buffered the callback is answered at once, so what follows joins the same write;
+// past SENT_AHEAD_BYTES the real callback is passed on, and a consumer that reads slowly
+// holds its stream back as before (src/changes/stream.ts).
 import type { Socket } from "node:net";
 import type { WebSocket, WebSocketServer } from "ws";
+
+/** What may sit unwritten on a socket before graphql-ws is made to wait for the write again. */
+export const SENT_AHEAD_BYTES = 64 * 1024;
 
 export function coalesceWrites(wss: WebSocketServer): void {
   wss.on("connection", (ws: WebSocket) => {
@@ -22,7 +32,13 @@ export function coalesceWrites(wss: WebSocketServer): void {
           tcp.uncork();
         });
       }
-      send(...args);
+      const done = args.at(-1);
+      if (typeof done !== "function" || tcp.writableLength > SENT_AHEAD_BYTES) return void send(...args);
+      send(...args.slice(0, -1), ignoreWriteError);
+      queueMicrotask(() => done());
     }) as WebSocket["send"];
   });
 }
+
+/** A write that fails fails because the socket closed: graphql-ws learns that from its close event. */
+function ignoreWriteError(): void {}
