@@ -242,11 +242,11 @@ export class ChangeFeed {
 
   /** The watcher's state and the revision it stands at, read in one snapshot. */
   private snapshot(modelId: string, watcher: Watcher, purpose: "snapshot" | "resume") {
-    return inSnapshot(this.store.db, async (q) => {
+    return inSnapshot(this.store.db, async (q, last) => {
       // Sent first, awaited last: every read of the transaction sees its one snapshot, so the log's window agrees with
       // the watcher's reads whatever their order, and travels with the first of them instead of taking a round trip.
       const window = sentAhead(logWindow(q as unknown as Database, modelId)); // a failed read ahead of it fails the snapshot first
-      const states = await watcher.snapshot(q, modelId, this.options.maxSnapshot, purpose);
+      const states = await watcher.snapshot(q, modelId, this.options.maxSnapshot, purpose, last);
       const { revision } = await window;
       return { revision, states };
     });

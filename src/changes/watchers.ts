@@ -11,6 +11,7 @@ import { counterpartRole, type Role } from "../core/relation.js";
 import { machines, relationEndpoints, relationScopes, relations, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
+import type { Last } from "../db/transaction-runner.js";
 import type { DbTx } from "./append.js";
 import { type EntityKind, entityKinds, memberId } from "./change.js";
 import { Routes, route } from "./routes.js";
@@ -33,8 +34,9 @@ export interface Watcher {
    * The current state of what the stream covers, read inside the snapshot's
    * read-only transaction, at most `limit` entities. It also primes whatever the
    * watcher tracks, so a resumed stream (which discards these) starts informed.
+   * Its final reads, once started, go through `last`, which sends the COMMIT with them.
    */
-  snapshot(q: DbTx, modelId: string, limit: number, purpose: "snapshot" | "resume"): Promise<EntityEvent[]>;
+  snapshot(q: DbTx, modelId: string, limit: number, purpose: "snapshot" | "resume", last: Last): Promise<EntityEvent[]>;
   /**
    * Whether `covers` depends on what `snapshot` learned, so a resume must read it too.
    * A resume must not refuse an entity that is gone: the client resumes to learn that.
@@ -89,10 +91,12 @@ export function modelChanges(filter: {
     shareKey: JSON.stringify(["changes", sorted(kinds), sorted(entities), sorted(lives)]),
     ...(routes ? { routes } : {}),
     covers: (e) => (kinds ? kinds.has(e.kind) : e.kind !== "cleanup") && (!entities || entities.has(e.entity)) && lifeMatches(e),
-    async snapshot(q, modelId, limit) {
+    async snapshot(q, modelId, limit, _purpose, last) {
       const out: EntityEvent[] = [];
-      for (const kind of kinds ?? entityKinds) {
-        const states = await stateReaders[kind](q, modelId, entities ? { ids: [...entities] } : {}, limit - out.length + 1);
+      const covered = [...(kinds ?? entityKinds)];
+      for (const [i, kind] of covered.entries()) {
+        const read = stateReaders[kind](q, modelId, entities ? { ids: [...entities] } : {}, limit - out.length + 1);
+        const states = await (i === covered.length - 1 ? last(read) : read);
         out.push(...states.filter(lifeMatches));
         if (out.length > limit) tooBig(limit);
       }
@@ -108,12 +112,11 @@ export function unitLife(unit: string): Watcher {
     primedBySnapshot: false, // its snapshot only refuses a unit that does not exist; a resume must not
     routes: new Routes([route.entity("unit", unit), route.entity("application", application)]),
     covers: (e) => (e.kind === "unit" && e.entity === unit) || (e.kind === "application" && e.entity === application),
-    async snapshot(q, modelId) {
+    async snapshot(q, modelId, _limit, _purpose, last) {
       // Sent together: neither needs the other's answer.
-      const [app, self] = await Promise.all([
-        stateReaders.application(q, modelId, { ids: [application] }, 1),
-        stateReaders.unit(q, modelId, { ids: [unit] }, 1),
-      ]);
+      const [app, self] = await last(
+        Promise.all([stateReaders.application(q, modelId, { ids: [application] }, 1), stateReaders.unit(q, modelId, { ids: [unit] }, 1)]),
+      );
       if (self.length === 0) throw notFound("unit", unit);
       return [...app, ...self];
     },
@@ -140,9 +143,9 @@ export function machineLife(machine: string): Watcher {
     primedBySnapshot: false,
     routes: new Routes([route.entity("machine", machine), route.containersOf(machine)]),
     covers: (e) => e.kind === "machine" && (e.entity === machine || e.entity.startsWith(nested)),
-    async snapshot(q, modelId, limit) {
+    async snapshot(q, modelId, limit, _purpose, last) {
       // The rows themselves, in one read: a read of their ids and then of the rows took a round trip more.
-      const rows = await machineAndNested(q, { modelId, id: machine, nested: `${nested}%`, limit: limit + 1 });
+      const rows = await last(machineAndNested(q, { modelId, id: machine, nested: `${nested}%`, limit: limit + 1 }));
       if (!rows.some((m) => m.id === machine)) throw notFound("machine", machine);
       return bounded(rows.sort((a, b) => a.seq - b.seq).map(machineState), limit);
     },
@@ -203,12 +206,14 @@ export function machineUnits(machine: string): Watcher {
       else assign(e.entity);
       return true;
     },
-    async snapshot(q, modelId, limit) {
+    async snapshot(q, modelId, limit, _purpose, last) {
       // Sent together: the subordinates' read finds the principals itself.
-      const [principals, subordinates] = await Promise.all([
-        unitsOnMachine(q, { modelId, machine, limit: limit + 1 }),
-        subordinatesOnMachine(q, { modelId, machine, limit: limit + 1 }),
-      ]);
+      const [principals, subordinates] = await last(
+        Promise.all([
+          unitsOnMachine(q, { modelId, machine, limit: limit + 1 }),
+          subordinatesOnMachine(q, { modelId, machine, limit: limit + 1 }),
+        ]),
+      );
       const all = [...principals, ...subordinates];
       for (const u of all) assign(u.name);
       return bounded(all.map(unitState), limit);
@@ -241,12 +246,14 @@ export function applicationRelations(application: string): Watcher {
       } else know(e.entity);
       return true;
     },
-    async snapshot(q, modelId, limit) {
+    async snapshot(q, modelId, limit, _purpose, last) {
       // Sent together: the endpoints' read finds the application's relations itself.
-      const [rows, ends] = await Promise.all([
-        relationsOfApplication(q, { modelId, application, limit: limit + 1 }),
-        endpointsOfApplicationRelations(q, { modelId, application, limit: 2 * (limit + 1) }),
-      ]);
+      const [rows, ends] = await last(
+        Promise.all([
+          relationsOfApplication(q, { modelId, application, limit: limit + 1 }),
+          endpointsOfApplicationRelations(q, { modelId, application, limit: 2 * (limit + 1) }),
+        ]),
+      );
       const states = bounded(
         relationStatesOf(
           rows.map((r) => r.relation),
@@ -355,7 +362,7 @@ export function relationUnits(relationId: number, unit: string): Watcher {
           return false;
       }
     },
-    async snapshot(q, modelId, limit, purpose) {
+    async snapshot(q, modelId, limit, purpose, last) {
       const application = unit.slice(0, unit.indexOf("/"));
       // Sent together, as none needs another's answer, and awaited in the order of their refusals. The unit is read
       // whatever the relation's scope, which only its row tells: a container-scoped relation needs its principal.
@@ -395,8 +402,9 @@ export function relationUnits(relationId: number, unit: string): Watcher {
           : await membersOfRoleIn(q, { modelId, relationId, role: counterpartRole(role), container, limit: limit + 2 });
       const seen = members.filter(visible);
       for (const m of seen) enter(m.unit);
+      // Only when there are members does a read follow theirs; without, the COMMIT waits for their answer.
       const settings = inScope.size
-        ? await stateReaders.settings(q, modelId, { ids: [...inScope].map((u) => memberId(relationId, u)) }, limit + 1)
+        ? await last(stateReaders.settings(q, modelId, { ids: [...inScope].map((u) => memberId(relationId, u)) }, limit + 1))
         : [];
       return bounded([...relationStatesOf([relation], ends), ...seen.map(scopeState), ...settings], limit);
     },

@@ -31,7 +31,18 @@ export interface OpenTransaction {
   savepoint(name: string): Promise<void>;
   /** Undoes everything since the savepoint, which stays: the transaction goes on. */
   rollbackTo(name: string): Promise<void>;
+  /** A read-only transaction's final reads: COMMIT is sent right behind them (see Last). */
+  last: Last;
 }
+
+/**
+ * Marks a snapshot's final reads, already started: its COMMIT is sent right behind them, in the same write, instead
+ * of a round trip after their answers (a READ ONLY transaction's COMMIT has nothing to refuse that they depend on).
+ * Nothing may be read in the transaction after them. Returns the reads.
+ */
+export type Last = <R>(reads: Promise<R>) => Promise<R>;
+
+const asIs: Last = (reads) => reads;
 
 /** A savepoint's name: a plain identifier, since it is written into the SQL. */
 const savepointName = (name: string) => {
@@ -64,7 +75,7 @@ interface DrizzleInternals {
 const Transaction = PostgresJsTransaction as unknown as new (dialect: unknown, session: unknown, schema: unknown) => DbTx;
 
 /**
- * Runs `work`, then the statements `last` gives, in one transaction (the session's default
+ * Runs `work`, then the statements `lastStatements` gives, in one transaction (the session's default
  * isolation, READ COMMITTED; with `snapshot`, REPEATABLE READ and READ ONLY), and returns
  * `work`'s result. On PostgreSQL, BEGIN and COMMIT travel with the first and last statements.
  * `unanswered` are statements `work` sent without waiting: they are answered before the
@@ -73,7 +84,7 @@ const Transaction = PostgresJsTransaction as unknown as new (dialect: unknown, s
 export async function runTransaction<T>(
   db: Database,
   work: (open: OpenTransaction) => Promise<T>,
-  last: () => readonly Statement[],
+  lastStatements: () => readonly Statement[],
   snapshot = false,
   unanswered: () => readonly Promise<unknown>[] = () => [],
 ): Promise<T> {
@@ -86,11 +97,12 @@ export async function runTransaction<T>(
         const run = async (text: string, params: unknown[] = []) => (await txClient.query!(text, params)).rows;
         const result = await work({
           tx,
+          last: asIs,
           savepoint: async (name) => void (await run(`savepoint ${savepointName(name)}`)),
           rollbackTo: async (name) => void (await run(`rollback to savepoint ${savepointName(name)}`)),
         });
         await Promise.all(unanswered());
-        for (const s of last()) await run(s.text, s.params);
+        for (const s of lastStatements()) await run(s.text, s.params);
         return result;
       },
       snapshot ? SNAPSHOT : undefined,
@@ -102,10 +114,26 @@ export async function runTransaction<T>(
   // anything issued after it, and an error in one also fails every statement behind it.
   const sent: PostgresQuery[] = [];
   const send = (text: string) => void sent.push(sentAhead(connection.unsafe(text)));
+  let finished = false;
+  let commitSent: PostgresQuery | undefined;
+  const last: Last = (reads) => {
+    if (!snapshot) throw new Error("only a read-only transaction sends its COMMIT ahead of its last reads' answers");
+    // Drizzle hands a query to its connection a few promise jobs after the call that starts it, so COMMIT waits until
+    // the jobs queued by then have run (a tick queued from a job runs once the job queue is empty): behind the reads,
+    // and still before postgres.js writes what it was handed (on setImmediate). Never once the work has ended and the
+    // connection may have gone back to the pool.
+    void Promise.resolve().then(() =>
+      process.nextTick(() => {
+        if (!finished && !commitSent) commitSent = sentAhead(connection.unsafe("commit"));
+      }),
+    );
+    return reads;
+  };
   try {
     send(snapshot ? "begin isolation level repeatable read read only" : "begin");
     const result = await work({
       tx,
+      last,
       savepoint: async (name) => send(`savepoint ${savepointName(name)}`),
       rollbackTo: async (name) => {
         await connection.unsafe(`rollback to savepoint ${savepointName(name)}`);
@@ -115,16 +143,18 @@ export async function runTransaction<T>(
         sent.splice(0, sent.length, ...sent.filter((_, k) => answers[k]!.status === "fulfilled"));
       },
     });
+    finished = true;
     const deferred = unanswered();
-    const finals = last().map((s) => sentAhead(connection.unsafe(s.text, s.params)));
-    const committed = sentAhead(connection.unsafe("commit")); // each awaited below
+    const finals = lastStatements().map((s) => sentAhead(connection.unsafe(s.text, s.params)));
+    const committed = commitSent ?? sentAhead(connection.unsafe("commit")); // each awaited below
     await Promise.all(sent);
     await Promise.all(deferred); // ahead of the finals: a deferred write's failure is the one to report
     await Promise.all(finals);
     await committed;
     return result;
   } catch (error) {
-    // Nothing is open after a COMMIT that failed or rolled back; a ROLLBACK then only warns.
+    finished = true;
+    // Nothing is open after a COMMIT that failed or rolled back (or one sent ahead); a ROLLBACK then only warns.
     await connection.unsafe("rollback").catch(() => {});
     throw error;
   } finally {
@@ -137,12 +167,13 @@ const SNAPSHOT = { isolationLevel: "repeatable read", accessMode: "read only" } 
 /**
  * Runs `work` in one REPEATABLE READ, READ ONLY transaction: every read sees one snapshot.
  * On PostgreSQL one BEGIN carries both settings (Drizzle's own sends a SET TRANSACTION
- * after BEGIN and waits for each), and travels with the first read.
+ * after BEGIN and waits for each), and travels with the first read; COMMIT travels with the
+ * reads `work` marks as its last.
  */
-export async function inSnapshot<T>(db: Database, work: (tx: DbTx) => Promise<T>): Promise<T> {
+export async function inSnapshot<T>(db: Database, work: (tx: DbTx, last: Last) => Promise<T>): Promise<T> {
   return runTransaction(
     db,
-    (open) => work(open.tx),
+    (open) => work(open.tx, open.last),
     () => [],
     true,
   );
