@@ -4,11 +4,11 @@
 // in revision order, exactly once, so a watcher may learn as it goes (a unit created on the machine it watches joins
 // the set it covers). Rows carry their identifying fields (see change.ts),
 // which is what lets a resumed stream recognise rows about entities long gone.
-import { and, eq, inArray, like, or } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, like, or } from "drizzle-orm";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Life } from "../core/life.js";
 import { counterpartRole, type Role } from "../core/relation.js";
-import { machines, relationEndpoints, relationScopes, relations, units } from "../db/schema.js";
+import { machines, relationEndpoints, relationScopes, relationSettings, relations, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import type { Last } from "../db/transaction-runner.js";
@@ -25,7 +25,7 @@ import {
   unitState,
   unitsByNames,
 } from "./snapshot.js";
-import type { EntityEvent } from "./stream-event.js";
+import { type EntityEvent, stateEvent } from "./stream-event.js";
 
 export interface Watcher {
   /** Whether a CHANGE belongs in the stream. Called once per change of the model on its routes (all, without routes), in order. */
@@ -295,27 +295,33 @@ const endpointsOfApplicationRelations = statement(["modelId", "application", "li
     )
     .limit(p.limit),
 );
-const membersOfRole = statement(["modelId", "relationId", "role", "limit"], (db, p) =>
-  db
-    .select()
-    .from(relationScopes)
-    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.relationId, p.relationId), eq(relationScopes.role, p.role)))
-    .limit(p.limit),
-);
-const membersOfRoleIn = statement(["modelId", "relationId", "role", "container", "limit"], (db, p) =>
-  db
-    .select()
-    .from(relationScopes)
-    .where(
-      and(
-        eq(relationScopes.modelId, p.modelId),
-        eq(relationScopes.relationId, p.relationId),
-        eq(relationScopes.role, p.role),
-        eq(relationScopes.container, p.container),
-      ),
-    )
-    .limit(p.limit),
-);
+/** A role's members with their settings' versions (null before any settings): one read, where two took a round trip each. */
+const membersOfRoleWithSettings = (container: boolean) =>
+  statement(["modelId", "relationId", "role", "container", "limit"], (db, p) =>
+    db
+      .select({ ...getTableColumns(relationScopes), settingsVersion: relationSettings.version })
+      .from(relationScopes)
+      .leftJoin(
+        relationSettings,
+        and(
+          eq(relationSettings.modelId, relationScopes.modelId),
+          eq(relationSettings.relationId, relationScopes.relationId),
+          eq(relationSettings.unit, relationScopes.unit),
+        ),
+      )
+      .where(
+        and(
+          eq(relationScopes.modelId, p.modelId),
+          eq(relationScopes.relationId, p.relationId),
+          eq(relationScopes.role, p.role),
+          container ? eq(relationScopes.container, p.container) : undefined,
+        ),
+      )
+      .orderBy(asc(relationScopes.unit))
+      .limit(p.limit),
+  );
+const membersOfRole = membersOfRoleWithSettings(false);
+const membersOfRoleIn = membersOfRoleWithSettings(true);
 
 /**
  * A relation as one unit of it sees it (Juju's RelationUnitsWatcher): the relation's
@@ -396,16 +402,16 @@ export function relationUnits(relationId: number, unit: string): Watcher {
       // Only the counterpart role (and container) is read: a unit of an application of 10,000 units in a relation with
       // one other unit reads that one member, not its 9,999 peers (every agent's snapshot read them all: N²).
       // The unit itself may be among a peer relation's rows; one more shows the snapshot too big.
-      const members =
-        container === null
-          ? await membersOfRole(q, { modelId, relationId, role: counterpartRole(role), limit: limit + 2 })
-          : await membersOfRoleIn(q, { modelId, relationId, role: counterpartRole(role), container, limit: limit + 2 });
+      // With their settings' versions, and the COMMIT.
+      const read = container === null ? membersOfRole : membersOfRoleIn;
+      const members = await last(read(q, { modelId, relationId, role: counterpartRole(role), container, limit: limit + 2 }));
       const seen = members.filter(visible);
       for (const m of seen) enter(m.unit);
-      // Only when there are members does a read follow theirs; without, the COMMIT waits for their answer.
-      const settings = inScope.size
-        ? await last(stateReaders.settings(q, modelId, { ids: [...inScope].map((u) => memberId(relationId, u)) }, limit + 1))
-        : [];
+      const settings = seen.flatMap((m) =>
+        m.settingsVersion === null
+          ? []
+          : [stateEvent("settings", memberId(relationId, m.unit), null, { relationId, unit: m.unit, version: m.settingsVersion })],
+      );
       return bounded([...relationStatesOf([relation], ends), ...seen.map(scopeState), ...settings], limit);
     },
   };
