@@ -9,6 +9,18 @@ import type { Store } from "../../src/db/connect.js";
 import { type RunningServer, type ServerOptions, startServer } from "../../src/server/app.js";
 import { adminHeaders, openTestStore, uniqueName } from "./store.js";
 
+/**
+ * graphql-ws's `terminate` on a socket still connecting closes it and stops listening to it; ws then reports the
+ * aborted handshake as an `error` event, which with no listener left is an uncaught exception. A dropped client has
+ * no use for its socket's errors.
+ */
+class DroppableWebSocket extends WebSocket {
+  constructor(...args: ConstructorParameters<typeof WebSocket>) {
+    super(...args);
+    this.on("error", () => {});
+  }
+}
+
 export interface StreamEvent {
   type: "STATE" | "CHANGE" | "BOOKMARK";
   revision: string;
@@ -76,7 +88,7 @@ export class Subscription {
   constructor(url: string, query: string, variables: Record<string, unknown>) {
     this.client = createClient({
       url: url.replace(/^http/, "ws"),
-      webSocketImpl: WebSocket,
+      webSocketImpl: DroppableWebSocket,
       retryAttempts: 0,
       lazy: true,
       connectionParams: adminHeaders,
