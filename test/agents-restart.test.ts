@@ -61,7 +61,9 @@ describe("the agents across a restart of npm start", () => {
     await second.ok(`mutation { removeUnit(input: { units: ["wordpress/0"], force: true }) { outcome } }`);
     await second.ok(`mutation { removeMachine(input: { machines: ["1"] }) { outcome } }`);
     await expect.poll(() => machine(second, "1"), DEADLINE).toBeNull();
-    // The machine agent set it Dead, then the provisioner stopped its instance and removed it.
+    // The machine agent set it Dead, then the provisioner stopped its instance and removed it. The provisioner logs
+    // that once removeDeadMachine has answered: the machine can be seen gone a moment before the line is printed.
+    await second.until(new RegExp(`stopped ${instanceId} and removed machine 1`));
     expect(second.output()).toMatch(
       new RegExp(`machine-1: machine 1 is Dead; stopping for good[\\s\\S]*stopped ${instanceId} and removed machine 1`),
     );
