@@ -200,11 +200,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
           .where(eq(relationSettings.modelId, modelId))
           .orderBy(asc(relationSettings.relationId), asc(relationSettings.unit))
           .limit(limit);
-    return rows
-      .map((s) =>
-        stateEvent("settings", memberId(s.relationId, s.unit), null, { relationId: s.relationId, unit: s.unit, version: s.version }),
-      )
-      .filter((e) => !where.ids || where.ids.includes(e.entity));
+    return rows.map(settingsState).filter((e) => !where.ids || where.ids.includes(e.entity));
   },
   /** The model's queued cleanups, oldest first: what a starting cleaner has to run. */
   async cleanup(q, modelId, where, limit) {
@@ -228,6 +224,10 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     return rows.map((r) => stateEvent("hook", r.unit, null, hookRunFields(r)));
   },
 };
+
+/** A member's settings, by their version (what an agent compares to know they changed). */
+export const settingsState = (s: { relationId: number; unit: string; version: number }) =>
+  stateEvent("settings", memberId(s.relationId, s.unit), null, { relationId: s.relationId, unit: s.unit, version: s.version });
 
 export const machineState = (m: typeof machines.$inferSelect) =>
   stateEvent("machine", m.id, m.life, {

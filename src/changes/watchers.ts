@@ -21,11 +21,12 @@ import {
   relationStatesOf,
   relationsByIds,
   scopeState,
+  settingsState,
   stateReaders,
   unitState,
   unitsByNames,
 } from "./snapshot.js";
-import { type EntityEvent, stateEvent } from "./stream-event.js";
+import type { EntityEvent } from "./stream-event.js";
 
 export interface Watcher {
   /** Whether a CHANGE belongs in the stream. Called once per change of the model on its routes (all, without routes), in order. */
@@ -408,9 +409,7 @@ export function relationUnits(relationId: number, unit: string): Watcher {
       const seen = members.filter(visible);
       for (const m of seen) enter(m.unit);
       const settings = seen.flatMap((m) =>
-        m.settingsVersion === null
-          ? []
-          : [stateEvent("settings", memberId(relationId, m.unit), null, { relationId, unit: m.unit, version: m.settingsVersion })],
+        m.settingsVersion === null ? [] : [settingsState({ relationId, unit: m.unit, version: m.settingsVersion })],
       );
       return bounded([...relationStatesOf([relation], ends), ...seen.map(scopeState), ...settings], limit);
     },
