@@ -11,10 +11,10 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { runAutovacuum } from "./autovacuum.js";
 import { lockDataDir } from "./lock.js";
 import { preparingStatements } from "./prepared.js";
 import * as schema from "./schema.js";
-import { keepStatistics } from "./statistics.js";
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -97,15 +97,16 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
     await client.end();
     throw error;
   }
-  // Prepared statements' cached plans are made from the tables' statistics: see statistics.ts.
-  const statistics = await keepStatistics(connected);
+  // Prepared statements' cached plans are made from the tables' statistics, and churned tables need their dead rows
+  // reclaimed: where the server's autovacuum is off, the store does its work (autovacuum.ts).
+  const autovacuum = await runAutovacuum(connected);
   const { host, pathname } = new URL(url);
   return {
     db: db as unknown as Database,
     driver: "postgres",
     location: `postgres://${host}${pathname}`,
     async close() {
-      await statistics.stop();
+      await autovacuum.stop();
       await client.end({ timeout: 5 });
     },
   };
