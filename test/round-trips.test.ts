@@ -34,6 +34,7 @@ import {
   integrate,
   issueUnitCredentials,
   leaveScope,
+  recordMissingHooks,
   removeDeadMachine,
   removeDeadUnit,
   removeUnits,
@@ -47,14 +48,18 @@ import {
 import { onPostgres, uniqueName } from "./support/store.js";
 
 /**
- * The writes `run` sends on the busiest of this process's sockets: an operation runs on one connection of its own,
- * so that is its round trips (BEGIN and COMMIT travel with statements: src/db/transaction-runner.ts).
+ * The round trips `run` takes on the busiest of this process's sockets: an operation runs on one connection of its own
+ * (BEGIN and COMMIT travel with statements: src/db/transaction-runner.ts). A round trip is a write after an answer: a
+ * write sent before anything came back since the last one is the same trip (postgres.js hands a batch over 1 KiB to
+ * the socket at once and the rest behind it, without waiting).
  */
 async function roundTrips(run: () => Promise<unknown>): Promise<number> {
-  const writes = new Map<net.Socket, number>();
+  const trips = new Map<net.Socket, { trips: number; readAtLastWrite: number }>();
   const write = net.Socket.prototype.write;
   net.Socket.prototype.write = function (this: net.Socket, ...args: unknown[]) {
-    writes.set(this, (writes.get(this) ?? 0) + 1);
+    const seen = trips.get(this);
+    if (!seen) trips.set(this, { trips: 1, readAtLastWrite: this.bytesRead });
+    else if (this.bytesRead > seen.readAtLastWrite) trips.set(this, { trips: seen.trips + 1, readAtLastWrite: this.bytesRead });
     return (write as (...a: unknown[]) => boolean).apply(this, args);
   } as typeof write;
   try {
@@ -62,7 +67,7 @@ async function roundTrips(run: () => Promise<unknown>): Promise<number> {
   } finally {
     net.Socket.prototype.write = write;
   }
-  return Math.max(0, ...writes.values());
+  return Math.max(0, ...[...trips.values()].map((t) => t.trips));
 }
 
 /** A statement built once (src/db/statement.ts): the session's isolation level where it runs. */
@@ -92,8 +97,11 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     await removeDeadUnit(store.db, { model, unit });
     const agent = await newUnit();
     await issueUnitCredentials(store.db, { model, unit: agent });
-    const run = await beginHook(store.db, { model, unit: agent, hook: "install" });
+    await beginHook(store.db, { model, unit: agent, hook: "install" });
+    const run = await beginHook(store.db, { model, unit: agent, hook: "install" }); // interrupts the first
     await commitHook(store.db, { model, unit: agent, run: String(run.id), result: "succeeded" });
+    const missing = [{ hook: "cache-relation-changed", relation, remoteUnit: "web/0" }, { hook: "update-status" }];
+    await recordMissingHooks(store.db, { model, unit: agent, hooks: missing, state: { warm: true } });
     await setWorkloadStatus(store.db, { model, unit: agent, status: "active", message: "warm" });
     await enterScope(store.db, { model, relation, unit: agent, privateAddress: "10.0.0.1" });
     await leaveScope(store.db, { model, relation, unit: agent });
@@ -136,9 +144,18 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => issueUnitCredentials(store.db, { model, unit }))).toBe(2);
   });
 
-  it("beginHook: the lock with the unit and its charm; the interrupted runs, the new run and the prune; the agent's status with the commit", async () => {
+  it("beginHook: the lock with the unit, its charm, its running runs and the new run's id; the interrupted runs, the new run, the prune and the agent's status with the commit", async () => {
     const unit = await newUnit();
-    expect(await roundTrips(() => beginHook(store.db, { model, unit, hook: "install" }))).toBe(3);
+    await beginHook(store.db, { model, unit, hook: "install" });
+    // The unit's agent restarted mid-hook: the run it began is ended interrupted.
+    expect(await roundTrips(() => beginHook(store.db, { model, unit, hook: "install" }))).toBe(2);
+  });
+
+  it("recordMissingHooks: the lock with the unit, its charm, its running runs, the runs' ids and the relations the hooks name; the runs, the prune and the agent's state with the commit", async () => {
+    const unit = await newUnit();
+    await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.3" });
+    const hooks = [{ hook: "cache-relation-changed", relation, remoteUnit: "web/0" }, { hook: "update-status" }];
+    expect(await roundTrips(() => recordMissingHooks(store.db, { model, unit, hooks, state: { passed: 2 } }))).toBe(2);
   });
 
   it("commitHook: the lock with the unit and the run; the run's end; the agent's status with the commit", async () => {

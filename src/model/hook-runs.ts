@@ -44,26 +44,106 @@ interface CharmHooks {
   ships: (hook: string) => boolean;
 }
 
-/** A unit agent's operation on its hooks: the unit and its charm are read together, with the model's lock. */
+/** The unit's runs still `running`: a new run ends them `interrupted` (its agent restarted mid-hook). */
+const runningRunsOfUnit = statement(["modelId", "unit"], (db, p) =>
+  db
+    .select()
+    .from(hookRuns)
+    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), eq(hookRuns.result, HookResult.Running))),
+);
+
+/**
+ * Ids for the runs an operation records, each with the transaction's time (`now()`, the same in every statement of a
+ * transaction, so the time the runs' rows take): with them the operation knows its runs' rows before it writes them.
+ */
+const newRunIds = statement(["count"], (db, p) =>
+  db
+    .select({
+      id: sql<number>`nextval(pg_get_serial_sequence('hook_runs', 'id'))`.mapWith(Number),
+      now: sql<Date>`now()`.mapWith(hookRuns.startedAt),
+    })
+    .from(sql`generate_series(1, ${p.count}::int)`)
+    .orderBy(sql`1`),
+);
+
+/** Relations (by id), if they exist, each with the application's endpoint in it (null when the application is not in it). */
+const relationEndpointsOf = statement(["modelId", "relations", "application"], (db, p) =>
+  db
+    .select({ relation: relations.id, endpoint: relationEndpoints.name })
+    .from(relations)
+    .leftJoin(
+      relationEndpoints,
+      and(
+        eq(relationEndpoints.modelId, relations.modelId),
+        eq(relationEndpoints.relationId, relations.id),
+        eq(relationEndpoints.application, p.application),
+      ),
+    )
+    .where(and(eq(relations.modelId, p.modelId), sql`${relations.id} = any(${p.relations}::int[])`)),
+);
+
+/** What a hook operation reads with the model's lock, beside the unit. */
+interface HookReads {
+  charm: CharmHooks;
+  /** The unit's runs still running, as the new run will leave them (ended `interrupted`). */
+  interrupted: HookRunRow[];
+  /** An id for each run the operation records, in order, and the transaction's time. */
+  ids: number[];
+  now: Date;
+  /** The relations the input names, each with the unit's application's endpoint in it; a relation gone is absent. */
+  relations: Map<number, string | null>;
+}
+
+const INTERRUPTED_MESSAGE = "interrupted: its agent began another hook before committing this one";
+
+/** Relation ids an input names that can be looked up (a malformed one is refused by the checks, in their order). */
+const relationIdsNamed = (targets: readonly HookTarget[]) => [
+  ...new Set(targets.map((t) => t.relation).filter((r): r is number => Number.isInteger(r) && r! >= 0 && r! <= 2 ** 31 - 1)),
+];
+
+/**
+ * A unit agent's operation on its hooks. Everything its checks and its change rows need is read with the model's
+ * lock, in one round trip: the unit, its charm, its running runs, the new runs' ids and the relations it names. So the
+ * writes go out together with the COMMIT, their answers unawaited (the lock keeps other writers off the unit's runs).
+ */
 function hookOperation<I extends InModel & { unit: string }, R>(
-  body: (tx: Tx, model: ModelRow, unit: UnitRow, charm: CharmHooks, input: I) => Promise<R>,
+  targets: (input: I) => readonly HookTarget[],
+  body: (tx: Tx, model: ModelRow, unit: UnitRow, reads: HookReads, input: I) => Promise<R>,
   check?: (input: I) => void,
 ) {
   return unitOperationReading(
     "any",
-    async (tx, model, input: I) => (await charmOfUnit(tx.db, { modelId: model.id, unit: input.unit }))[0],
-    (tx, model, unit, input, charm) =>
-      body(
+    (tx, model, input: I) => {
+      const named = targets(input);
+      const relationIds = relationIdsNamed(named);
+      const application = input.unit.slice(0, input.unit.lastIndexOf("/"));
+      return Promise.all([
+        charmOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
+        runningRunsOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
+        newRunIds(tx.db, { count: Math.max(1, named.length) }),
+        relationIds.length ? relationEndpointsOf(tx.db, { modelId: model.id, relations: relationIds, application }) : [],
+      ]);
+    },
+    (tx, model, unit, input, [[charm], running, ids, named]) => {
+      const now = ids[0]!.now;
+      return body(
         tx,
         model,
         unit,
         {
-          charm: charm!.name,
-          endpoints: charmMetadata(charm!).endpoints.map((e) => e.name),
-          ships: (hook) => Object.hasOwn(charm!.hooks, hook),
+          charm: {
+            charm: charm!.name,
+            endpoints: charmMetadata(charm!).endpoints.map((e) => e.name),
+            ships: (hook) => Object.hasOwn(charm!.hooks, hook),
+          },
+          interrupted: running.map((run) => ({ ...run, result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: now })),
+          ids: ids.map((r) => r.id),
+          now,
+          relations: new Map(named.map((r) => [r.relation, r.endpoint])),
         },
         input,
-      ),
+      );
+    },
     check,
   );
 }
@@ -78,9 +158,8 @@ export interface HookTarget {
 }
 
 /** A relation hook names a relation of its endpoint; a unit hook names none. A relation already gone is taken on trust (-departed and -broken run after a forced removal). */
-async function checkHookTarget(
-  tx: Tx,
-  model: ModelRow,
+function checkHookTarget(
+  relationsRead: ReadonlyMap<number, string | null>,
   unit: UnitRow,
   input: HookTarget,
   endpoint: string | undefined,
@@ -101,10 +180,9 @@ async function checkHookTarget(
     parseUnitName(remoteUnit);
     if (kind === "broken") throw new LifelineError("INVALID_ARGUMENT", `"${input.hook}" is about the relation, not a remote unit`);
   }
-  if (relationChecked) return;
-  const [found] = await relationEndpointOf(tx.db, { modelId: model.id, relation, application: unit.application });
-  if (!found) return;
-  const own = found.endpoint === null ? undefined : { name: found.endpoint };
+  if (relationChecked || !relationsRead.has(relation)) return;
+  const endpointOfUnit = relationsRead.get(relation);
+  const own = endpointOfUnit == null ? undefined : { name: endpointOfUnit };
   if (own?.name !== endpoint)
     throw new LifelineError(
       "INVALID_ARGUMENT",
@@ -115,68 +193,67 @@ async function checkHookTarget(
     );
 }
 
-/** A relation, if it exists, with the application's endpoint in it (null when the application is not in it). */
-const relationEndpointOf = statement(["modelId", "relation", "application"], (db, p) =>
-  db
-    .select({ endpoint: relationEndpoints.name })
-    .from(relations)
-    .leftJoin(
-      relationEndpoints,
-      and(
-        eq(relationEndpoints.modelId, relations.modelId),
-        eq(relationEndpoints.relationId, relations.id),
-        eq(relationEndpoints.application, p.application),
-      ),
-    )
-    .where(and(eq(relations.modelId, p.modelId), eq(relations.id, p.relation))),
-);
-
-const runKeys = ["modelId", "unit", "hook", "relationId", "remoteUnit"] as const;
+const runKeys = ["id", "modelId", "unit", "hook", "relationId", "remoteUnit"] as const;
 
 /** A run begun: `running` until the agent commits it. */
 const insertRunningHookRun = statement(runKeys, (db, p) =>
   db
     .insert(hookRuns)
-    .values({ modelId: p.modelId, unit: p.unit, hook: p.hook, relationId: p.relationId, remoteUnit: p.remoteUnit })
-    .returning(),
+    .values({ id: p.id, modelId: p.modelId, unit: p.unit, hook: p.hook, relationId: p.relationId, remoteUnit: p.remoteUnit }),
 );
+
+const MISSING_MESSAGE = "the charm ships no such hook";
 
 /** A hook the charm does not ship: a `missing` run, begun and ended at once. */
 const insertMissingHookRun = statement(runKeys, (db, p) =>
-  db
-    .insert(hookRuns)
-    .values({
-      modelId: p.modelId,
-      unit: p.unit,
-      hook: p.hook,
-      relationId: p.relationId,
-      remoteUnit: p.remoteUnit,
-      result: HookResult.Missing,
-      message: "the charm ships no such hook",
-      endedAt: sql`now()`,
-    })
-    .returning(),
+  db.insert(hookRuns).values({
+    id: p.id,
+    modelId: p.modelId,
+    unit: p.unit,
+    hook: p.hook,
+    relationId: p.relationId,
+    remoteUnit: p.remoteUnit,
+    result: HookResult.Missing,
+    message: MISSING_MESSAGE,
+    endedAt: sql`now()`,
+  }),
 );
+
+/** A new run's row, as its insert writes it: the id read ahead, begun (a missing one also ended) at the transaction's time. */
+function newRun(
+  model: ModelRow,
+  unit: UnitRow,
+  reads: HookReads,
+  index: number,
+  run: Pick<HookRunRow, "hook" | "relationId" | "remoteUnit">,
+  missing: boolean,
+): HookRunRow {
+  const { now } = reads;
+  return {
+    id: reads.ids[index]!,
+    modelId: model.id,
+    unit: unit.name,
+    ...run,
+    result: missing ? HookResult.Missing : HookResult.Running,
+    message: missing ? MISSING_MESSAGE : "",
+    startedAt: now,
+    endedAt: missing ? now : null,
+  };
+}
 
 /** Runs of the unit its agent never committed: it restarted mid-hook and began again. */
 const interruptRuns = statement(["modelId", "unit"], (db, p) =>
   db
     .update(hookRuns)
-    .set({
-      result: HookResult.Interrupted,
-      message: "interrupted: its agent began another hook before committing this one",
-      endedAt: sql`now()`,
-    })
-    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), eq(hookRuns.result, HookResult.Running)))
-    .returning(),
+    .set({ result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: sql`now()` })
+    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), eq(hookRuns.result, HookResult.Running))),
 );
 
-/** Sends the end of the unit's running runs, without waiting; the function it returns waits for them and records them. */
-function interruptRunning(tx: Tx, model: ModelRow, unit: string): () => Promise<void> {
-  const interrupted = tx.defer(interruptRuns(tx.db, { modelId: model.id, unit }));
-  return async () => {
-    for (const run of await interrupted) tx.record(model.id, hookRunRecorded(run));
-  };
+/** Ends the unit's running runs (read with the lock: `reads.interrupted`) and records them, without waiting. */
+function interruptRunning(tx: Tx, model: ModelRow, unit: string, reads: HookReads): void {
+  if (reads.interrupted.length === 0) return;
+  tx.defer(interruptRuns(tx.db, { modelId: model.id, unit }));
+  for (const run of reads.interrupted) tx.record(model.id, hookRunRecorded(run));
 }
 
 /** Keeps the unit's latest HOOK_RUNS_KEPT runs. */
@@ -209,32 +286,38 @@ export interface BeginHookInput extends InModel, HookTarget {
  * unit still running is ended `interrupted` (its agent restarted mid-hook).
  * Refused for a hook the unit's charm cannot have, and for a Dead unit.
  */
-export const beginHook = hookOperation(async (tx, model, unit, { charm, endpoints }, input: BeginHookInput): Promise<HookRunRow> => {
-  if (unit.life === Life.Dead)
-    throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
-  const parsed = parseHookName(input.hook, endpoints, charm);
-  await checkHookTarget(tx, model, unit, input, parsed.relation?.endpoint, parsed.relation?.kind);
-  const state = input.state == null ? null : checkAgentState(input.state);
+export const beginHook = hookOperation(
+  (input: BeginHookInput) => [input],
+  async (tx, model, unit, reads, input: BeginHookInput): Promise<HookRunRow> => {
+    const { charm, endpoints } = reads.charm;
+    if (unit.life === Life.Dead)
+      throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
+    const parsed = parseHookName(input.hook, endpoints, charm);
+    checkHookTarget(reads.relations, unit, input, parsed.relation?.endpoint, parsed.relation?.kind);
+    const state = input.state == null ? null : checkAgentState(input.state);
 
-  // Sent together: the interrupted runs' end, the new run, the prune. Their changes are recorded in that order.
-  const recordInterrupted = interruptRunning(tx, model, unit.name);
-  const inserted = tx.defer(
-    insertRunningHookRun(tx.db, {
-      modelId: model.id,
-      unit: unit.name,
-      hook: parsed.name,
-      relationId: parsed.relation ? input.relation! : null,
-      remoteUnit: parsed.relation ? (input.remoteUnit ?? null) : null,
-    }),
-  );
-  prune(tx, model, unit.name);
-  await recordInterrupted();
-  const [run] = await inserted;
-  tx.record(model.id, hookRunRecorded(run!));
-  await updateAgent(tx, model, unit, executing(run!));
-  if (state) saveAgentState(tx, model, unit.name, state);
-  return run!;
-});
+    // Sent together with the COMMIT: the interrupted runs' end, the new run, the prune. Their changes are recorded in that order.
+    interruptRunning(tx, model, unit.name, reads);
+    const run = newRun(
+      model,
+      unit,
+      reads,
+      0,
+      {
+        hook: parsed.name,
+        relationId: parsed.relation ? input.relation! : null,
+        remoteUnit: parsed.relation ? (input.remoteUnit ?? null) : null,
+      },
+      false,
+    );
+    tx.defer(insertRunningHookRun(tx.db, run));
+    prune(tx, model, unit.name);
+    tx.record(model.id, hookRunRecorded(run));
+    await updateAgent(tx, model, unit, executing(run));
+    if (state) saveAgentState(tx, model, unit.name, state);
+    return run;
+  },
+);
 
 /** How the agent ends a run. */
 export type HookCommitResult = typeof HookResult.Succeeded | typeof HookResult.Failed | typeof HookResult.Skipped;
@@ -332,14 +415,16 @@ export interface RecordMissingHooksInput extends InModel {
  * hook comes first).
  */
 export const recordMissingHooks = hookOperation(
-  async (tx, model, unit, { charm, endpoints, ships }, input: RecordMissingHooksInput): Promise<HookRunRow[]> => {
+  (input: RecordMissingHooksInput) => input.hooks,
+  async (tx, model, unit, reads, input: RecordMissingHooksInput): Promise<HookRunRow[]> => {
+    const { charm, endpoints, ships } = reads.charm;
     if (unit.life === Life.Dead)
       throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
     if (unit.agentStatus === UnitAgentStatus.Error)
       throw new LifelineError("UNIT_IN_ERROR", `unit ${unit.name} is in error: its failed hook comes first (resolveUnit)`, {
         hook: unit.agentStatusData.hook ?? null,
       });
-    const rows = [];
+    const recorded: HookRunRow[] = [];
     // One check per distinct target: a principal's hub joins many units of one relation.
     const checked = new Set<string>();
     for (const target of input.hooks) {
@@ -349,24 +434,22 @@ export const recordMissingHooks = hookOperation(
           hook: parsed.name,
         });
       const key = `${parsed.relation?.endpoint} ${target.relation}`;
-      await checkHookTarget(tx, model, unit, target, parsed.relation?.endpoint, parsed.relation?.kind, checked.has(key));
+      checkHookTarget(reads.relations, unit, target, parsed.relation?.endpoint, parsed.relation?.kind, checked.has(key));
       checked.add(key);
-      rows.push({
-        modelId: model.id,
-        unit: unit.name,
+      const run = {
         hook: parsed.name,
         relationId: parsed.relation ? target.relation! : null,
         remoteUnit: parsed.relation ? (target.remoteUnit ?? null) : null,
-      });
+      };
+      recorded.push(newRun(model, unit, reads, recorded.length, run, true));
     }
     const state = input.state == null ? null : checkAgentState(input.state);
 
-    const recordInterrupted = interruptRunning(tx, model, unit.name);
-    // One statement a run, sent together: the same text whatever the count, so built and prepared once.
-    const inserted = rows.map((row) => tx.defer(insertMissingHookRun(tx.db, row)));
+    // Sent together with the COMMIT: the interrupted runs' end, one statement a run (the same text whatever the
+    // count, so built and prepared once), the prune. Their changes are recorded in that order.
+    interruptRunning(tx, model, unit.name, reads);
+    for (const run of recorded) tx.defer(insertMissingHookRun(tx.db, run));
     prune(tx, model, unit.name);
-    await recordInterrupted();
-    const recorded = (await Promise.all(inserted)).map(([run]) => run!);
     for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
     await updateAgent(tx, model, unit, idle, null);
     if (state) saveAgentState(tx, model, unit.name, state);
