@@ -98,8 +98,15 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
     throw error;
   }
   // Prepared statements' cached plans are made from the tables' statistics, and churned tables need their dead rows
-  // reclaimed: where the server's autovacuum is off, the store does its work (autovacuum.ts).
-  const autovacuum = await runAutovacuum(connected);
+  // reclaimed: where the server's autovacuum is off, the store does its work (autovacuum.ts), on a connection of its
+  // own, as autovacuum has its workers: a VACUUM never holds one of the operations' connections, nor slips between
+  // an operation's statements on a store of one connection. Idle, it closes (and opens again when next needed).
+  const upkeep = postgres(url, { max: 1, idle_timeout: 10, onnotice: () => {} });
+  const autovacuum = await runAutovacuum(upkeep).catch(async (error) => {
+    await upkeep.end();
+    await client.end();
+    throw error;
+  });
   const { host, pathname } = new URL(url);
   return {
     db: db as unknown as Database,
@@ -107,6 +114,7 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
     location: `postgres://${host}${pathname}`,
     async close() {
       await autovacuum.stop();
+      await upkeep.end({ timeout: 5 });
       await client.end({ timeout: 5 });
     },
   };

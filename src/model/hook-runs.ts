@@ -476,8 +476,16 @@ const deleteHookRuns = statement(["modelId", "unit"], (db, p) =>
  * Sends the delete of the unit's runs, without waiting; the function it returns waits for the answer and records the
  * change when there were any. Between the two, the caller sends its own statements: one round trip for all of them.
  */
-export function forgetHookRuns(tx: Tx, model: ModelRow, unit: string): () => Promise<void> {
+export function forgetHookRuns(
+  tx: Tx,
+  model: ModelRow,
+  unit: string,
+  /** Whether the unit has runs, read with the model's lock: then nothing waits for the delete's answer. */
+  hasRuns?: boolean,
+): () => Promise<void> {
+  if (hasRuns === false) return async () => {};
   const removed = tx.defer(deleteHookRuns(tx.db, { modelId: model.id, unit }));
+  if (hasRuns) return async () => void tx.record(model.id, hookRunsRemoved(unit));
   return async () => {
     if ((await removed).length) tx.record(model.id, hookRunsRemoved(unit));
   };

@@ -67,7 +67,17 @@ export async function addRelationReferences(tx: Tx, model: ModelRow, names: read
  * without waiting; the function it returns waits for the answer and removes
  * the application when the unit was its last holder.
  */
-export function releaseUnitReference(tx: Tx, model: ModelRow, name: string): () => Promise<void> {
+export function releaseUnitReference(
+  tx: Tx,
+  model: ModelRow,
+  name: string,
+  /** The application's counts and life, read with the model's lock: the condition is then decided here, without waiting. */
+  read?: ApplicationCounts,
+): () => Promise<void> {
+  if (read && stillHeld(read)) {
+    tx.defer(addToUnitCount(tx.db, { modelId: model.id, name, count: -1 }));
+    return async () => {};
+  }
   const released = tx.defer(releaseIfStillHeld(tx.db, { modelId: model.id, name }));
   return async () => {
     // The rows it reads are the model's, whose lock this transaction holds: nothing changes them between the two statements.
@@ -76,6 +86,12 @@ export function releaseUnitReference(tx: Tx, model: ModelRow, name: string): () 
     if (app) await removeApplicationRow(tx, model, app);
   };
 }
+
+/** What seed 000's condition reads of an application. */
+export type ApplicationCounts = Pick<ApplicationRow, "life" | "unitCount" | "relationCount">;
+
+/** Seed 000's condition, as releaseIfStillHeld states it in SQL: the application outlives the unit leaving it. */
+const stillHeld = (app: ApplicationCounts) => app.life === Life.Alive || app.unitCount >= 2 || app.relationCount >= 1;
 
 /**
  * A relation of `name` was removed. Seed 000: "If the counterpart application

@@ -9,7 +9,7 @@ import { unitAdded, unitLifeSet, unitRemoved } from "../changes/change.js";
 import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { MachineJob } from "../core/machine.js";
-import { machines, relationScopes, relations, units } from "../db/schema.js";
+import { applications, hookRuns, machines, relationScopes, relations, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { hookFailure } from "./agent-status.js";
@@ -21,7 +21,7 @@ import { forgetHookRuns } from "./hook-runs.js";
 import { getAliveMachine, getApplication, getUnit, unitOperation, unitOperationReading } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome } from "./machine.js";
 import { type Placement, parsePlacements } from "./placement.js";
-import { addUnitReferences, releaseUnitReference } from "./references.js";
+import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from "./references.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { nextSequence } from "./sequences.js";
 import { type InModel, modelOperationReading, type Tx } from "./transaction.js";
@@ -375,18 +375,38 @@ export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow, hol
  * machine or principal, delete it, and release its application, which goes
  * too when it was the last reference to a Dying application.
  */
-export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow): Promise<void> {
+export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow, read?: RemovalFacts): Promise<void> {
   if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
-  // All sent before any answer is awaited: one round trip. The runs go first: deleting the unit would cascade to them,
-  // and their count decides a change row.
-  const runsForgotten = forgetHookRuns(tx, model, unit.name);
+  // All sent before any answer is awaited: one round trip, and none at all when `read` says what the answers would.
+  // The runs go first: deleting the unit would cascade to them, and whether there were any decides a change row.
+  const runsForgotten = forgetHookRuns(tx, model, unit.name, read?.hasRuns);
   tx.defer(deleteUnitRow(tx.db, { modelId: model.id, name: unit.name }));
   forgetAgent(tx, model, "unit", unit.name);
-  const released = releaseUnitReference(tx, model, unit.application);
+  const released = releaseUnitReference(tx, model, unit.application, read?.application);
   await runsForgotten();
   tx.record(model.id, unitRemoved(unit));
   await released();
 }
+
+/** What a Dead unit's removal decides by: whether it has hook runs, and its application's counts and life. */
+interface RemovalFacts {
+  hasRuns: boolean;
+  application: ApplicationCounts;
+}
+
+/** RemovalFacts of a unit by its name: it needs no earlier read, so it goes with the unit's, behind the model's lock. */
+const removalFactsOf = statement(["modelId", "name"], (db, p) =>
+  db
+    .select({
+      hasRuns: sql<boolean>`exists (select 1 from ${hookRuns} where ${hookRuns.modelId} = ${units.modelId} and ${hookRuns.unit} = ${units.name})`,
+      life: applications.life,
+      unitCount: applications.unitCount,
+      relationCount: applications.relationCount,
+    })
+    .from(units)
+    .innerJoin(applications, and(eq(applications.modelId, units.modelId), eq(applications.name, units.application)))
+    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
+);
 
 export interface UnitInput extends InModel {
   unit: string;
@@ -417,10 +437,15 @@ export const setUnitDead = unitOperationReading(
 );
 
 /** The deployer's act: the machine agent for a principal, the principal's unit agent for a subordinate. */
-export const removeDeadUnit = unitOperation("any", async (tx, model, unit, _: UnitInput) => {
-  await removeUnitRow(tx, model, unit);
-  return true;
-});
+export const removeDeadUnit = unitOperationReading(
+  "any",
+  (tx, model, input: UnitInput) => removalFactsOf(tx.db, { modelId: model.id, name: input.unit }),
+  async (tx, model, unit, _, [facts]) => {
+    const { hasRuns, ...application } = facts!;
+    await removeUnitRow(tx, model, unit, { hasRuns, application });
+    return true;
+  },
+);
 
 /** "Why is it still here?" for a unit: what holds it from Dead and its pending cleanups, else the agent it waits for. */
 export async function unitBlockers(q: Queryable, unit: UnitRow): Promise<Blocker[]> {
