@@ -176,10 +176,10 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.2" }))).toBe(3);
   });
 
-  it("leaveScope: the lock with the relation and the unit; the membership's delete with the count; the commit", async () => {
+  it("leaveScope: the lock with the relation, the unit and its membership; the membership's delete and the count with the commit", async () => {
     const unit = await newUnit();
     await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.3" });
-    expect(await roundTrips(() => leaveScope(store.db, { model, relation, unit }))).toBe(3);
+    expect(await roundTrips(() => leaveScope(store.db, { model, relation, unit }))).toBe(2);
   });
 
   it("the machine agent and the provisioner: the lock with the machine; the write with the commit", async () => {

@@ -11,7 +11,7 @@ import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { getRelation, getUnit } from "./lookup.js";
 import { removeRelation } from "./relation.js";
-import type { ModelRow, ScopeRow, UnitRow } from "./rows.js";
+import type { ModelRow, RelationRow, ScopeRow, UnitRow } from "./rows.js";
 import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
 import { ensureSubordinate } from "./unit.js";
 
@@ -110,7 +110,7 @@ export const enterScope = modelOperationReading(
 /**
  * What a scope operation reads, all of it needing only its input: sent together, right behind the model's lock
  * (modelOperationReading), and awaited in this order, so the refusals come as they would one read at a time: the
- * relation's, then the unit's. The membership and the endpoints (`forEntry`) only for a relation id that is one.
+ * relation's, then the unit's. The membership, and the endpoints (`forEntry`), only for a relation id that is one.
  */
 function scopeReads(tx: Tx, model: ModelKey, input: ScopeInput, forEntry: boolean) {
   const relation = sentAhead(getRelation(tx, model, input.relation));
@@ -120,7 +120,7 @@ function scopeReads(tx: Tx, model: ModelKey, input: ScopeInput, forEntry: boolea
   return Promise.resolve({
     relation,
     unit,
-    member: valid && forEntry ? sentAhead(memberRow(tx.db, { modelId: model.id, relationId: input.relation, unit: input.unit })) : none,
+    member: valid ? sentAhead(memberRow(tx.db, { modelId: model.id, relationId: input.relation, unit: input.unit })) : none,
     endpoints: valid && forEntry ? sentAhead(endpointsOf(tx.db, { modelId: model.id, relationId: input.relation })) : none,
   });
 }
@@ -204,7 +204,15 @@ export async function leaveScopeOf(
   model: ModelRow,
   relationId: number,
   unit: string,
+  /** The membership and the relation, read with the model's lock: then nothing waits for the writes' answers. */
+  read?: { member: ScopeRow | undefined; relation: RelationRow },
 ): Promise<{ left: boolean; relationRemoved: boolean }> {
+  if (read) {
+    if (!read.member) return { left: false, relationRemoved: false };
+    tx.defer(deleteMember(tx.db, { modelId: model.id, relationId, unit }));
+    tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relationId, count: -1 }));
+    return left(tx, model, read.member, { ...read.relation, unitCount: read.relation.unitCount - 1 });
+  }
   // Sent together: the membership's delete and the count taken down with it. Leaving a scope the unit is not in is
   // the rare case, and it puts the count back (the model's lock keeps other writers away meanwhile).
   const deleted = tx.defer(deleteMember(tx.db, { modelId: model.id, relationId, unit }));
@@ -215,10 +223,15 @@ export async function leaveScopeOf(
     if (relation) tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relationId, count: 1 }));
     return { left: false, relationRemoved: false };
   }
+  return left(tx, model, member, relation!);
+}
+
+/** A member has left (`relation` counts it out): the change, and seed 001's removal of a Dying relation with none left. */
+async function left(tx: Tx, model: ModelRow, member: ScopeRow, relation: RelationRow): Promise<{ left: true; relationRemoved: boolean }> {
   tx.record(model.id, scopeLeft(member));
   // Seed 001: "When the last unit leaves the scope of a Dying relation, it must remove the relation from state."
-  if (relation!.life !== Life.Alive && relation!.unitCount <= 0) {
-    await removeRelation(tx, model, relation!);
+  if (relation.life !== Life.Alive && relation.unitCount <= 0) {
+    await removeRelation(tx, model, relation);
     return { left: true, relationRemoved: true };
   }
   return { left: true, relationRemoved: false };
@@ -261,7 +274,8 @@ export const leaveScope = modelOperationReading(
   async (tx, model, _, read): Promise<ScopeChange> => {
     const relation = await read.relation;
     const unit = await read.unit;
-    const { relationRemoved } = await leaveScopeOf(tx, model, relation.id, unit.name);
+    const [member] = await read.member;
+    const { relationRemoved } = await leaveScopeOf(tx, model, relation.id, unit.name, { member, relation });
     return { member: null, subordinate: null, relationRemoved, modelId: model.id };
   },
 );
