@@ -225,6 +225,26 @@ describe("relationUnits: a relation as one unit sees it (seed 002)", () => {
     ]);
   });
 
+  it("a unit that leaves and enters again writes its settings a version on: the stream carries the version the table holds", async () => {
+    const { model, m, db } = await scene();
+    const s = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!", { model: m, relation: db, unit: "wordpress/0" });
+    await s.synced();
+    await live.ok(ENTER, { model: m, relation: db, unit: "mysql/0" });
+    await live.ok(LEAVE, { model: m, relation: db, unit: "mysql/0" });
+    await live.ok(ENTER, { model: m, relation: db, unit: "mysql/0" });
+    await s.until((x) => x.events.some((e) => e.kind === "SETTINGS" && e.fields.version === 2));
+    await caughtUp(s, m);
+    expect(s.changes.filter((e) => e.kind === "SETTINGS").map((e) => [e.fields.unit, e.fields.version])).toEqual([
+      ["mysql/0", 1],
+      ["mysql/0", 2],
+    ]);
+    const [stored] = await live.store.db
+      .select({ version: relationSettings.version })
+      .from(relationSettings)
+      .where(and(eq(relationSettings.modelId, model.id), eq(relationSettings.relationId, db), eq(relationSettings.unit, "mysql/0")));
+    expect(stored?.version).toBe(2);
+  });
+
   it("resumed after the relation was removed, replays the removal rather than refusing", async () => {
     const { m, db } = await scene();
     const first = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!", {

@@ -82,35 +82,33 @@ export const enterScope = modelOperationReading(
       }
     }
 
-    // Sent together, answered together: the membership, its settings, the relation's count.
-    const inserted = tx.defer(
-      insertMember(tx.db, {
-        modelId: model.id,
-        relationId: relation.id,
-        unit: unit.name,
-        application: unit.application,
-        role: own.role,
-        container,
-      }),
-    );
-    const written = writeSettings(tx, model, relation.id, unit.name, {
-      "private-address": input.privateAddress,
-      "ingress-address": input.privateAddress,
-    });
+    // Sent together with the COMMIT, none of them answered first: the membership (its row is what it inserts), its
+    // settings (their version follows the one read with the lock), the relation's count.
+    const member: ScopeRow = {
+      modelId: model.id,
+      relationId: relation.id,
+      unit: unit.name,
+      application: unit.application,
+      role: own.role,
+      container,
+    };
+    tx.defer(insertMember(tx.db, member));
+    const settings = { "private-address": input.privateAddress, "ingress-address": input.privateAddress };
+    tx.defer(upsertSettings(tx.db, { modelId: model.id, relationId: relation.id, unit: unit.name, settings }));
+    const [written] = await read.settings;
     tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relation.id, count: 1 }));
-    const [member] = await inserted;
-    const version = await written;
     // Membership first, then the settings it wrote: a watcher learns of the member before its settings.
-    tx.record(model.id, scopeEntered(member!));
-    tx.record(model.id, settingsWritten(relation.id, unit.name, version));
-    return entered(member!, subordinate);
+    tx.record(model.id, scopeEntered(member));
+    tx.record(model.id, settingsWritten(relation.id, unit.name, written ? written.version + 1 : 1));
+    return entered(member, subordinate);
   },
 );
 
 /**
  * What a scope operation reads, all of it needing only its input: sent together, right behind the model's lock
  * (modelOperationReading), and awaited in this order, so the refusals come as they would one read at a time: the
- * relation's, then the unit's. The membership, and the endpoints (`forEntry`), only for a relation id that is one.
+ * relation's, then the unit's. The membership, and the endpoints and the unit's settings' version (`forEntry`), only
+ * for a relation id that is one.
  */
 function scopeReads(tx: Tx, model: ModelKey, input: ScopeInput, forEntry: boolean) {
   const relation = sentAhead(getRelation(tx, model, input.relation));
@@ -122,22 +120,21 @@ function scopeReads(tx: Tx, model: ModelKey, input: ScopeInput, forEntry: boolea
     unit,
     member: valid ? sentAhead(memberRow(tx.db, { modelId: model.id, relationId: input.relation, unit: input.unit })) : none,
     endpoints: valid && forEntry ? sentAhead(endpointsOf(tx.db, { modelId: model.id, relationId: input.relation })) : none,
+    settings:
+      valid && forEntry ? sentAhead(settingsVersionOf(tx.db, { modelId: model.id, relationId: input.relation, unit: input.unit })) : none,
   });
 }
 
 // The scope's writes, built once (src/db/statement.ts): every unit agent enters and leaves.
 const insertMember = statement(["modelId", "relationId", "unit", "application", "role", "container"], (db, p) =>
-  db
-    .insert(relationScopes)
-    .values({
-      modelId: p.modelId,
-      relationId: p.relationId,
-      unit: p.unit,
-      application: p.application,
-      role: p.role,
-      container: p.container,
-    })
-    .returning(),
+  db.insert(relationScopes).values({
+    modelId: p.modelId,
+    relationId: p.relationId,
+    unit: p.unit,
+    application: p.application,
+    role: p.role,
+    container: p.container,
+  }),
 );
 const deleteMember = statement(["modelId", "relationId", "unit"], (db, p) =>
   db
@@ -159,6 +156,13 @@ const memberRow = statement(["modelId", "relationId", "unit"], (db, p) =>
     .from(relationScopes)
     .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.relationId, p.relationId), eq(relationScopes.unit, p.unit))),
 );
+/** The version of a unit's settings in a relation: they outlive its membership, so a unit entering again has some. */
+const settingsVersionOf = statement(["modelId", "relationId", "unit"], (db, p) =>
+  db
+    .select({ version: relationSettings.version })
+    .from(relationSettings)
+    .where(and(eq(relationSettings.modelId, p.modelId), eq(relationSettings.relationId, p.relationId), eq(relationSettings.unit, p.unit))),
+);
 const endpointsOf = statement(["modelId", "relationId"], (db, p) =>
   db
     .select()
@@ -166,12 +170,7 @@ const endpointsOf = statement(["modelId", "relationId"], (db, p) =>
     .where(and(eq(relationEndpoints.modelId, p.modelId), eq(relationEndpoints.relationId, p.relationId))),
 );
 
-/** Merges `values` into the unit's settings for the relation (sent at once); resolves to the new version. */
-async function writeSettings(tx: Tx, model: ModelRow, relationId: number, unit: string, values: Record<string, string>): Promise<number> {
-  const [row] = await tx.defer(upsertSettings(tx.db, { modelId: model.id, relationId, unit, settings: values }));
-  return row!.version;
-}
-
+/** Merges `settings` into the unit's settings for the relation: version 1 for the first, one more each time after. */
 const upsertSettings = statement(["modelId", "relationId", "unit", "settings"], (db, p) =>
   db
     .insert(relationSettings)
@@ -182,8 +181,7 @@ const upsertSettings = statement(["modelId", "relationId", "unit", "settings"], 
         settings: sql`${relationSettings.settings} || excluded.settings`,
         version: sql`${relationSettings.version} + 1`,
       },
-    })
-    .returning({ version: relationSettings.version }),
+    }),
 );
 
 /** Leaves a scope (false when not in it); the last member of a Dying relation removes it. */
