@@ -117,9 +117,22 @@ export function machineOperation<I extends InModel & { machine: string }, R>(
   needs: ModelLifeNeeded,
   body: (tx: Tx, model: ModelRow, machine: MachineRow, input: I) => Promise<R>,
 ): Operation<I, R> {
+  return machineOperationReading(
+    needs,
+    async () => undefined,
+    (tx, model, machine, input) => body(tx, model, machine, input),
+  );
+}
+
+/** As machineOperation, with more read with the machine behind the model's lock: `alsoRead` (what occupies it). */
+export function machineOperationReading<I extends InModel & { machine: string }, P, R>(
+  needs: ModelLifeNeeded,
+  alsoRead: (tx: Tx, model: ModelKey, input: I) => Promise<P>,
+  body: (tx: Tx, model: ModelRow, machine: MachineRow, input: I, read: P) => Promise<R>,
+): Operation<I, R> {
   return modelOperationReading(
     needs,
-    (tx, model, input: I) => getMachine(tx, model, input.machine),
-    (tx, model, input, machine) => body(tx, model, machine, input),
+    (tx, model, input: I) => Promise.all([getMachine(tx, model, input.machine), alsoRead(tx, model, input)] as const),
+    (tx, model, input, [machine, read]) => body(tx, model, machine, input, read),
   );
 }

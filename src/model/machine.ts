@@ -12,7 +12,7 @@ import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, mergeConstraints, parseConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
-import { getAliveMachine, getMachine, machineOperation } from "./lookup.js";
+import { getAliveMachine, getMachine, machineOperation, machineOperationReading } from "./lookup.js";
 import { checkSeries } from "./names.js";
 import type { MachineRow, ModelRow, Queryable } from "./rows.js";
 import { nextSequence } from "./sequences.js";
@@ -134,7 +134,7 @@ export async function assignedUnits(q: Queryable, modelId: string, id: string): 
  * `withContainers`) its containers. Seed 001: "A dying machine cannot
  * transition to dead if there are containers", nor while principals are assigned.
  */
-export async function occupancy(q: Queryable, machine: MachineRow, withContainers = false): Promise<Hold[]> {
+export async function occupancy(q: Queryable, machine: Pick<MachineRow, "modelId" | "id">, withContainers = false): Promise<Hold[]> {
   const holds: Hold[] = [];
   // Two reads, sent together.
   const [assigned, containerMachines] = await Promise.all([
@@ -229,15 +229,23 @@ export interface MachineInput extends InModel {
   machine: string;
 }
 
-/** The machine agent's act (Juju's EnsureDead): refused while the machine is occupied. An Alive machine may be set Dead too. */
-export const setMachineDead = machineOperation("any", async (tx, model, machine, _: MachineInput) => {
-  refuseIfManager(machine);
-  if (machine.life === Life.Dead) return machine;
-  const [hold] = await occupancy(tx.db, machine);
-  if (hold) throw refusal(hold, `set machine ${machine.id} Dead`);
-  setLife(tx, model, machine, Life.Dead);
-  return { ...machine, life: Life.Dead };
-});
+/**
+ * The machine agent's act (Juju's EnsureDead): refused while the machine is occupied. An Alive machine may be set Dead
+ * too. What occupies it is read with the machine, right behind the model's lock: with the write and the commit, two
+ * round trips in all.
+ */
+export const setMachineDead = machineOperationReading(
+  "any",
+  (tx, model, input: MachineInput) => occupancy(tx.db, { modelId: model.id, id: input.machine }),
+  async (tx, model, machine, _, holds) => {
+    refuseIfManager(machine);
+    if (machine.life === Life.Dead) return machine;
+    const [hold] = holds;
+    if (hold) throw refusal(hold, `set machine ${machine.id} Dead`);
+    setLife(tx, model, machine, Life.Dead);
+    return { ...machine, life: Life.Dead };
+  },
+);
 
 /** Deletes a Dead machine's row. */
 export async function removeMachineRow(tx: Tx, model: ModelRow, machine: MachineRow): Promise<void> {
