@@ -29,7 +29,8 @@ function startLifeline(env: Record<string, string>, until: RegExp) {
   children.push(child);
   let output = "";
   const ready = new Promise<{ output: string; code: number | null }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`lifeline did not print ${until} in time:\n${output}`)), 45_000);
+    // Under the tests' own timeout (below), so a start that hangs fails with what it printed.
+    const timer = setTimeout(() => reject(new Error(`lifeline did not print ${until} in time:\n${output}`)), 75_000);
     const check = () => {
       if (until.test(output)) {
         clearTimeout(timer);
@@ -68,7 +69,9 @@ async function post(url: string, document: unknown, variables: Record<string, un
 let adminToken = "";
 const READY = /logged in as an admin .*: (http\S+)/;
 
-describe("lifeline server process", () => {
+// A first start on a fresh PGlite directory runs every migration: 10 s alone on a slow machine, and three times that
+// beside the other test files (CI's PostgreSQL run failed at the default 30 s).
+describe("lifeline server process", { timeout: 90_000 }, () => {
   const dataDir = join(dataRoot, "pgdata");
   let url = "";
   let login = "";
