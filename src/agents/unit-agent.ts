@@ -20,6 +20,7 @@
 // - as a principal, deploys its subordinates (their agents run beside it,
 //   sharing its addresses and machine, seed 003), removes those never deployed
 //   that are no longer Alive, and recalls and removes Dead ones.
+
 import { join } from "node:path";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import {
@@ -46,6 +47,7 @@ import {
   UnitRelationSettingsDocument,
 } from "../client/graphql.js";
 import { Scope } from "../core/relation.js";
+import { applicationOfUnit } from "../core/unit-name.js";
 import { type AgentConnection, ApiError } from "./connection.js";
 import type { HookRunner } from "./hooks/run-hook.js";
 import { SerialPasses } from "./serial.js";
@@ -106,8 +108,6 @@ type HookChoice = { hook: Hook; skip: boolean } | null | "wait";
 /** Missing hooks passed in one recordMissingHooks call: well under the server's MAX_MISSING_HOOKS. */
 const MISSING_HOOKS_A_CALL = 500;
 
-const applicationOf = (unit: string) => unit.slice(0, unit.lastIndexOf("/"));
-
 /** "app:endpoint" strings, as relation change rows carry them. */
 const endpointsOf = (fields: Record<string, unknown>) =>
   (Array.isArray(fields.endpoints) ? fields.endpoints : []).map((e) => {
@@ -164,7 +164,7 @@ export class UnitAgent {
   }
 
   private get application() {
-    return applicationOf(this.credentials.unit);
+    return applicationOfUnit(this.credentials.unit);
   }
 
   /** Per model and unit: unit names repeat across models, and two agents must never share (or wipe) one directory. */
@@ -548,7 +548,7 @@ export class UnitAgent {
   private shouldDie(principal: string | null): boolean {
     if (this.own.get("APPLICATION", this.application)?.life !== "ALIVE") return true;
     if (principal === null) return false;
-    const principalApp = applicationOf(principal);
+    const principalApp = applicationOfUnit(principal);
     return !this.relations
       .all("RELATION")
       .some(
@@ -560,7 +560,7 @@ export class UnitAgent {
   /** A subordinate takes part only in its principal's container-scoped relations, and in global ones. */
   private belongsIn(fields: Record<string, unknown>, principal: string | null): boolean {
     if (principal === null || fields.scope !== Scope.Container) return true;
-    return endpointsOf(fields).some((e) => e.application === applicationOf(principal));
+    return endpointsOf(fields).some((e) => e.application === applicationOfUnit(principal));
   }
 
   /**

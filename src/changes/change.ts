@@ -13,6 +13,7 @@ import type { AgentStatusData, HookResult, ResolvedMode } from "../core/hooks.js
 import type { Life } from "../core/life.js";
 import type { ContainerType, MachineJob, UnitAgentStatus } from "../core/machine.js";
 import type { Role, Scope } from "../core/relation.js";
+import { applicationOfUnit } from "../core/unit-name.js";
 import type {
   applications,
   charms,
@@ -302,11 +303,10 @@ export const settingsRemoved = (relationId: number, unit: string) =>
   row("settings", memberId(relationId, unit), null, { relationId, unit }, true);
 
 /** The unit's application, from its name ("wordpress/0" → "wordpress"). */
-const applicationOf = (unit: string) => unit.slice(0, unit.lastIndexOf("/"));
 
 export const hookRunFields = (r: HookRunRow): HookFields => ({
   unit: r.unit,
-  application: applicationOf(r.unit),
+  application: applicationOfUnit(r.unit),
   run: String(r.id),
   hook: r.hook,
   relationId: r.relationId,
@@ -319,7 +319,7 @@ export const hookRunFields = (r: HookRunRow): HookFields => ({
 /** A hook run begun or ended: the unit's latest run, as it now stands. */
 export const hookRunRecorded = (r: HookRunRow) => row("hook", r.unit, null, hookRunFields(r));
 /** The unit is gone, and its hook runs with it. */
-export const hookRunsRemoved = (unit: string) => row("hook", unit, null, { unit, application: applicationOf(unit) }, true);
+export const hookRunsRemoved = (unit: string) => row("hook", unit, null, { unit, application: applicationOfUnit(unit) }, true);
 
 export const cleanupFields = (c: Pick<CleanupRow, "kind" | "target" | "dueAt">): CleanupFields => ({
   kind: c.kind,

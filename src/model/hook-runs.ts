@@ -3,12 +3,14 @@
 // so the server knows what every unit did and where each agent got to. A
 // commit is one transaction: the run's end, the hook's relation-set writes
 // (only if it succeeded), the agent's status and its state document.
+
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { hookRunRecorded, hookRunsRemoved } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import { HookResult } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
+import { applicationOfUnit } from "../core/unit-name.js";
 import { applications, charms, hookRuns, relationEndpoints, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { type AgentState, checkAgentState, saveAgentState } from "./agent-state.js";
@@ -116,7 +118,7 @@ function hookOperation<I extends InModel & { unit: string }, R>(
     (tx, model, input: I) => {
       const named = targets(input);
       const relationIds = relationIdsNamed(named);
-      const application = input.unit.slice(0, input.unit.lastIndexOf("/"));
+      const application = applicationOfUnit(input.unit);
       return Promise.all([
         charmOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
         runningRunsOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
