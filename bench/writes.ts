@@ -95,6 +95,12 @@ if (!Number.isInteger(WARMUP_CYCLES) || WARMUP_CYCLES < 0) {
 }
 
 const log = (line: string) => console.log(`bench: ${line}`);
+
+/** The system's monotonic clock in µs: the clock a V8 CPU profile's timestamps count (CLOCK_MONOTONIC), whichever process took it. */
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
+/** With BENCH_PROFILE, a phase's window on the profile's clock, so that its samples can be told from the rest. */
+const profileWindow = (from: number) => (process.env.BENCH_PROFILE ? ` (profile window ${from} to ${monotonicMicros()} µs)` : "");
 const n0 = (value: number) => Math.round(value).toLocaleString("en-US");
 
 /** A run that stopped on an error or a deadline; its message says what was left. */
@@ -445,13 +451,14 @@ class Bench {
     const measuring = this.sampler.phase();
     const clientCpu = process.cpuUsage();
     const started = performance.now();
+    const window = monotonicMicros();
     const stopAt = started + WRITE_SECONDS * 1000;
     const cycles = await this.drive(label, lanes, { stopAt }, stopAt + DEADLINE_MS, timings);
     const seconds = (performance.now() - started) / 1000;
     const figures = measuring.end();
     const { user, system } = process.cpuUsage(clientCpu);
     const mutations = [...timings.values()].reduce((sum, list) => sum + list.length, 0);
-    log(`${label}: ${n0(cycles)} cycles, ${n0(mutations)} mutations in ${seconds.toFixed(1)} s`);
+    log(`${label}: ${n0(cycles)} cycles, ${n0(mutations)} mutations in ${seconds.toFixed(1)} s${profileWindow(window)}`);
     return {
       label,
       cycles,

@@ -11,7 +11,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { runAutovacuum } from "./autovacuum.js";
+import { runAutovacuum, runPgliteVacuum } from "./autovacuum.js";
 import { lockDataDir } from "./lock.js";
 import { preparingStatements } from "./prepared.js";
 import * as schema from "./schema.js";
@@ -71,11 +71,14 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
     await client.exec("set default_transaction_isolation = 'read committed'");
     const db = drizzlePglite({ client, schema, logger });
     await migratePglite(db, { migrationsFolder });
+    // Nothing else reclaims dead rows here (autovacuum.ts).
+    const vacuum = runPgliteVacuum(client);
     return {
       db: db as unknown as Database,
       driver: "pglite",
       location: inMemory ? "memory" : dataDir,
       async close() {
+        await vacuum.stop();
         await client.close();
         await unlock();
       },
