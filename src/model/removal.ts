@@ -6,12 +6,12 @@ import { LifelineError } from "../core/errors.js";
 import type { Database } from "../db/connect.js";
 import { destroyApplication } from "./application.js";
 import { cleanupHandlers, runCleanupQueue } from "./cleanups.js";
-import { getApplication, getMachine, getRelation, getUnit } from "./lookup.js";
+import { getApplication, getMachine, getRelation } from "./lookup.js";
 import { type DestroyOptions, destroyMachine, type Outcome } from "./machine.js";
 import { destroyRelationByUser, findRelation } from "./relation.js";
 import type { ModelRow } from "./rows.js";
 import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
-import { destroyUnit } from "./unit.js";
+import { destroyUnit, findUnitToRemove } from "./unit.js";
 
 export interface RemovalResult {
   id: string;
@@ -91,7 +91,9 @@ function removal<T>(kind: string, find: Find<T>, destroy: Destroy<T>) {
 export const removeMachines = removal("machine", getMachine, destroyMachine);
 
 /** `juju remove-unit`. */
-export const removeUnits = removal("unit", getUnit, destroyUnit);
+export const removeUnits = removal("unit", findUnitToRemove, (tx, model, { unit, read }, options) =>
+  destroyUnit(tx, model, unit, options, read),
+);
 
 /** `juju remove-application`. */
 export const removeApplications = removal("application", getApplication, destroyApplication);

@@ -20,11 +20,12 @@ import { forgetAgent } from "./credentials.js";
 import { forgetHookRuns } from "./hook-runs.js";
 import { getAliveMachine, getApplication, getUnit, unitOperation, unitOperationReading } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome } from "./machine.js";
+import { parseUnitName } from "./names.js";
 import { type Placement, parsePlacements } from "./placement.js";
 import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from "./references.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { nextSequence } from "./sequences.js";
-import { type InModel, modelOperationReading, type Tx } from "./transaction.js";
+import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
 
 /**
  * The machine a new principal unit goes to: existing (checked) or made for it. `named`: the machine the placement
@@ -250,6 +251,43 @@ const deleteUnitRow = statement(["modelId", "name"], (db, p) =>
   db.delete(units).where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
 );
 
+/** A machine with no instance, and its jobs (a manager machine counts as provisioned: removeNeverDeployed). */
+type UnprovisionedMachine = Awaited<ReturnType<typeof unprovisionedMachines>>[number];
+
+/** The unit's machine, if it has no instance: found by the unit's name, so that it is read with the unit. */
+const unprovisionedMachineOfUnit = statement(["modelId", "name"], (db, p) =>
+  db
+    .select({ id: machines.id, jobs: machines.jobs })
+    .from(machines)
+    .where(
+      and(
+        eq(machines.modelId, p.modelId),
+        sql`${machines.id} = (select ${units.machineId} from ${units} where ${units.modelId} = ${p.modelId} and ${units.name} = ${p.name})`,
+        isNull(machines.instanceId),
+      ),
+    ),
+);
+
+/** What a unit's removal decides by, besides the unit: read with it (findUnitToRemove). */
+export interface RemovalReads {
+  /** Its Alive subordinates, which follow it Dying. */
+  subordinates: UnitRow[];
+  /** Its machine, if that has no instance (then the unit may go at once: removeNeverDeployed). */
+  unprovisioned: UnprovisionedMachine[];
+}
+
+/**
+ * A unit to remove and what its removal decides by, read together: one round trip, and for removeUnits' first unit
+ * none of its own (sent with the model's lock). Both reads go by the unit's name, so they need not wait for its row.
+ */
+export async function findUnitToRemove(tx: Tx, model: ModelKey, name: string): Promise<{ unit: UnitRow; read: RemovalReads }> {
+  parseUnitName(name); // refused before anything is sent (getUnit checks it too)
+  const unit = getUnit(tx, model, name);
+  const subordinates = sentAhead(aliveSubordinatesOf(tx.db, { modelId: model.id, principals: [name] }));
+  const unprovisioned = sentAhead(unprovisionedMachineOfUnit(tx.db, { modelId: model.id, name }));
+  return { unit: await unit, read: { subordinates: await subordinates, unprovisioned: await unprovisioned } };
+}
+
 /** The Alive subordinates of `principals`: those that follow them Dying. */
 const aliveSubordinates = (tx: Tx, model: ModelRow, principals: string[]): Promise<UnitRow[]> =>
   aliveSubordinatesOf(tx.db, { modelId: model.id, principals });
@@ -273,15 +311,23 @@ export async function setUnitsDying(tx: Tx, model: ModelRow, batch: UnitRow[], s
  * is not Alive is left as it is; otherwise it becomes Dying, and with force its
  * forced removal is queued for `forceAt`.
  */
-export async function destroyUnit(tx: Tx, model: ModelRow, unit: UnitRow, options: DestroyOptions = {}): Promise<Outcome> {
+export async function destroyUnit(
+  tx: Tx,
+  model: ModelRow,
+  unit: UnitRow,
+  options: DestroyOptions = {},
+  read?: RemovalReads,
+): Promise<Outcome> {
   if (unit.principal !== null)
     throw new LifelineError(
       "SUBORDINATE_NOT_ALLOWED",
       `unit ${unit.name} is a subordinate: remove the relation to its principal, or its principal ${unit.principal}`,
     );
-  // Two reads sent together: whether it can go at once (removeNeverDeployed), and the subordinates that follow it Dying.
-  const subordinates = unit.life === Life.Alive ? tx.defer(aliveSubordinates(tx, model, [unit.name])) : undefined;
-  if (unit.life !== Life.Dead && (await removeNeverDeployed(tx, model, [unit])).length) return "removed";
+  // Two reads sent together, unless read with the unit: whether it can go at once (removeNeverDeployed), and the
+  // subordinates that follow it Dying.
+  const subordinates =
+    unit.life !== Life.Alive ? undefined : read ? Promise.resolve(read.subordinates) : tx.defer(aliveSubordinates(tx, model, [unit.name]));
+  if (unit.life !== Life.Dead && (await removeNeverDeployed(tx, model, [unit], read?.unprovisioned)).length) return "removed";
   let outcome: Outcome = "unchanged";
   if (unit.life === Life.Alive) {
     await setUnitsDying(tx, model, [unit], subordinates);
@@ -300,10 +346,16 @@ export async function destroyUnit(tx: Tx, model: ModelRow, unit: UnitRow, option
  * entered into a scope by hand waits for its agent like any other). Returns
  * the names removed.
  */
-export async function removeNeverDeployed(tx: Tx, model: ModelRow, batch: readonly UnitRow[]): Promise<string[]> {
+export async function removeNeverDeployed(
+  tx: Tx,
+  model: ModelRow,
+  batch: readonly UnitRow[],
+  read?: readonly UnprovisionedMachine[],
+): Promise<string[]> {
   const principals = batch.filter((u) => u.principal === null && u.machineId !== null && u.life !== Life.Dead);
   if (!principals.length) return [];
-  const unprovisioned = await unprovisionedMachines(tx.db, { modelId: model.id, ids: [...new Set(principals.map((u) => u.machineId!))] });
+  const unprovisioned =
+    read ?? (await unprovisionedMachines(tx.db, { modelId: model.id, ids: [...new Set(principals.map((u) => u.machineId!))] }));
   const undeployable = new Set(unprovisioned.filter((m) => !m.jobs.includes(MachineJob.ManageModel)).map((m) => m.id));
   const removed: string[] = [];
   for (const unit of principals) {
