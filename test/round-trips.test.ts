@@ -49,25 +49,71 @@ import { onPostgres, uniqueName } from "./support/store.js";
 
 /**
  * The round trips `run` takes on the busiest of this process's sockets: an operation runs on one connection of its own
- * (BEGIN and COMMIT travel with statements: src/db/transaction-runner.ts). A round trip is a write after an answer: a
- * write sent before anything came back since the last one is the same trip (postgres.js hands a batch over 1 KiB to
- * the socket at once and the rest behind it, without waiting).
+ * (BEGIN and COMMIT travel with statements: src/db/transaction-runner.ts). postgres.js ends each statement with a Sync
+ * (or sends it as one simple Query), which PostgreSQL answers with a ReadyForQuery, in order: so the nth ReadyForQuery
+ * read answers the nth statement sent.
+ * A write starts a new trip once some statement the current trip sent has been answered: the client waited for it.
+ * Counting by bytes alone over-counted: postgres.js hands a batch over 1 KiB to the socket at once and the rest behind
+ * it, and an answer to the trip before can arrive between the two.
  */
 async function roundTrips(run: () => Promise<unknown>): Promise<number> {
-  const trips = new Map<net.Socket, { trips: number; readAtLastWrite: number }>();
+  interface Seen {
+    trips: number;
+    /** Statements sent, and answered (ReadyForQuery read), since counting began. */
+    sent: number;
+    answered: number;
+    /** Statements sent before the current trip's first write. */
+    sentBeforeTrip: number;
+    unread: Buffer;
+    stop: () => void;
+  }
+  const sockets = new Map<net.Socket, Seen>();
   const write = net.Socket.prototype.write;
   net.Socket.prototype.write = function (this: net.Socket, ...args: unknown[]) {
-    const seen = trips.get(this);
-    if (!seen) trips.set(this, { trips: 1, readAtLastWrite: this.bytesRead });
-    else if (this.bytesRead > seen.readAtLastWrite) trips.set(this, { trips: seen.trips + 1, readAtLastWrite: this.bytesRead });
+    let seen = sockets.get(this);
+    if (!seen) {
+      const onData = (data: Buffer) => {
+        const s = sockets.get(this)!;
+        s.unread = messages(Buffer.concat([s.unread, data]), (type) => {
+          if (type === READY_FOR_QUERY) s.answered++;
+        });
+      };
+      this.on("data", onData);
+      seen = { trips: 0, sent: 0, answered: 0, sentBeforeTrip: 0, unread: Buffer.alloc(0), stop: () => this.off("data", onData) };
+      sockets.set(this, seen);
+    }
+    if (seen.trips === 0 || seen.answered > seen.sentBeforeTrip) {
+      seen.trips++;
+      seen.sentBeforeTrip = seen.sent;
+    }
+    messages(Buffer.from(args[0] as Uint8Array), (type) => {
+      if (type === SYNC || type === QUERY) seen.sent++;
+    });
     return (write as (...a: unknown[]) => boolean).apply(this, args);
   } as typeof write;
   try {
     await run();
   } finally {
     net.Socket.prototype.write = write;
+    for (const seen of sockets.values()) seen.stop();
   }
-  return Math.max(0, ...[...trips.values()].map((t) => t.trips));
+  return Math.max(0, ...[...sockets.values()].map((s) => s.trips));
+}
+
+const SYNC = 0x53; // 'S', sent: the end of a statement in the extended protocol
+const QUERY = 0x51; // 'Q', sent: a statement in the simple protocol (postgres.js's, for one without parameters)
+const READY_FOR_QUERY = 0x5a; // 'Z', read
+
+/** Calls `each` with the type of every whole protocol message in `buffer` (a type byte, then a length that counts itself); returns the rest. */
+function messages(buffer: Buffer, each: (type: number) => void): Buffer {
+  let at = 0;
+  while (buffer.length - at >= 5) {
+    const end = at + 1 + buffer.readInt32BE(at + 1);
+    if (end > buffer.length) break;
+    each(buffer[at]!);
+    at = end;
+  }
+  return buffer.subarray(at);
 }
 
 /** A statement built once (src/db/statement.ts): the session's isolation level where it runs. */
@@ -160,10 +206,10 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => recordMissingHooks(store.db, { model, unit, hooks, state: { passed: 2 } }))).toBe(2);
   });
 
-  it("commitHook: the lock with the unit and the run; the run's end; the agent's status with the commit", async () => {
+  it("commitHook: the lock with the unit, the run and the time it ends at; the run's end and the agent's status with the commit", async () => {
     const unit = await newUnit();
     const run = await beginHook(store.db, { model, unit, hook: "install" });
-    expect(await roundTrips(() => commitHook(store.db, { model, unit, run: String(run.id), result: "succeeded" }))).toBe(3);
+    expect(await roundTrips(() => commitHook(store.db, { model, unit, run: String(run.id), result: "succeeded" }))).toBe(2);
   });
 
   it("setWorkloadStatus: the lock with the unit; the status with the commit", async () => {

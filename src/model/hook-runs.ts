@@ -336,11 +336,18 @@ export interface CommitHookInput extends InModel {
 }
 
 /** A run of the unit, by its id (parsed): it needs no earlier read, so it goes with the unit's. */
+/** A run of the unit, with the transaction's `now()`: the time a commit ends it at. */
 const runOfUnit = statement(["modelId", "unit", "id"], (db, p) =>
   db
-    .select()
+    .select({ ...getTableColumns(hookRuns), now: sql<Date>`now()`.mapWith(hookRuns.endedAt) })
     .from(hookRuns)
     .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), eq(hookRuns.id, p.id))),
+);
+const endRun = statement(["id", "result", "message"], (db, p) =>
+  db
+    .update(hookRuns)
+    .set({ result: sql`${p.result}`, message: sql`${p.message}`, endedAt: sql`now()` })
+    .where(eq(hookRuns.id, p.id)),
 );
 
 function parseRunId(id: string): number {
@@ -364,13 +371,14 @@ export const commitHook = unitOperationReading(
   "any",
   async (tx, model, input: CommitHookInput) =>
     (await runOfUnit(tx.db, { modelId: model.id, unit: input.unit, id: parseRunId(input.run) }))[0],
-  async (tx, model, unit, input, run): Promise<HookRunRow> => {
+  async (tx, model, unit, input, read): Promise<HookRunRow> => {
     const id = parseRunId(input.run);
-    if (!run)
+    if (!read)
       throw new LifelineError("NOT_FOUND", `hook run ${id} of unit ${unit.name} not found in model "${model.name}"`, {
         kind: "hook run",
         id: input.run,
       });
+    const { now, ...run } = read;
     if (run.result !== HookResult.Running) {
       if (run.result === input.result) return run;
       throw new LifelineError("HOOK_RUN_ENDED", `hook run ${id} ("${run.hook}") of unit ${unit.name} has already ended: ${run.result}`, {
@@ -382,15 +390,14 @@ export const commitHook = unitOperationReading(
     const state: AgentState | null = input.state == null ? null : checkAgentState(input.state);
 
     if (input.result === HookResult.Succeeded) await applySettingsWrites(tx, model, unit, input.settings ?? []);
-    const [ended] = await tx.db
-      .update(hookRuns)
-      .set({ result: input.result, message: (input.message ?? "").slice(0, MESSAGE_LIMIT), endedAt: sql`now()` })
-      .where(eq(hookRuns.id, run.id))
-      .returning();
-    tx.record(model.id, hookRunRecorded(ended!));
+    // The row as the update writes it (now() is the transaction's, read with the run), so the update goes with the
+    // COMMIT, unanswered.
+    const ended: HookRunRow = { ...run, result: input.result, message: (input.message ?? "").slice(0, MESSAGE_LIMIT), endedAt: now };
+    tx.defer(endRun(tx.db, { id: run.id, result: ended.result, message: ended.message }));
+    tx.record(model.id, hookRunRecorded(ended));
     await updateAgent(tx, model, unit, input.result === HookResult.Failed ? hookFailed(run) : idle, null);
     if (state) saveAgentState(tx, model, unit.name, state);
-    return ended!;
+    return ended;
   },
   (input) => void parseRunId(input.run),
 );
