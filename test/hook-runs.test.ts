@@ -145,6 +145,14 @@ describe('recordMissingHooks (hooks the charm does not ship: Juju\'s "skipped mi
     expect(unit.runs.map((r: any) => r.result)).toEqual(["MISSING", "MISSING", "MISSING", "INTERRUPTED"]);
   });
 
+  it("answers with the runs as stored: their ids in order, relations, remote units, messages and times", async () => {
+    const { model, db, a } = await scene();
+    const recorded = (await api.ok(RECORD_MISSING_HOOKS, { input: { model, unit: "wordpress/0", hooks: missing(db) } })).recordMissingHooks;
+    expect(recorded.map((r: any) => Number(r.id))).toEqual([...recorded.map((r: any) => Number(r.id))].sort((x, y) => x - y));
+    // A unit's runs are listed newest first.
+    expect((await a.unit("wordpress/0")).runs).toEqual([...recorded].reverse());
+  });
+
   it("refuses the whole call, changing nothing: a hook the charm ships, one it cannot have, a unit in error or Dead, no hooks, too many", async () => {
     const { model, db, a, l } = await scene();
     const before = await a.revision();

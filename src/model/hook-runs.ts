@@ -206,20 +206,33 @@ const insertRunningHookRun = statement(runKeys, (db, p) =>
 
 const MISSING_MESSAGE = "the charm ships no such hook";
 
-/** A hook the charm does not ship: a `missing` run, begun and ended at once. */
-const insertMissingHookRun = statement(runKeys, (db, p) =>
-  db.insert(hookRuns).values({
-    id: p.id,
-    modelId: p.modelId,
-    unit: p.unit,
-    hook: p.hook,
-    relationId: p.relationId,
-    remoteUnit: p.remoteUnit,
-    result: HookResult.Missing,
-    message: MISSING_MESSAGE,
-    endedAt: sql`now()`,
-  }),
+/**
+ * Hooks the charm does not ship: `missing` runs, begun and ended at once. One statement for all of a call's runs (their
+ * fields as arrays, unnested in order), the same text whatever their count, so built and prepared once.
+ */
+const insertMissingHookRuns = statement(["ids", "modelId", "unit", "hooks", "relationIds", "remoteUnits"], (db, p) =>
+  db.insert(hookRuns).select(
+    sql`select run.id, ${p.modelId}::uuid, ${p.unit}::text, run.hook, run.relation_id, run.remote_unit, ${HookResult.Missing}::text, ${MISSING_MESSAGE}::text, now(), now()
+      from unnest(${p.ids}::bigint[], ${p.hooks}::text[], ${p.relationIds}::int[], ${p.remoteUnits}::text[]) with ordinality
+        as run(id, hook, relation_id, remote_unit, n)
+      order by run.n`,
+  ),
 );
+
+function insertMissingHookRunsOf(tx: Tx, runs: readonly HookRunRow[]): void {
+  const [first] = runs;
+  if (!first) return;
+  tx.defer(
+    insertMissingHookRuns(tx.db, {
+      ids: runs.map((r) => r.id),
+      modelId: first.modelId,
+      unit: first.unit,
+      hooks: runs.map((r) => r.hook),
+      relationIds: runs.map((r) => r.relationId),
+      remoteUnits: runs.map((r) => r.remoteUnit),
+    }),
+  );
+}
 
 /** A new run's row, as its insert writes it: the id read ahead, begun (a missing one also ended) at the transaction's time. */
 function newRun(
@@ -454,10 +467,10 @@ export const recordMissingHooks = hookOperation(
     }
     const state = input.state == null ? null : checkAgentState(input.state);
 
-    // Sent together with the COMMIT: the interrupted runs' end, one statement a run (the same text whatever the
-    // count, so built and prepared once), the prune. Their changes are recorded in that order.
+    // Sent together with the COMMIT: the interrupted runs' end, the runs (one statement), the prune. Their changes
+    // are recorded in that order.
     interruptRunning(tx, model, unit.name, reads);
-    for (const run of recorded) tx.defer(insertMissingHookRun(tx.db, run));
+    insertMissingHookRunsOf(tx, recorded);
     prune(tx, model, unit.name);
     for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
     await updateAgent(tx, model, unit, idle, null);
