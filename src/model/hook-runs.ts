@@ -219,6 +219,7 @@ const insertMissingHookRuns = statement(["ids", "modelId", "unit", "hooks", "rel
   ),
 );
 
+/** Sends the insert of a call's missing runs (built by newRun), without waiting. */
 function insertMissingHookRunsOf(tx: Tx, runs: readonly HookRunRow[]): void {
   const [first] = runs;
   if (!first) return;
@@ -348,8 +349,10 @@ export interface CommitHookInput extends InModel {
   state?: Record<string, unknown> | null;
 }
 
-/** A run of the unit, by its id (parsed): it needs no earlier read, so it goes with the unit's. */
-/** A run of the unit, with the transaction's `now()`: the time a commit ends it at. */
+/**
+ * A run of the unit, by its id (parsed): it needs no earlier read, so it goes with the unit's. With the transaction's
+ * `now()`, the time a commit ends it at.
+ */
 const runOfUnit = statement(["modelId", "unit", "id"], (db, p) =>
   db
     .select({ ...getTableColumns(hookRuns), now: sql<Date>`now()`.mapWith(hookRuns.endedAt) })
