@@ -20,7 +20,6 @@
 // - as a principal, deploys its subordinates (their agents run beside it,
 //   sharing its addresses and machine, seed 003), removes those never deployed
 //   that are no longer Alive, and recalls and removes Dead ones.
-
 import { join } from "node:path";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import {

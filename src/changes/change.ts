@@ -302,8 +302,6 @@ export const settingsWritten = (relationId: number, unit: string, version: numbe
 export const settingsRemoved = (relationId: number, unit: string) =>
   row("settings", memberId(relationId, unit), null, { relationId, unit }, true);
 
-/** The unit's application, from its name ("wordpress/0" → "wordpress"). */
-
 export const hookRunFields = (r: HookRunRow): HookFields => ({
   unit: r.unit,
   application: applicationOfUnit(r.unit),

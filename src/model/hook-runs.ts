@@ -3,7 +3,6 @@
 // so the server knows what every unit did and where each agent got to. A
 // commit is one transaction: the run's end, the hook's relation-set writes
 // (only if it succeeded), the agent's status and its state document.
-
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { hookRunRecorded, hookRunsRemoved } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";

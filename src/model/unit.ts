@@ -268,8 +268,8 @@ const unprovisionedMachineOfUnit = statement(["modelId", "name"], (db, p) =>
     ),
 );
 
-/** What a unit's removal decides by, besides the unit: read with it (findUnitToRemove). */
-export interface RemovalReads {
+/** What destroyUnit decides by, besides the unit: read with it (findUnitToRemove), as RemovalFacts are for removeUnitRow. */
+export interface DestroyFacts {
   /** Its Alive subordinates, which follow it Dying. */
   subordinates: UnitRow[];
   /** Its machine, if that has no instance (then the unit may go at once: removeNeverDeployed). */
@@ -280,7 +280,7 @@ export interface RemovalReads {
  * A unit to remove and what its removal decides by, read together: one round trip, and for removeUnits' first unit
  * none of its own (sent with the model's lock). Both reads go by the unit's name, so they need not wait for its row.
  */
-export async function findUnitToRemove(tx: Tx, model: ModelKey, name: string): Promise<{ unit: UnitRow; read: RemovalReads }> {
+export async function findUnitToRemove(tx: Tx, model: ModelKey, name: string): Promise<{ unit: UnitRow; read: DestroyFacts }> {
   parseUnitName(name); // refused before anything is sent (getUnit checks it too)
   const unit = getUnit(tx, model, name);
   const subordinates = sentAhead(aliveSubordinatesOf(tx.db, { modelId: model.id, principals: [name] }));
@@ -316,7 +316,7 @@ export async function destroyUnit(
   model: ModelRow,
   unit: UnitRow,
   options: DestroyOptions = {},
-  read?: RemovalReads,
+  read?: DestroyFacts,
 ): Promise<Outcome> {
   if (unit.principal !== null)
     throw new LifelineError(
