@@ -3,9 +3,10 @@
 // Which transaction wrote a change row is PostgreSQL's own record of it, its `xmin`.
 import { and, eq, gt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { LifelineError } from "../src/core/errors.js";
 import { changes, models, units } from "../src/db/schema.js";
-import { addModel, addUnit, deploy, setConstraints, transact } from "../src/model/index.js";
-import { lockModel } from "../src/model/transaction.js";
+import { addMachine, addModel, addUnit, deploy, destroyModel, setConstraints, transact } from "../src/model/index.js";
+import { lockModel, modelRowWritten, type Tx } from "../src/model/transaction.js";
 import { useApi } from "./support/api.js";
 import { uniqueName } from "./support/store.js";
 
@@ -79,6 +80,74 @@ describe("group commit", () => {
     ]);
     expect(results.slice(1)).toEqual(["retried", "committed"]);
     expect(attempts).toBe(2);
+  });
+
+  it("a writer behind destroyModel in the same group finds the model Dying: what needs it Alive is refused", async () => {
+    const { model, since } = await freshModel();
+    const outcomes = await Promise.allSettled([
+      constraints(model.name, "cores=1"), // alone
+      destroyModel(api.store.db, { model: model.name }),
+      addMachine(api.store.db, { model: model.name }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: "NOT_ALIVE" });
+    const group = (await writersOf(model.id, since)).slice(-2);
+    expect(group.map((w) => `${w.kind} ${w.entity}`)).toEqual([`model ${model.name}`, `cleanup ${group[1]!.entity}`]);
+  });
+
+  it("a writer behind the model's setConstraints in the same group captures the new constraints (seed 004)", async () => {
+    const { model } = await freshModel();
+    const [, , machine] = await Promise.all([
+      constraints(model.name, "cores=1"), // alone
+      setConstraints(api.store.db, { model: model.name, constraints: "mem=8G" }),
+      addMachine(api.store.db, { model: model.name }),
+    ]);
+    expect(machine.constraints).toMatchObject({ mem: 8192 });
+  });
+
+  /** A writer that sets the model's constraints to mem=8G, reads its row again, then fails by `failing`. */
+  const writesModelRowThenFails = (model: string, failing: (tx: Tx, id: string) => void) =>
+    transact(
+      api.store.db,
+      async (tx) => {
+        const { id } = await lockModel(tx, model, "any");
+        await tx.db
+          .update(models)
+          .set({ constraints: { mem: 8192 } })
+          .where(eq(models.id, id));
+        modelRowWritten(tx, model);
+        await lockModel(tx, model, "any");
+        failing(tx, id);
+      },
+      model,
+    );
+
+  it("a writer behind one refused after writing the model's row sees the row as it was before that one", async () => {
+    const { model } = await freshModel();
+    const [, refused, machine] = await Promise.allSettled([
+      constraints(model.name, "cores=1"), // alone
+      writesModelRowThenFails(model.name, () => {
+        throw new LifelineError("INVALID_ARGUMENT", "refused after writing");
+      }),
+      addMachine(api.store.db, { model: model.name }),
+    ]);
+    expect(refused).toMatchObject({ status: "rejected", reason: { code: "INVALID_ARGUMENT" } });
+    expect(machine.status === "fulfilled" && machine.value.constraints).toEqual({});
+  });
+
+  it("a writer run again after the one before it was undone sees the model's row as it was before that one", async () => {
+    const { model } = await freshModel();
+    const [, undone, machine] = await Promise.allSettled([
+      constraints(model.name, "cores=1"), // alone
+      // Its deferred write fails once the next writer has started: that one runs again, without the row written here.
+      writesModelRowThenFails(
+        model.name,
+        (tx, id) => void tx.defer(tx.db.execute(sql`update models set revision = revision / 0 where id = ${id}`)),
+      ),
+      addMachine(api.store.db, { model: model.name }),
+    ]);
+    expect(undone).toMatchObject({ status: "rejected", reason: { cause: { code: "22012" } } });
+    expect(machine.status === "fulfilled" && machine.value.constraints).toEqual({});
   });
 
   it("a writer's deferred write that fails undoes only that writer; the one behind it, refused behind the failure, runs again in the same transaction", async () => {

@@ -57,6 +57,15 @@ import { onPostgres, uniqueName } from "./support/store.js";
  * it, and an answer to the trip before can arrive between the two.
  */
 async function roundTrips(run: () => Promise<unknown>): Promise<number> {
+  return (await traffic(run)).trips;
+}
+
+/** The statements `run` sends on the busiest of this process's sockets (each ends in a Sync, or is one simple Query). */
+async function statementsSent(run: () => Promise<unknown>): Promise<number> {
+  return (await traffic(run)).statements;
+}
+
+async function traffic(run: () => Promise<unknown>): Promise<{ trips: number; statements: number }> {
   interface Seen {
     trips: number;
     /** Statements sent, and answered (ReadyForQuery read), since counting began. */
@@ -97,7 +106,8 @@ async function roundTrips(run: () => Promise<unknown>): Promise<number> {
     net.Socket.prototype.write = write;
     for (const seen of sockets.values()) seen.stop();
   }
-  return Math.max(0, ...[...sockets.values()].map((s) => s.trips));
+  const busiest = [...sockets.values()].sort((a, b) => b.sent - a.sent)[0];
+  return { trips: busiest?.trips ?? 0, statements: busiest?.sent ?? 0 };
 }
 
 const SYNC = 0x53; // 'S', sent: the end of a statement in the extended protocol
@@ -242,6 +252,17 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     // savepoint and lock; its write with the second one's savepoint and lock; the second's with the third's; the
     // third's; the change rows with the COMMIT (5, where waiting for each writer's write took 7).
     expect(await roundTrips(() => Promise.all(["cores=1", "cores=2", "cores=3", "cores=4"].map(constraints)))).toBe(7);
+  });
+
+  it("a group's writers after the first take the model's row from the lock their transaction holds: no statement of their own for it", async () => {
+    const constraints = (text: string) => setConstraints(store.db, { model, application: "cache", constraints: text });
+    // Alone: BEGIN, the lock, the application, its update, the change rows, COMMIT.
+    expect(await statementsSent(() => constraints("cores=1"))).toBe(6);
+    // The first alone (6); the four behind it in one transaction: BEGIN, the lock once, each one's savepoint, application
+    // and update (4 × 3), the change rows and COMMIT.
+    expect(await statementsSent(() => Promise.all(["cores=2", "cores=3", "cores=4", "cores=5", "cores=6"].map(constraints)))).toBe(
+      6 + 1 + 1 + 4 * 3 + 2,
+    );
   });
 
   describe("an agent's stream starting: its snapshot, in a read-only transaction", () => {

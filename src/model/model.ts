@@ -19,7 +19,7 @@ import { getApplication } from "./lookup.js";
 import { createMachine, type Outcome } from "./machine.js";
 import { checkModelName, checkSeries } from "./names.js";
 import type { ModelRow, Queryable } from "./rows.js";
-import { type InModel, modelOperation, modelOperationReading, type Tx, transact } from "./transaction.js";
+import { type InModel, modelOperation, modelOperationReading, modelRowWritten, type Tx, transact } from "./transaction.js";
 
 export const DEFAULT_MODEL = "default";
 export const DEFAULT_SERIES = "jammy";
@@ -81,6 +81,7 @@ export const setConstraints = modelOperationReading(
     if (app) return setApplicationConstraints(tx, model, app, input.constraints);
     const constraints = parseConstraints(input.constraints);
     tx.defer(tx.db.update(models).set({ constraints }).where(eq(models.id, model.id)));
+    modelRowWritten(tx, model.name);
     tx.record(model.id, modelConstraintsSet(model, constraints));
     return constraints;
   },
@@ -101,6 +102,7 @@ export const setModelConfig = modelOperation("any", async (tx, model, input: Set
   const retry = input.automaticallyRetryHooks ?? model.automaticallyRetryHooks;
   if (retry === model.automaticallyRetryHooks) return model;
   const [updated] = await tx.db.update(models).set({ automaticallyRetryHooks: retry }).where(eq(models.id, model.id)).returning();
+  modelRowWritten(tx, model.name);
   tx.record(model.id, modelConfigSet(updated!));
   return updated!;
 });
@@ -116,6 +118,7 @@ export const destroyModel = modelOperation("any", async (tx, model, input: Destr
     .update(models)
     .set({ life: advance(`model ${model.name}`, model.life, Life.Dying) })
     .where(eq(models.id, model.id));
+  modelRowWritten(tx, model.name);
   tx.record(model.id, modelLifeSet(model.name, Life.Dying));
   await queueCleanup(tx, model, CleanupKinds.destroyModel, model.name, { force: !!input.force });
   return "dying";
@@ -166,6 +169,7 @@ export async function finishModel(tx: Tx, model: ModelRow): Promise<boolean> {
     .update(models)
     .set({ life: advance(`model ${model.name}`, model.life, Life.Dead) })
     .where(eq(models.id, model.id));
+  modelRowWritten(tx, model.name);
   tx.record(model.id, modelLifeSet(model.name, Life.Dead));
   return true;
 }

@@ -116,16 +116,25 @@ type Outcome = { value: unknown } | { error: unknown } | "again";
 
 type Mark = readonly [pending: number, after: number, deferred: number];
 
+/**
+ * The model rows a transaction holds locked, by name, as it last read them: a group's writers after the first take the
+ * row from here instead of locking it again (a statement each). Forgotten when the transaction writes the row
+ * (modelRowWritten) or rolls back to a savepoint.
+ */
+const lockedRows = new WeakMap<Tx, Map<string, ModelRow>>();
+
 /** What a transaction's writers leave to its end: change rows to append, writes not yet answered, and work to run once it commits. */
 class Commitments {
   readonly pending: PendingChange[] = [];
   private readonly after: ((db: Database) => void)[] = [];
   /** Writes sent with tx.defer, in the order sent (the order PostgreSQL runs and answers them). */
   readonly deferred: Promise<unknown>[] = [];
+  /** The model rows the transaction holds locked (lockedRows). */
+  readonly locked = new Map<string, ModelRow>();
 
   /** A writer's view of the transaction. */
   tx(db: DbTx): Tx {
-    return {
+    const tx: Tx = {
       db,
       defer: <T>(write: PromiseLike<T>) => {
         const sent = new Promise<T>((resolve, reject) => write.then(resolve, reject)); // started now, and only once
@@ -136,6 +145,8 @@ class Commitments {
       record: (modelId, change) => void this.pending.push({ modelId, change }),
       afterCommit: (then) => void this.after.push(then),
     };
+    lockedRows.set(tx, this.locked);
+    return tx;
   }
 
   /** Where the writers' commitments stand now, to undo back to. */
@@ -207,6 +218,7 @@ async function together(db: Database, group: readonly Writer[]): Promise<void> {
               continue;
             }
             commitments.undo(writer.mark); // its changes go with its writes, and so do those of every writer after it
+            commitments.locked.clear(); // a model row it wrote is as it was again
             await open.rollbackTo(writer.savepoint);
             outcomes[writer.index] = verdict(error);
             return writer.index + 1;
@@ -240,6 +252,7 @@ async function together(db: Database, group: readonly Writer[]): Promise<void> {
           else {
             const error = (await commitments.firstFailure(mark)) ?? outcome.thrown;
             commitments.undo(mark); // its changes go with its writes
+            commitments.locked.clear();
             await open.rollbackTo(savepoint);
             outcomes[i] = verdict(error);
           }
@@ -328,8 +341,19 @@ function knownIdsOf(db: DbTx): Map<string, string> {
   return ids;
 }
 
-/** Reads the model row FOR UPDATE, serializing the model's writers; refuses a model without the life needed. */
+/**
+ * Reads the model row FOR UPDATE, serializing the model's writers; refuses a model without the life needed. In a
+ * transaction that already holds the lock (a group's writers after the first), the row as last read, with no statement.
+ */
 export async function lockModel(tx: Tx, name: string, needs: ModelLifeNeeded): Promise<ModelRow> {
+  const held = lockedRows.get(tx);
+  const model = held?.get(name) ?? (await lockModelRow(tx, name));
+  held?.set(name, model);
+  if (needs === Life.Alive && model.life !== Life.Alive) throw new LifelineError("NOT_ALIVE", `model "${name}" is ${model.life}`);
+  return model;
+}
+
+async function lockModelRow(tx: Tx, name: string): Promise<ModelRow> {
   const [model] = await modelRowForUpdate(tx.db, { name: checkModelName(name) });
   const ids = knownIdsOf(tx.db);
   if (!model) {
@@ -340,8 +364,12 @@ export async function lockModel(tx: Tx, name: string, needs: ModelLifeNeeded): P
     if (ids.size >= MAX_KNOWN_IDS) ids.clear();
     ids.set(name, model.id);
   }
-  if (needs === Life.Alive && model.life !== Life.Alive) throw new LifelineError("NOT_ALIVE", `model "${name}" is ${model.life}`);
   return model;
+}
+
+/** Every write of a model's row inside an operation says so: the group's writers after it then lock and read it again. */
+export function modelRowWritten(tx: Tx, name: string): void {
+  lockedRows.get(tx)?.delete(name);
 }
 
 /** The model row by id, locked as lockModel does; undefined once the model is gone. */
