@@ -5,6 +5,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { LifelineError } from "../src/core/errors.js";
 import { changes, models, units } from "../src/db/schema.js";
+import { sentAhead } from "../src/db/sent-ahead.js";
 import { addMachine, addModel, addUnit, deploy, destroyModel, setConstraints, transact } from "../src/model/index.js";
 import { lockModel, modelRowWritten, type Tx } from "../src/model/transaction.js";
 import { useApi } from "./support/api.js";
@@ -60,6 +61,54 @@ describe("group commit", () => {
     const group = (await writersOf(model.id, since)).slice(-2);
     expect(group.map((w) => `${w.kind} ${w.entity}`)).toEqual(["application wordpress", "unit wordpress/0"]);
     expect(group[0]!.tx).toBe(group[1]!.tx);
+  });
+
+  it("a writer refused before it wrote anything: the others commit together, in the same transaction", async () => {
+    const { model, since } = await freshModel();
+    const outcomes = await Promise.allSettled([
+      constraints(model.name, "cores=1"), // alone
+      constraints(model.name, "cores=2"),
+      setConstraints(api.store.db, { model: model.name, application: "no-such-application", constraints: "cores=3" }),
+      constraints(model.name, "cores=4"),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: "NOT_FOUND" });
+    const group = (await writersOf(model.id, since)).slice(-2);
+    expect(group[0]!.tx).toBe(group[1]!.tx);
+  });
+
+  it("the last writer of a group refused after a read PostgreSQL failed: the others' writes still commit", async () => {
+    const { model } = await freshModel();
+    const outcomes = await Promise.allSettled([
+      constraints(model.name, "cores=1"), // alone
+      // Writes with no change row: nothing of the group but the COMMIT comes after the refused writer's read.
+      transact(
+        api.store.db,
+        async (tx) => {
+          const { id } = await lockModel(tx, model.name, "any");
+          await tx.db
+            .update(models)
+            .set({ constraints: { mem: 8192 } })
+            .where(eq(models.id, id));
+          modelRowWritten(tx, model.name);
+        },
+        model.name,
+      ),
+      transact(
+        api.store.db,
+        async (tx) => {
+          await lockModel(tx, model.name, "any");
+          // Sent, never awaited: the refusal below does not depend on it, but the transaction has failed behind it.
+          sentAhead(tx.db.execute(sql`select 1 / 0`));
+          throw new LifelineError("INVALID_ARGUMENT", "refused");
+        },
+        model.name,
+      ),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: "INVALID_ARGUMENT" });
+    const [row] = await api.store.db.select({ constraints: models.constraints }).from(models).where(eq(models.id, model.id));
+    expect(row!.constraints).toEqual({ mem: 8192 });
   });
 
   it("a writer of a group whose failure a retry cures runs again, alone, and the others are not held back by it", async () => {

@@ -254,15 +254,29 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => Promise.all(["cores=1", "cores=2", "cores=3", "cores=4"].map(constraints)))).toBe(7);
   });
 
-  it("a group's writers after the first take the model's row from the lock their transaction holds: no statement of their own for it", async () => {
+  it("a group's writers after the first send only their own reads and writes: the model's row comes from the lock their transaction holds, and no savepoint when none is refused", async () => {
     const constraints = (text: string) => setConstraints(store.db, { model, application: "cache", constraints: text });
     // Alone: BEGIN, the lock, the application, its update, the change rows, COMMIT.
     expect(await statementsSent(() => constraints("cores=1"))).toBe(6);
-    // The first alone (6); the four behind it in one transaction: BEGIN, the lock once, each one's savepoint, application
-    // and update (4 × 3), the change rows and COMMIT.
+    // The first alone (6); the four behind it in one transaction: BEGIN, the lock once, each one's application and
+    // update (4 × 2), the change rows and COMMIT.
     expect(await statementsSent(() => Promise.all(["cores=2", "cores=3", "cores=4", "cores=5", "cores=6"].map(constraints)))).toBe(
-      6 + 1 + 1 + 4 * 3 + 2,
+      6 + 1 + 1 + 4 * 2 + 2,
     );
+  });
+
+  it("a writer of a group refused before it wrote costs the group nothing: no savepoint, no rollback", async () => {
+    const constraints = (application: string, text: string) => setConstraints(store.db, { model, application, constraints: text });
+    const group = () =>
+      Promise.allSettled([
+        constraints("cache", "cores=1"), // alone: 6
+        constraints("cache", "cores=2"),
+        constraints("no-such-application", "cores=3"), // its read finds nothing: NOT_FOUND
+        constraints("cache", "cores=4"),
+      ]);
+    // BEGIN, the lock, the first one's application and update, the refused one's read, the third's application and
+    // update, the change rows and COMMIT.
+    expect(await statementsSent(group)).toBe(6 + 1 + 1 + 2 + 1 + 2 + 2);
   });
 
   describe("an agent's stream starting: its snapshot, in a read-only transaction", () => {

@@ -33,6 +33,51 @@ export interface OpenTransaction {
   rollbackTo(name: string): Promise<void>;
   /** A read-only transaction's final reads: COMMIT is sent right behind them (see Last). */
   last: Last;
+  /** The statements `tx` has been handed so far (BEGIN, savepoints and their rollbacks are not counted). */
+  statements(): number;
+  /** Whether a statement handed to `tx` from the `from`th on may have written: any but a SELECT. */
+  wroteSince(from: number): boolean;
+  /** The first failure among the statements handed to `tx` from the `from`th on, once all have answered; undefined if none failed. */
+  failureSince(from: number): Promise<unknown>;
+}
+
+/**
+ * The statements a transaction's Drizzle handle is given, as its driver client receives them. A SELECT here writes
+ * nothing: the model's statements that write begin otherwise (INSERT, UPDATE, DELETE, or WITH around them), and their
+ * SELECTs call nothing that writes (row locks and advisory locks, which they may take, are not writes).
+ */
+class Recorded {
+  private readonly texts: string[] = [];
+  private readonly answers: Promise<unknown>[] = [];
+
+  /** `client`, with `method` recording each statement it is given. */
+  wrap<C extends object>(client: C, method: "unsafe" | "query"): C {
+    return new Proxy(client, {
+      get: (target, key, receiver) => {
+        const value = Reflect.get(target, key, receiver);
+        if (key !== method) return value;
+        return (text: string, ...rest: unknown[]) => {
+          const answer = (value as (...a: unknown[]) => Promise<unknown>).call(target, text, ...rest);
+          this.texts.push(text);
+          this.answers.push(answer);
+          return answer;
+        };
+      },
+    });
+  }
+
+  get count(): number {
+    return this.texts.length;
+  }
+
+  wroteSince(from: number): boolean {
+    return this.texts.slice(from).some((text) => !/^\s*select\b/i.test(text));
+  }
+
+  async failureSince(from: number): Promise<unknown> {
+    for (const answer of await Promise.allSettled(this.answers.slice(from))) if (answer.status === "rejected") return answer.reason;
+    return undefined;
+  }
 }
 
 /**
@@ -89,14 +134,23 @@ export async function runTransaction<T>(
 ): Promise<T> {
   const internals = db as unknown as DrizzleInternals;
   const { client } = internals.session;
+  const recorded = new Recorded();
+  const recording = {
+    statements: () => recorded.count,
+    wroteSince: (from: number) => recorded.wroteSince(from),
+    failureSince: (from: number) => recorded.failureSince(from),
+  };
   if (typeof client.reserve !== "function")
     return db.transaction(
       async (tx) => {
-        const txClient = (tx as unknown as DrizzleInternals).session.client;
+        const txSession = (tx as unknown as DrizzleInternals).session;
+        const txClient = txSession.client;
+        txSession.client = recorded.wrap(txClient, "query");
         const run = async (text: string, params: unknown[] = []) => (await txClient.query!(text, params)).rows;
         const result = await work({
           tx,
           last: asIs,
+          ...recording,
           savepoint: async (name) => void (await run(`savepoint ${savepointName(name)}`)),
           rollbackTo: async (name) => void (await run(`rollback to savepoint ${savepointName(name)}`)),
         });
@@ -110,7 +164,11 @@ export async function runTransaction<T>(
   const { session, dialect } = internals;
   // Without Drizzle's relational schema, which nothing here queries through: with it, every transaction built a query
   // builder for each table (a profile of sequential setConstraints put that near 1% of the server's CPU).
-  const tx = new Transaction(dialect, new session.constructor(connection, dialect, undefined, session.options), undefined);
+  const tx = new Transaction(
+    dialect,
+    new session.constructor(recorded.wrap(connection, "unsafe"), dialect, undefined, session.options),
+    undefined,
+  );
   // Statements sent without waiting (BEGIN, savepoints): each is handed to the connection ahead of
   // anything issued after it, and an error in one also fails every statement behind it.
   const sent: PostgresQuery[] = [];
@@ -135,6 +193,7 @@ export async function runTransaction<T>(
     const result = await work({
       tx,
       last,
+      ...recording,
       savepoint: async (name) => send(`savepoint ${savepointName(name)}`),
       rollbackTo: async (name) => {
         await connection.unsafe(`rollback to savepoint ${savepointName(name)}`);

@@ -188,14 +188,77 @@ interface Unconfirmed {
 
 const verdict = (error: unknown): Outcome => (retryable.has(sqlState(error) ?? "") ? "again" : { error });
 
+/** How a group's writers came out, and what their transaction left to do after its commit (if it committed). */
+interface GroupRun {
+  outcomes: Outcome[];
+  commitments: Commitments;
+  committed: boolean;
+}
+
 /**
- * Runs a group's writers one after another in one transaction. A writer's deferred writes are not waited for before
+ * Runs a group's writers one after another in one transaction, and answers each once it has committed. The group
+ * runs first without a savepoint per writer (optimistically); if that cannot stand, again with one (carefully).
+ */
+async function together(db: Database, group: readonly Writer[]): Promise<void> {
+  const run = (await optimistically(db, group)) ?? (await carefully(db, group));
+  if (run.committed) run.commitments.committed(db);
+  for (const [i, writer] of group.entries()) {
+    const outcome = run.outcomes[i]!;
+    if (outcome === "again") await alone(db, writer);
+    else if ("value" in outcome) writer.resolve(outcome.value);
+    else writer.reject(outcome.error);
+  }
+}
+
+/** Thrown inside an optimistic group's transaction to roll it back, for the group to run again carefully. */
+const CAREFULLY = Symbol("run the group again, a savepoint per writer");
+
+/**
+ * Most groups end with every writer's work done, and then a savepoint per writer is a statement each for nothing
+ * (as is rolling back to one). So a group runs first without them. A writer refused before it wrote (every statement
+ * it sent a SELECT, each answered without error, and no write deferred) leaves nothing to undo: its refusal stands and
+ * the writers after it go on. Anything else that fails (a refusal after a write, a statement PostgreSQL refused, a
+ * deferred write) rolls the transaction back, and undefined has the group run again carefully.
+ */
+async function optimistically(db: Database, group: readonly Writer[]): Promise<GroupRun | undefined> {
+  const commitments = new Commitments();
+  const outcomes: Outcome[] = [];
+  try {
+    await runTransaction(
+      db,
+      async (open) => {
+        for (const [i, writer] of group.entries()) {
+          const mark = commitments.mark();
+          const from = open.statements();
+          try {
+            outcomes[i] = { value: await writer.work(commitments.tx(open.tx)) };
+          } catch (thrown) {
+            // Its reads' answers are checked with everyone's below: a failed one fails every statement after it too.
+            if (sqlState(thrown) !== undefined || commitments.deferred.length > mark[2] || open.wroteSince(from)) throw CAREFULLY;
+            commitments.undo(mark);
+            outcomes[i] = { error: thrown };
+          }
+        }
+        // Every statement answered, and none refused, before the change rows and COMMIT: PostgreSQL would answer a
+        // COMMIT behind a failed statement with a rollback. The last writer's were the last sent: no wait of its own.
+        if ((await commitments.firstFailure()) !== undefined || (await open.failureSince(0)) !== undefined) throw CAREFULLY;
+      },
+      () => appendStatements(commitments.pending),
+    );
+  } catch {
+    return undefined;
+  }
+  return { outcomes, commitments, committed: true };
+}
+
+/**
+ * Runs a group's writers one after another in one transaction, each behind a savepoint. A writer's deferred writes are not waited for before
  * the next writer starts: they travel with its savepoint and its first read, so a writer takes the round trips an
  * operation alone takes without its COMMIT. A writer is confirmed once the statements sent after its writes have
  * answered. If one of its deferred writes failed, PostgreSQL refused everything behind it (25P02): the transaction
  * goes back to that writer's savepoint, the writer fails with its own error, and the writers after it run again.
  */
-async function together(db: Database, group: readonly Writer[]): Promise<void> {
+async function carefully(db: Database, group: readonly Writer[]): Promise<GroupRun> {
   const commitments = new Commitments();
   let outcomes: Outcome[] = [];
   let ok = false;
@@ -266,13 +329,7 @@ async function together(db: Database, group: readonly Writer[]): Promise<void> {
     // The shared transaction failed as a whole (its COMMIT, a savepoint, the connection): nothing of it committed.
     outcomes = group.map(() => "again");
   }
-  if (ok) commitments.committed(db);
-  for (const [i, writer] of group.entries()) {
-    const outcome = outcomes[i]!;
-    if (outcome === "again") await alone(db, writer);
-    else if ("value" in outcome) writer.resolve(outcome.value);
-    else writer.reject(outcome.error);
-  }
+  return { outcomes, commitments, committed: ok };
 }
 
 /**
