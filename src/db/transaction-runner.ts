@@ -47,31 +47,32 @@ export interface OpenTransaction {
  * SELECTs call nothing that writes (row locks and advisory locks, which they may take, are not writes).
  */
 class Recorded {
-  private readonly texts: string[] = [];
+  /** Whether each statement, in order, may have written. */
+  private readonly writes: boolean[] = [];
   private readonly answers: Promise<unknown>[] = [];
 
-  /** `client`, with `method` recording each statement it is given. */
+  /**
+   * A client for the transaction's Drizzle session, which calls only `method` on it: the statement goes to `client`,
+   * recorded. A plain object made once, not a Proxy, which would put every use of the driver's client behind a trap.
+   */
   wrap<C extends object>(client: C, method: "unsafe" | "query"): C {
-    return new Proxy(client, {
-      get: (target, key, receiver) => {
-        const value = Reflect.get(target, key, receiver);
-        if (key !== method) return value;
-        return (text: string, ...rest: unknown[]) => {
-          const answer = (value as (...a: unknown[]) => Promise<unknown>).call(target, text, ...rest);
-          this.texts.push(text);
-          this.answers.push(answer);
-          return answer;
-        };
+    const run = (client as unknown as Record<string, (text: string, ...rest: unknown[]) => Promise<unknown>>)[method]!.bind(client);
+    return {
+      [method]: (text: string, ...rest: unknown[]) => {
+        const answer = run(text, ...rest);
+        this.writes.push(!/^\s*select\b/i.test(text));
+        this.answers.push(answer);
+        return answer;
       },
-    });
+    } as unknown as C;
   }
 
   get count(): number {
-    return this.texts.length;
+    return this.writes.length;
   }
 
   wroteSince(from: number): boolean {
-    return this.texts.slice(from).some((text) => !/^\s*select\b/i.test(text));
+    return this.writes.indexOf(true, from) !== -1;
   }
 
   async failureSince(from: number): Promise<unknown> {
