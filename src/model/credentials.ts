@@ -7,6 +7,7 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { LifelineError, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import type { Database } from "../db/connect.js";
+import { readTogether } from "../db/read-together.js";
 import { credentials, machines, models, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { forgetAgentTokens, forgetPerson, remember, remembered } from "./authentications.js";
@@ -34,8 +35,8 @@ export const agentTag = (actor: Actor) =>
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
 const newToken = (prefix: string) => `${prefix}_${randomBytes(32).toString("base64url")}`;
 
-/** A token's credentials, with the life of its agent's entity: one statement, which runs on every request. */
-const credentialsOfToken = statement(["tokenHash"], (db, p) =>
+/** Tokens' credentials, with the life of each agent's entity: one statement for the tokens of requests that arrive together. */
+const credentialsOfTokens = statement(["tokenHashes"], (db, p) =>
   db
     .select({ row: credentials, modelName: models.name, unitLife: units.life, machineLife: machines.life })
     .from(credentials)
@@ -45,8 +46,21 @@ const credentialsOfToken = statement(["tokenHash"], (db, p) =>
       machines,
       and(eq(credentials.kind, "machine"), eq(machines.modelId, credentials.modelId), eq(machines.id, credentials.entity)),
     )
-    .where(and(eq(credentials.tokenHash, p.tokenHash), or(isNull(credentials.expiresAt), gt(credentials.expiresAt, sql`now()`)))),
+    .where(
+      and(
+        sql`${credentials.tokenHash} = any(${p.tokenHashes}::text[])`,
+        or(isNull(credentials.expiresAt), gt(credentials.expiresAt, sql`now()`)),
+      ),
+    ),
 );
+
+type Found = Awaited<ReturnType<typeof credentialsOfTokens>>[number];
+
+/** A token's credentials, read with those of the other requests of the same turn (read-together.ts). */
+const credentialsOfToken = readTogether<string, Found>(async (db, tokenHashes) => {
+  const rows = new Map((await credentialsOfTokens(db, { tokenHashes })).map((found) => [found.row.tokenHash, found]));
+  return tokenHashes.map((tokenHash) => rows.get(tokenHash) ?? null);
+});
 
 /**
  * The actor a bearer token stands for, or null when it is unknown, revoked, expired, or its
@@ -57,7 +71,7 @@ export async function authenticate(db: Database, token: string): Promise<Actor |
   const tokenHash = hash(token);
   const known = remembered<Actor>(db, tokenHash);
   if (known) return known;
-  const [found] = await credentialsOfToken(db, { tokenHash });
+  const found = await credentialsOfToken(db, tokenHash);
   const actor = found ? actorOf(found) : null;
   if (actor) remember(db, tokenHash, actor, found!.row.expiresAt);
   return actor;

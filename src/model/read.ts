@@ -6,6 +6,7 @@ import { and, asc, desc, eq, gt, type InferSelectModel, inArray, isNull, lt, ne,
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Database } from "../db/connect.js";
+import { readTogether } from "../db/read-together.js";
 import {
   applications,
   charms,
@@ -258,9 +259,12 @@ export const relationsPage = (db: Database, model: ModelRow, window: PageWindow)
 export const charmsPage = (db: Database, model: ModelRow, filter: { name?: string | null }, window: PageWindow) =>
   page(db, charms, and(eq(charms.modelId, model.id), filter.name ? eq(charms.name, filter.name) : undefined), window);
 
+/** Models by name, the names asked for in the same turn read together (read-together.ts): every stream opens with one. */
+const modelByName = readTogether(loadModelsByName);
+
 /** A model by name, or NOT_FOUND. */
 export async function modelNamed(db: Database, name: string): Promise<ModelRow> {
-  const [model] = await loadModelsByName(db, [checkModelName(name)]);
+  const model = await modelByName(db, checkModelName(name));
   if (!model) throw notFound("model", name);
   return model;
 }
