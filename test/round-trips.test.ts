@@ -174,8 +174,8 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
   /** A unit of the application, Alive on the provisioned machine. */
   const newUnit = async () => (await addUnit(store.db, { model, application: "cache", count: 1, placement: [machine] }))[0]!.name;
 
-  it("addUnit on a machine: the lock with the application; the unit's number with the machine; the unit; its application's count with the commit", async () => {
-    expect(await roundTrips(() => newUnit())).toBe(4);
+  it("addUnit on a machine: the lock with the application; the unit's number, place and time with the machine; the unit and its application's count with the commit", async () => {
+    expect(await roundTrips(() => newUnit())).toBe(3);
   });
 
   it("removeUnit: the lock with the unit, its subordinates and its machine if unprovisioned; the Dying write with the commit", async () => {

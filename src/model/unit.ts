@@ -66,48 +66,77 @@ interface NewUnit {
   number: number;
   series: string;
   constraints: UnitRow["constraints"];
+  /** Its place in creation order, and the time its row takes. */
+  seq: number;
+  now: Date;
 }
 
 type UnitFields = Pick<typeof units.$inferInsert, "principal" | "machineId" | "workloadMessage">;
 
 const insertUnitRow = statement(
-  ["modelId", "name", "application", "number", "series", "constraints", "principal", "machineId", "workloadMessage"],
+  ["modelId", "name", "seq", "application", "number", "series", "constraints", "principal", "machineId", "workloadMessage", "since"],
   (db, p) =>
-    db
-      .insert(units)
-      .values({
-        modelId: p.modelId,
-        name: p.name,
-        application: p.application,
-        number: p.number,
-        series: p.series,
-        constraints: p.constraints,
-        principal: p.principal,
-        machineId: p.machineId,
-        workloadMessage: p.workloadMessage,
-      })
-      .returning(),
+    db.insert(units).values({
+      modelId: p.modelId,
+      name: p.name,
+      seq: p.seq,
+      application: p.application,
+      number: p.number,
+      series: p.series,
+      constraints: p.constraints,
+      principal: p.principal,
+      machineId: p.machineId,
+      workloadMessage: p.workloadMessage,
+      agentSince: p.since,
+      statusSince: p.since,
+    }),
+);
+
+/**
+ * A new unit's place in creation order, and the transaction's time (`now()`, the same in all its statements): read
+ * with the unit's number, so that its row is known before it is written and the insert travels with what follows.
+ */
+const newUnitPlace = statement([], (db) =>
+  db
+    .select({
+      seq: sql<number>`nextval(pg_get_serial_sequence('units', 'seq'))`.mapWith(Number),
+      now: sql<Date>`now()`.mapWith(units.agentSince),
+    })
+    .from(sql`generate_series(1, 1)`),
 );
 
 /** The application's next unit (numbers are never reused), with its application's series. */
 async function nextUnit(tx: Tx, model: ModelRow, app: ApplicationRow, constraints: UnitRow["constraints"]): Promise<NewUnit> {
+  const place = sentAhead(newUnitPlace(tx.db, {}));
   const number = await nextSequence(tx, model.id, `unit:${app.name}`);
-  return { name: `${app.name}/${number}`, number, series: app.series, constraints };
+  const [{ seq, now }] = (await place) as [{ seq: number; now: Date }];
+  return { name: `${app.name}/${number}`, number, series: app.series, constraints, seq, now };
 }
 
-async function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, unit: NewUnit, fields: UnitFields): Promise<UnitRow> {
-  const [created] = await insertUnitRow(tx.db, {
+/** Writes the new unit's row without waiting (tx.defer), and answers with the row as written: a new unit's columns are known. */
+function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, unit: NewUnit, fields: UnitFields): UnitRow {
+  const row: UnitRow = {
     modelId: model.id,
     name: unit.name,
+    seq: unit.seq,
     application: app.name,
     number: unit.number,
-    series: unit.series,
-    constraints: unit.constraints,
     principal: fields.principal ?? null,
     machineId: fields.machineId ?? null,
+    series: unit.series,
+    constraints: unit.constraints,
+    life: Life.Alive,
+    workloadStatus: "waiting",
     workloadMessage: fields.workloadMessage ?? "",
-  });
-  return created!;
+    agentStatus: "allocating",
+    agentMessage: "",
+    agentStatusData: {},
+    agentSince: unit.now,
+    resolved: null,
+    statusSince: unit.now,
+  };
+  tx.defer(insertUnitRow(tx.db, { ...row, since: unit.now }));
+  return row;
 }
 
 async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, placement: Placement): Promise<UnitRow> {
@@ -118,7 +147,7 @@ async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, pl
   const unit = await numbered;
   // Its machine first, so the unit is inserted once, already assigned (an update after would write every index again).
   const machine = await machineFor(tx, model, unit, placement, named);
-  const created = await insertUnit(tx, model, app, unit, { machineId: machine.id, workloadMessage: "waiting for machine" });
+  const created = insertUnit(tx, model, app, unit, { machineId: machine.id, workloadMessage: "waiting for machine" });
   tx.record(model.id, unitAdded(created));
   return created;
 }
@@ -195,7 +224,7 @@ export async function ensureSubordinate(tx: Tx, model: ModelRow, principal: Unit
   if (existing) return null;
   const app = await getApplication(tx, model, appName);
   if (!app.subordinate || app.life !== Life.Alive) return null;
-  const created = await insertUnit(tx, model, app, await nextUnit(tx, model, app, {}), { principal: principal.name });
+  const created = insertUnit(tx, model, app, await nextUnit(tx, model, app, {}), { principal: principal.name });
   addUnitReferences(tx, model, app.name, 1);
   tx.record(model.id, unitAdded(created));
   return created;
