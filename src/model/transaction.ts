@@ -227,23 +227,27 @@ async function optimistically(db: Database, group: readonly Writer[]): Promise<G
     await runTransaction(
       db,
       async (open) => {
+        const log = open.log!;
         for (const [i, writer] of group.entries()) {
           const mark = commitments.mark();
-          const from = open.statements();
+          const from = log.count();
           try {
             outcomes[i] = { value: await writer.work(commitments.tx(open.tx)) };
           } catch (thrown) {
             // Its reads' answers are checked with everyone's below: a failed one fails every statement after it too.
-            if (sqlState(thrown) !== undefined || commitments.deferred.length > mark[2] || open.wroteSince(from)) throw CAREFULLY;
+            if (sqlState(thrown) !== undefined || commitments.deferred.length > mark[2] || log.wroteSince(from)) throw CAREFULLY;
             commitments.undo(mark);
             outcomes[i] = { error: thrown };
           }
         }
         // Every statement answered, and none refused, before the change rows and COMMIT: PostgreSQL would answer a
         // COMMIT behind a failed statement with a rollback. The last writer's were the last sent: no wait of its own.
-        if ((await commitments.firstFailure()) !== undefined || (await open.failureSince(0)) !== undefined) throw CAREFULLY;
+        if ((await commitments.firstFailure()) !== undefined || (await log.failureSince(0)) !== undefined) throw CAREFULLY;
       },
       () => appendStatements(commitments.pending),
+      false,
+      () => [],
+      true,
     );
   } catch {
     return undefined;
