@@ -333,6 +333,29 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
       expect(await opening(relationUnits(relation, unit))).toBe(2);
     });
 
+    it("streams opened together read their snapshots in one transaction: one BEGIN, their reads, one COMMIT", async () => {
+      const [a, b] = [await newUnit(), await newUnit()];
+      const together = () =>
+        Promise.all(
+          [unitLife(a), unitLife(b), machineLife(machine), applicationRelations("cache")].map(async (watcher) =>
+            streams.push(await feed.open({ modelId, watcher })),
+          ),
+        );
+      expect(await roundTrips(together)).toBe(1); // on one connection: four transactions would take four
+    });
+
+    it("with relationUnits among them, the COMMIT waits for its second reads: two round trips for all", async () => {
+      const unit = await newUnit();
+      await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.6" });
+      const together = () =>
+        Promise.all(
+          [relationUnits(relation, unit), unitLife(unit), machineLife(machine)].map(async (watcher) =>
+            streams.push(await feed.open({ modelId, watcher })),
+          ),
+        );
+      expect(await roundTrips(together)).toBe(2);
+    });
+
     it("the reads a snapshot marks last still run inside it: its COMMIT is sent behind them", async () => {
       // Drizzle hands a query to the connection a few promise jobs after the call; a COMMIT handed over sooner would
       // run them outside the snapshot, where the session's own isolation shows.

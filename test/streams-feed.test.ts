@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChangeFeed, defaultFeedOptions } from "../src/changes/feed.js";
 import type { ChangeEvent } from "../src/changes/stream-event.js";
-import { modelChanges, relationUnits, type Watcher } from "../src/changes/watchers.js";
+import { modelChanges, relationUnits, unitLife, type Watcher } from "../src/changes/watchers.js";
 import { openStore, type Store } from "../src/db/connect.js";
 import { addModel, deploy, enterScope, integrate } from "../src/model/index.js";
 import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
@@ -67,6 +67,46 @@ describe("streams opening together", () => {
       await shared.stop();
       await counted.close();
     }
+  });
+});
+
+describe("streams opening together, their snapshots read in one transaction (snapshot-reads.ts)", () => {
+  const firstEvent = async (stream: Awaited<ReturnType<ChangeFeed["open"]>>) => {
+    const event = (await stream.next()).value as ChangeEvent;
+    await stream.return();
+    return event;
+  };
+
+  it("each gets its own snapshot, and one refused (a unit that does not exist) fails alone", async () => {
+    const model = await addModel(store.db, { name: uniqueName() });
+    await deploy(store.db, { model: model.name, charm: "wordpress", numUnits: 1 });
+    const opened = await Promise.allSettled(
+      [unitLife("wordpress/0"), unitLife("wordpress/9"), modelChanges({ kinds: ["machine"] })].map((watcher) =>
+        feed.open({ modelId: model.id, watcher }),
+      ),
+    );
+    expect(opened[1]).toMatchObject({ status: "rejected", reason: { code: "NOT_FOUND" } });
+    const [unit, machines] = await Promise.all([opened[0], opened[2]].map((o) => firstEvent((o as PromiseFulfilledResult<never>).value)));
+    expect([unit!.kind, unit!.entity]).toEqual(["application", "wordpress"]);
+    expect([machines!.kind, machines!.entity]).toEqual(["machine", "0"]);
+  });
+
+  it("a snapshot whose read PostgreSQL refuses fails alone: the others are read again and open", async () => {
+    const model = await addModel(store.db, { name: uniqueName() });
+    const failing: Watcher = {
+      ...modelChanges({ kinds: ["unit"] }),
+      async snapshot(q) {
+        await q.execute(sql`select 1 / 0`);
+        return [];
+      },
+    };
+    const opened = await Promise.allSettled(
+      [failing, modelChanges({ kinds: ["machine"] })].map((watcher) => feed.open({ modelId: model.id, watcher })),
+    );
+    expect(opened[0]).toMatchObject({ status: "rejected" });
+    expect(opened[1]!.status).toBe("fulfilled");
+    const machines = await firstEvent((opened[1] as PromiseFulfilledResult<never>).value);
+    expect([machines.kind, machines.entity]).toEqual(["machine", "0"]);
   });
 });
 

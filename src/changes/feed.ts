@@ -9,10 +9,9 @@
 import { inArray } from "drizzle-orm";
 import type { Database, Store } from "../db/connect.js";
 import { models } from "../db/schema.js";
-import { sentAhead } from "../db/sent-ahead.js";
-import { inSnapshot } from "../db/transaction-runner.js";
 import { checkResumable, logWindow, readRows } from "./replay.js";
 import { routesOf } from "./routes.js";
+import { SnapshotReads } from "./snapshot-reads.js";
 import { ChangeStream, type StreamLimits } from "./stream.js";
 import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
 import { listenForChanges, type Wakeups } from "./wakeup.js";
@@ -155,11 +154,14 @@ export class ChangeFeed {
   private wakeups: Wakeups | null = null;
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
+  private readonly snapshots: SnapshotReads;
 
   constructor(
     private readonly store: Store,
     readonly options: FeedOptions = defaultFeedOptions,
-  ) {}
+  ) {
+    this.snapshots = new SnapshotReads(store.db, options.maxSnapshot);
+  }
 
   async start(): Promise<void> {
     this.wakeups = await listenForChanges(
@@ -240,16 +242,9 @@ export class ChangeFeed {
     return start;
   }
 
-  /** The watcher's state and the revision it stands at, read in one snapshot. */
+  /** The watcher's state and the revision it stands at, read in one snapshot (with those of the streams opening beside it). */
   private snapshot(modelId: string, watcher: Watcher, purpose: "snapshot" | "resume") {
-    return inSnapshot(this.store.db, async (q, last) => {
-      // Sent first, awaited last: every read of the transaction sees its one snapshot, so the log's window agrees with
-      // the watcher's reads whatever their order, and travels with the first of them instead of taking a round trip.
-      const window = sentAhead(logWindow(q as unknown as Database, modelId)); // a failed read ahead of it fails the snapshot first
-      const states = await watcher.snapshot(q, modelId, this.options.maxSnapshot, purpose, last);
-      const { revision } = await window;
-      return { revision, states };
-    });
+    return this.snapshots.read(modelId, watcher, purpose);
   }
 
   private async tailOf(modelId: string): Promise<ModelTail> {

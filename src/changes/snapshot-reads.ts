@@ -1,0 +1,115 @@
+// Fresh streams' snapshots, read together. Each stream starts from a snapshot of what
+// its watcher covers, read in a read-only transaction with the revision it stands at.
+// A thousand agents open five streams each, and each snapshot was a transaction and a
+// round trip of its own. Streams opened in one turn of the event loop (the requests of
+// one socket read) now read their snapshots in one transaction: one BEGIN, their reads
+// sent together, one COMMIT once every watcher has marked its last reads. A batch that
+// fails reads each of its snapshots again alone, so one stream's failure is never
+// another's.
+import type { Database } from "../db/connect.js";
+import { sentAhead } from "../db/sent-ahead.js";
+import { type DbTx, inSnapshot, type Last } from "../db/transaction-runner.js";
+import { logWindow } from "./replay.js";
+import type { EntityEvent } from "./stream-event.js";
+import type { Watcher } from "./watchers.js";
+
+/** A watcher's state and the revision it stands at, read in one snapshot. */
+export interface SnapshotRead {
+  revision: number;
+  states: EntityEvent[];
+}
+
+interface Asked {
+  modelId: string;
+  watcher: Watcher;
+  purpose: "snapshot" | "resume";
+  resolve(read: SnapshotRead): void;
+  reject(error: unknown): void;
+}
+
+/** Snapshots one transaction reads at most: its statements stay few, and a slow one holds back few others. */
+const MAX_BATCH = 64;
+
+export class SnapshotReads {
+  private asked: Asked[] = [];
+
+  constructor(
+    private readonly db: Database,
+    private readonly maxSnapshot: number,
+  ) {}
+
+  /** The watcher's state in `modelId` and the revision it stands at, read with the others asked for in this turn. */
+  read(modelId: string, watcher: Watcher, purpose: "snapshot" | "resume"): Promise<SnapshotRead> {
+    return new Promise<SnapshotRead>((resolve, reject) => {
+      // After this turn's promise jobs, as DataLoader batches: the streams opened by one socket read are all asked by then.
+      if (this.asked.length === 0) void Promise.resolve().then(() => process.nextTick(() => this.flush()));
+      this.asked.push({ modelId, watcher, purpose, resolve, reject });
+    });
+  }
+
+  private flush(): void {
+    const asked = this.asked;
+    this.asked = [];
+    for (let i = 0; i < asked.length; i += MAX_BATCH) void this.together(asked.slice(i, i + MAX_BATCH));
+  }
+
+  private async together(batch: readonly Asked[]): Promise<void> {
+    if (batch.length === 1) return void this.alone(batch[0]!);
+    let outcomes: PromiseSettledResult<SnapshotRead>[];
+    try {
+      outcomes = await inSnapshot(this.db, (q, last) => {
+        // COMMIT goes once every watcher has marked its last reads (or finished without): behind all of them.
+        const finals: Promise<unknown>[] = [];
+        let unmarked = batch.length;
+        const marked = () => {
+          if (--unmarked === 0) last(Promise.all(finals)).catch(() => {}); // each watcher hears of its own reads' failure
+        };
+        return Promise.allSettled(
+          batch.map(async ({ modelId, watcher, purpose }) => {
+            let done = false;
+            const mark: Last = (reads) => {
+              if (!done) {
+                done = true;
+                finals.push(reads);
+                marked();
+              }
+              return reads;
+            };
+            try {
+              return await this.reading(q, modelId, watcher, purpose, mark);
+            } finally {
+              if (!done) {
+                done = true;
+                marked();
+              }
+            }
+          }),
+        );
+      });
+    } catch {
+      outcomes = batch.map(() => ({ status: "rejected", reason: undefined }));
+    }
+    for (const [i, asked] of batch.entries()) {
+      const outcome = outcomes[i]!;
+      if (outcome.status === "fulfilled") asked.resolve(outcome.value);
+      else void this.alone(asked); // perhaps failed behind another's failure: read again on its own
+    }
+  }
+
+  private async alone({ modelId, watcher, purpose, resolve, reject }: Asked): Promise<void> {
+    try {
+      resolve(await inSnapshot(this.db, (q, last) => this.reading(q, modelId, watcher, purpose, last)));
+    } catch (error) {
+      reject(error);
+    }
+  }
+
+  private async reading(q: DbTx, modelId: string, watcher: Watcher, purpose: "snapshot" | "resume", last: Last): Promise<SnapshotRead> {
+    // Sent first, awaited last: every read of the transaction sees its one snapshot, so the log's window agrees with
+    // the watcher's reads whatever their order, and travels with the first of them instead of taking a round trip.
+    const window = sentAhead(logWindow(q as unknown as Database, modelId)); // a failed read ahead of it fails the snapshot first
+    const states = await watcher.snapshot(q, modelId, this.maxSnapshot, purpose, last);
+    const { revision } = await window;
+    return { revision, states };
+  }
+}
