@@ -178,6 +178,14 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => newUnit())).toBe(3);
   });
 
+  it("addUnit on a new machine: the lock with the application; the unit's number and place with the machine's; the machine, the unit and its application's count with the commit", async () => {
+    expect(await roundTrips(() => addUnit(store.db, { model, application: "cache", count: 1 }))).toBe(3);
+  });
+
+  it("addMachine: the lock; the machine's number and place; the machine with the commit", async () => {
+    expect(await roundTrips(() => addMachine(store.db, { model }))).toBe(3);
+  });
+
   it("removeUnit: the lock with the unit, its subordinates and its machine if unprovisioned; the Dying write with the commit", async () => {
     const unit = await newUnit();
     expect(await roundTrips(() => removeUnits(store.db, { model, targets: [unit] }))).toBe(2);

@@ -7,6 +7,7 @@ import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { type ContainerType, MachineJob, MachineStatus } from "../core/machine.js";
 import { machines, units } from "../db/schema.js";
+import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
@@ -15,7 +16,7 @@ import { forgetAgent } from "./credentials.js";
 import { getAliveMachine, getMachine, machineOperation, machineOperationReading } from "./lookup.js";
 import { checkSeries } from "./names.js";
 import type { MachineRow, ModelRow, Queryable } from "./rows.js";
-import { nextSequence } from "./sequences.js";
+import { type CreationPlace, creationPlace, nextSequence } from "./sequences.js";
 import { type InModel, modelOperation, type Tx } from "./transaction.js";
 
 /** What a destroy operation did to its target. */
@@ -35,37 +36,61 @@ export interface NewMachine {
   parent?: { id: string; type: ContainerType };
 }
 
-const insertMachine = statement(["modelId", "id", "parentId", "containerType", "series", "jobs", "constraints"], (db, p) =>
-  db
-    .insert(machines)
-    .values({
-      modelId: p.modelId,
-      id: p.id,
-      parentId: p.parentId,
-      containerType: p.containerType,
-      series: p.series,
-      jobs: p.jobs,
-      constraints: p.constraints,
-    })
-    .returning(),
+const insertMachine = statement(["modelId", "id", "seq", "parentId", "containerType", "series", "jobs", "constraints", "since"], (db, p) =>
+  db.insert(machines).values({
+    modelId: p.modelId,
+    id: p.id,
+    seq: p.seq,
+    parentId: p.parentId,
+    containerType: p.containerType,
+    series: p.series,
+    jobs: p.jobs,
+    constraints: p.constraints,
+    statusSince: p.since,
+  }),
 );
 
-/** Inserts a machine with the next id; no checks (callers hold the rules). */
-export async function createMachine(tx: Tx, model: ModelRow, spec: NewMachine): Promise<MachineRow> {
-  const id = spec.parent
-    ? `${spec.parent.id}/${spec.parent.type}/${await nextSequence(tx, model.id, `machine:${spec.parent.id}/${spec.parent.type}`)}`
+/** A new machine's id, place in creation order and time: what its row needs before it is written. */
+export interface ReservedMachine extends CreationPlace {
+  id: string;
+}
+
+/**
+ * Reserves the next machine id (of top-level machines, or of `parent`'s containers of a type) with the new row's
+ * place, in one round trip: a caller may start it ahead, with its own reads, and hand it to createMachine.
+ */
+export async function reserveMachine(tx: Tx, model: ModelRow, parent?: NewMachine["parent"]): Promise<ReservedMachine> {
+  const place = sentAhead(creationPlace(tx, "machines"));
+  const id = parent
+    ? `${parent.id}/${parent.type}/${await nextSequence(tx, model.id, `machine:${parent.id}/${parent.type}`)}`
     : String(await nextSequence(tx, model.id, "machine"));
-  const [machine] = await insertMachine(tx.db, {
+  return { id, ...(await place) };
+}
+
+/**
+ * Inserts a machine with the next id (or the one `reserved` for it); no checks (callers hold the rules). The row is
+ * written without waiting (tx.defer) and answered as written: a new machine's columns are known.
+ */
+export async function createMachine(tx: Tx, model: ModelRow, spec: NewMachine, reserved?: Promise<ReservedMachine>): Promise<MachineRow> {
+  const { id, seq, now } = await (reserved ?? reserveMachine(tx, model, spec.parent));
+  const machine: MachineRow = {
     modelId: model.id,
     id,
+    seq,
     parentId: spec.parent?.id ?? null,
     containerType: spec.parent?.type ?? null,
     series: spec.series,
     jobs: spec.jobs,
     constraints: spec.constraints,
-  });
-  tx.record(model.id, machineAdded(machine!));
-  return machine!;
+    instanceId: null,
+    status: MachineStatus.Pending,
+    statusMessage: "",
+    statusSince: now,
+    life: Life.Alive,
+  };
+  tx.defer(insertMachine(tx.db, { ...machine, since: now }));
+  tx.record(model.id, machineAdded(machine));
+  return machine;
 }
 
 export interface AddMachineInput extends InModel {

@@ -19,24 +19,30 @@ import { mergeConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
 import { forgetHookRuns } from "./hook-runs.js";
 import { getAliveMachine, getApplication, getUnit, unitOperation, unitOperationReading } from "./lookup.js";
-import { createMachine, type DestroyOptions, type Outcome } from "./machine.js";
+import { createMachine, type DestroyOptions, type Outcome, type ReservedMachine, reserveMachine } from "./machine.js";
 import { parseUnitName } from "./names.js";
 import { type Placement, parsePlacements } from "./placement.js";
 import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from "./references.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
-import { nextSequence } from "./sequences.js";
+import { creationPlace, nextSequence } from "./sequences.js";
 import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
 
 /**
- * The machine a new principal unit goes to: existing (checked) or made for it. `named`: the machine the placement
- * names, when the caller has read it already (with the unit's number, to save a round trip).
+ * The machine a new principal unit goes to: existing (checked) or made for it. `ahead`, read by the caller with the
+ * unit's number to save a round trip: the machine the placement names, or the new machine's id and place.
  */
-async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: Placement, named?: Promise<MachineRow>): Promise<MachineRow> {
+async function machineFor(
+  tx: Tx,
+  model: ModelRow,
+  unit: NewUnit,
+  placement: Placement,
+  ahead?: { named?: Promise<MachineRow>; reserved?: Promise<ReservedMachine> },
+): Promise<MachineRow> {
   // "When a machine is being added in order to host a given unit, it copies its constraints directly from the unit." (seed 004)
   const forUnit = { series: unit.series, constraints: unit.constraints, jobs: [MachineJob.HostUnits] };
   switch (placement.kind) {
     case "new-machine":
-      return createMachine(tx, model, forUnit);
+      return createMachine(tx, model, forUnit, ahead?.reserved);
     case "container": {
       // A host made only to hold the container is a machine added without a unit: model constraints.
       const parent = placement.parentId
@@ -45,7 +51,7 @@ async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: Pla
       return createMachine(tx, model, { ...forUnit, parent: { id: parent.id, type: placement.type } });
     }
     case "machine": {
-      const machine = await (named ?? getAliveMachine(tx, model, placement.machineId));
+      const machine = await (ahead?.named ?? getAliveMachine(tx, model, placement.machineId));
       if (!machine.jobs.includes(MachineJob.HostUnits))
         throw new LifelineError("INVALID_PLACEMENT", `machine ${machine.id} cannot host units (jobs: ${machine.jobs.join(", ")})`);
       // "Units ... can only be assigned to machines with matching series." (seed 004)
@@ -92,24 +98,11 @@ const insertUnitRow = statement(
     }),
 );
 
-/**
- * A new unit's place in creation order, and the transaction's time (`now()`, the same in all its statements): read
- * with the unit's number, so that its row is known before it is written and the insert travels with what follows.
- */
-const newUnitPlace = statement([], (db) =>
-  db
-    .select({
-      seq: sql<number>`nextval(pg_get_serial_sequence('units', 'seq'))`.mapWith(Number),
-      now: sql<Date>`now()`.mapWith(units.agentSince),
-    })
-    .from(sql`generate_series(1, 1)`),
-);
-
 /** The application's next unit (numbers are never reused), with its application's series. */
 async function nextUnit(tx: Tx, model: ModelRow, app: ApplicationRow, constraints: UnitRow["constraints"]): Promise<NewUnit> {
-  const place = sentAhead(newUnitPlace(tx.db, {}));
+  const place = sentAhead(creationPlace(tx, "units"));
   const number = await nextSequence(tx, model.id, `unit:${app.name}`);
-  const [{ seq, now }] = (await place) as [{ seq: number; now: Date }];
+  const { seq, now } = await place;
   return { name: `${app.name}/${number}`, number, series: app.series, constraints, seq, now };
 }
 
@@ -140,13 +133,18 @@ function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, unit: NewUnit,
 }
 
 async function addPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, placement: Placement): Promise<UnitRow> {
-  // Its number and the machine its placement names are read together.
+  // Its number, and the machine its placement names or a new machine's id, are read together.
   const numbered = nextUnit(tx, model, app, mergeConstraints(model.constraints, app.constraints));
   // Awaited by machineFor, unless the number failed first.
-  const named = placement.kind === "machine" ? sentAhead(getAliveMachine(tx, model, placement.machineId)) : undefined;
+  const ahead =
+    placement.kind === "machine"
+      ? { named: sentAhead(getAliveMachine(tx, model, placement.machineId)) }
+      : placement.kind === "new-machine"
+        ? { reserved: sentAhead(reserveMachine(tx, model)) }
+        : undefined;
   const unit = await numbered;
   // Its machine first, so the unit is inserted once, already assigned (an update after would write every index again).
-  const machine = await machineFor(tx, model, unit, placement, named);
+  const machine = await machineFor(tx, model, unit, placement, ahead);
   const created = insertUnit(tx, model, app, unit, { machineId: machine.id, workloadMessage: "waiting for machine" });
   tx.record(model.id, unitAdded(created));
   return created;
