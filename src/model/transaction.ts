@@ -63,8 +63,9 @@ function sqlState(error: unknown): string | undefined {
  *
  * And the writers that queued up while a turn ran share the next one (group commit):
  * one transaction, one lock wait, one revision bump and one COMMIT for up to
- * MAX_GROUP of them, run one after another in their order of arrival, each behind a
- * savepoint, so that a refusal undoes only its own writes and changes. Each is answered
+ * MAX_GROUP of them, run one after another in their order of arrival, so that a
+ * refusal undoes only its own writes and changes (together: optimistically, then
+ * carefully, each behind a savepoint, when a refusal has something to undo). Each is answered
  * only once the shared transaction has committed. A writer whose failure a retry cures
  * (a deadlock, say), and every writer of a group whose shared transaction failed as a
  * whole, runs again alone, as a writer with nobody waiting behind it does.
@@ -256,9 +257,9 @@ async function optimistically(db: Database, group: readonly Writer[]): Promise<G
 }
 
 /**
- * Runs a group's writers one after another in one transaction, each behind a savepoint. A writer's deferred writes are not waited for before
- * the next writer starts: they travel with its savepoint and its first read, so a writer takes the round trips an
- * operation alone takes without its COMMIT. A writer is confirmed once the statements sent after its writes have
+ * Runs a group's writers one after another in one transaction, each behind a savepoint. A writer's deferred writes
+ * are not waited for before the next writer starts: they travel with its savepoint and its first read, so a writer
+ * takes the round trips an operation alone takes without its COMMIT. A writer is confirmed once the statements sent after its writes have
  * answered. If one of its deferred writes failed, PostgreSQL refused everything behind it (25P02): the transaction
  * goes back to that writer's savepoint, the writer fails with its own error, and the writers after it run again.
  */
