@@ -20,6 +20,7 @@ import { applySettingsWrites, type SettingsWrite } from "./hook-settings.js";
 import { unitOperationReading } from "./lookup.js";
 import { parseUnitName } from "./names.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
+import { nextSerials } from "./sequences.js";
 import type { InModel, Tx } from "./transaction.js";
 
 /** Runs kept per unit, newest first; older ones are deleted as new ones begin (the change log keeps them while it retains). */
@@ -51,20 +52,6 @@ const runningRunsOfUnit = statement(["modelId", "unit"], (db, p) =>
     .select()
     .from(hookRuns)
     .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), eq(hookRuns.result, HookResult.Running))),
-);
-
-/**
- * Ids for the runs an operation records, each with the transaction's time (`now()`, the same in every statement of a
- * transaction, so the time the runs' rows take): with them the operation knows its runs' rows before it writes them.
- */
-const newRunIds = statement(["count"], (db, p) =>
-  db
-    .select({
-      id: sql<number>`nextval(pg_get_serial_sequence('hook_runs', 'id'))`.mapWith(Number),
-      now: sql<Date>`now()`.mapWith(hookRuns.startedAt),
-    })
-    .from(sql`generate_series(1, ${p.count}::int)`)
-    .orderBy(sql`1`),
 );
 
 /** Relations (by id), if they exist, each with the application's endpoint in it (null when the application is not in it). */
@@ -121,7 +108,8 @@ function hookOperation<I extends InModel & { unit: string }, R>(
       return Promise.all([
         charmOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
         runningRunsOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
-        newRunIds(tx.db, { count: Math.max(1, named.length) }),
+        // Ids for the runs it records, with the time their rows take (nextSerials).
+        nextSerials(tx, "hook_runs", "id", Math.max(1, named.length)),
         relationIds.length ? relationEndpointsOf(tx.db, { modelId: model.id, relations: relationIds, application }) : [],
       ]);
     },
@@ -138,7 +126,7 @@ function hookOperation<I extends InModel & { unit: string }, R>(
             ships: (hook) => Object.hasOwn(charm!.hooks, hook),
           },
           interrupted: running.map((run) => ({ ...run, result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: now })),
-          ids: ids.map((r) => r.id),
+          ids: ids.map((r) => r.value),
           now,
           relations: new Map(named.map((r) => [r.relation, r.endpoint])),
         },

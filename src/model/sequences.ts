@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { machines, sequences, units } from "../db/schema.js";
+import { sequences, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { Tx } from "./transaction.js";
 
@@ -17,29 +17,38 @@ export async function nextSequence(tx: Tx, modelId: string, name: string): Promi
   return row!.value - 1;
 }
 
-/** A new row's place in its table's creation order (`seq`) and the transaction's time (`now()`, the same in all its statements). */
+/**
+ * The next `count` values of a table's serial column (`nextval`, in order), each with the transaction's time (`now()`,
+ * the same in every statement of a transaction, so the time new rows take): read ahead of their inserts, with them an
+ * operation knows its new rows before it writes them, and the inserts can go without waiting (tx.defer).
+ */
+const serialValues = statement(["table", "column", "count"], (db, p) =>
+  db
+    .select({
+      value: sql<number>`nextval(pg_get_serial_sequence(${p.table}::text, ${p.column}::text))`.mapWith(Number),
+      now: sql<Date>`now()`.mapWith(units.statusSince),
+    })
+    .from(sql`generate_series(1, ${p.count}::int)`)
+    .orderBy(sql`1`),
+);
+
+export async function nextSerials(
+  tx: Tx,
+  table: "units" | "machines" | "hook_runs",
+  column: "seq" | "id",
+  count: number,
+): Promise<{ value: number; now: Date }[]> {
+  return serialValues(tx.db, { table, column, count });
+}
+
+/** A new row's place in its table's creation order (`seq`) and the transaction's time. */
 export interface CreationPlace {
   seq: number;
   now: Date;
 }
 
-const placeIn = (table: "units" | "machines", time: typeof units.statusSince | typeof machines.statusSince) =>
-  statement([], (db) =>
-    db
-      .select({
-        seq: sql<number>`nextval(pg_get_serial_sequence(${table}, 'seq'))`.mapWith(Number),
-        now: sql<Date>`now()`.mapWith(time),
-      })
-      .from(sql`generate_series(1, 1)`),
-  );
-
-const places = { units: placeIn("units", units.statusSince), machines: placeIn("machines", machines.statusSince) };
-
-/**
- * Reads a new row's place and time ahead of its insert: with them the operation knows the row before it writes it,
- * and the insert can go without waiting for its answer (tx.defer), with whatever follows.
- */
+/** A new unit's or machine's place and time (nextSerials). */
 export async function creationPlace(tx: Tx, table: "units" | "machines"): Promise<CreationPlace> {
-  const [place] = await places[table](tx.db, {});
-  return place!;
+  const [{ value, now }] = (await nextSerials(tx, table, "seq", 1)) as [{ value: number; now: Date }];
+  return { seq: value, now };
 }

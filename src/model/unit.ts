@@ -27,17 +27,17 @@ import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from ".
 import { creationPlace, nextSequence } from "./sequences.js";
 import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
 
+/** What a unit's first reads learn of its machine: the one its placement names, or a new machine's id and place. */
+interface MachineAhead {
+  named?: Promise<MachineRow>;
+  reserved?: Promise<ReservedMachine>;
+}
+
 /**
  * The machine a new principal unit goes to: existing (checked) or made for it. `ahead`, read by the caller with the
  * unit's number to save a round trip: the machine the placement names, or the new machine's id and place.
  */
-async function machineFor(
-  tx: Tx,
-  model: ModelRow,
-  unit: NewUnit,
-  placement: Placement,
-  ahead?: { named?: Promise<MachineRow>; reserved?: Promise<ReservedMachine> },
-): Promise<MachineRow> {
+async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: Placement, ahead?: MachineAhead): Promise<MachineRow> {
   // "When a machine is being added in order to host a given unit, it copies its constraints directly from the unit." (seed 004)
   const forUnit = { series: unit.series, constraints: unit.constraints, jobs: [MachineJob.HostUnits] };
   switch (placement.kind) {
@@ -136,7 +136,7 @@ function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, unit: NewUnit,
 interface StartedUnit {
   placement: Placement;
   numbered: Promise<NewUnit>;
-  ahead?: { named?: Promise<MachineRow>; reserved?: Promise<ReservedMachine> };
+  ahead?: MachineAhead;
 }
 
 function startPrincipalUnit(
