@@ -301,6 +301,52 @@ describe("commitHook", () => {
   });
 });
 
+describe("-relation-broken leaves the scope with its commit (Juju's relationer)", () => {
+  const RELATION = `query ($model: String!, $relation: Int!, $unit: String!) { model(name: $model) {
+    relation(id: $relation) { life unitCount }
+    unit(name: $unit) { relationsInScope { id } }
+  } }`;
+  const scopeOf = async (model: string, relation: number, unit: string) => {
+    const m = (await api.ok(RELATION, { model, relation, unit })).model;
+    return { relation: m.relation, inScope: m.unit.relationsInScope.map((r: any) => r.id) };
+  };
+
+  it("a SUCCEEDED -broken leaves the relation's scope, in the commit's transaction", async () => {
+    const { model, db, a } = await scene();
+    await a.run("wordpress/0", "db-relation-broken", "SUCCEEDED", { begin: { relation: db } });
+    expect(await scopeOf(model, db, "wordpress/0")).toEqual({ relation: { life: "ALIVE", unitCount: 1 }, inScope: [] });
+  });
+
+  it("a FAILED -broken stays in the scope: the hook runs again once resolved", async () => {
+    const { model, db, a } = await scene();
+    await a.run("wordpress/0", "db-relation-broken", "FAILED", { begin: { relation: db } });
+    expect(await scopeOf(model, db, "wordpress/0")).toEqual({ relation: { life: "ALIVE", unitCount: 2 }, inScope: [db] });
+  });
+
+  it("a missing -broken recorded leaves its scope too", async () => {
+    // mysql ships no cluster-relation-broken: its peer relation's -broken is missing.
+    const { model, db, peer } = await scene();
+    await api.ok(RECORD_MISSING_HOOKS, { input: { model, unit: "mysql/0", hooks: [{ hook: "cluster-relation-broken", relation: peer }] } });
+    expect(await scopeOf(model, peer, "mysql/0")).toEqual({ relation: { life: "ALIVE", unitCount: 0 }, inScope: [db] });
+  });
+
+  it('the last member\'s -broken removes a Dying relation (seed 001: "When the last unit leaves the scope of a Dying relation, it must remove the relation")', async () => {
+    const { model, db, a, l } = await scene();
+    await l.removeRelation([String(db)]);
+    await a.run("mysql/0", "db-relation-broken", "SUCCEEDED", { begin: { relation: db } });
+    expect((await scopeOf(model, db, "wordpress/0")).relation).toEqual({ life: "DYING", unitCount: 1 });
+    await a.run("wordpress/0", "db-relation-broken", "SUCCEEDED", { begin: { relation: db } });
+    await api.refused("NOT_FOUND", RELATION, { model, relation: db, unit: "wordpress/0" });
+  });
+
+  it("an agent that left the scope before committing changes nothing more: the relation's count stays right", async () => {
+    const { model, db, a, l } = await scene();
+    await l.leave(db, "wordpress/0");
+    await a.run("wordpress/0", "db-relation-broken", "SUCCEEDED", { begin: { relation: db } });
+    expect(await scopeOf(model, db, "wordpress/0")).toEqual({ relation: { life: "ALIVE", unitCount: 1 }, inScope: [] });
+  });
+});
+
 describe("the agent's state document", () => {
   it("round-trips through beginHook, commitHook and setUnitAgentState, and is null until saved", async () => {
     const { model, db, a } = await scene();

@@ -41,6 +41,7 @@ import {
   UnitAgentStateDocument,
   type UnitAgentStateQuery,
   UnitCharmDocument,
+  type UnitCharmHooksFragment,
   UnitConfigDocument,
   UnitLifeDocument,
   UnitRelationSettingsDocument,
@@ -125,6 +126,8 @@ export class UnitAgent {
   private stored: NonNullable<UnitAgentStateQuery["model"]>["unit"] = null;
   /** The hooks its charm ships, once its charm directory is written (null until then). */
   private shipped: ReadonlySet<string> | null = null;
+  /** Its charm's hooks as start() read them with its state, for its charm directory (null once written, or unread). */
+  private charmHooks: UnitCharmHooksFragment["hooks"] | null = null;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private retryDue = false;
@@ -176,6 +179,7 @@ export class UnitAgent {
     // The first report ends `allocating`; an agent restarted in error stays in error.
     const { model: state } = await this.call(UnitAgentStateDocument, { model, unit });
     this.stored = state?.unit ?? null;
+    this.charmHooks = state?.unit?.application.charm.hooks ?? null;
     if (state?.unit?.agentStatus.current === "allocating")
       await this.api.request(SetUnitAgentStatusDocument, { input: { model, unit, status: "IDLE" } }, token);
     this.log(`${tag}: started`);
@@ -405,8 +409,7 @@ export class UnitAgent {
       await this.scheduleRetry();
       return;
     }
-    // Committing -broken leaves the scope (Juju's relationer); leaving first means a crash in between runs -broken again, never skips it.
-    if (spec.name.endsWith("-relation-broken") && spec.relation) await this.leaveScope(spec.relation.id);
+    // Committing -broken leaves the scope (Juju's relationer): the server does both in one transaction.
     const next: StoredProgress = { ...afterHook(progress, spec, situation), pending: null };
     const settings = [...context.pending.changes()].map(([relation, values]) => ({
       relation,
@@ -425,7 +428,7 @@ export class UnitAgent {
   /**
    * Moves past `first` and every hook after it the charm does not ship, as the resolver orders them, in one call
    * (recordMissingHooks): nothing runs, so only the progress moves, and a hub that many units join does not pay
-   * two round trips per join. A -broken among them leaves its scope first, as runHook does.
+   * two round trips per join. A -broken among them leaves its scope with the record, as a commit does.
    */
   private async passMissingHooks(first: Hook, progress: StoredProgress, situation: Situation, shipped: ReadonlySet<string>) {
     const { model, unit, tag } = this.credentials;
@@ -437,7 +440,6 @@ export class UnitAgent {
       passed.push(hook);
       applyHook(next, hook, situation);
     }
-    for (const hook of passed) if (hook.name.endsWith("-relation-broken") && hook.relation) await this.leaveScope(hook.relation.id);
     await this.call(RecordMissingHooksDocument, {
       input: {
         model,
@@ -477,8 +479,11 @@ export class UnitAgent {
   private async ensureCharm(): Promise<ReadonlySet<string>> {
     if (this.shipped) return this.shipped;
     const { model } = this.credentials;
-    const data = await this.call(UnitCharmDocument, { model, application: this.application });
-    const hooks = data.model?.application?.charm.hooks ?? [];
+    const hooks =
+      this.charmHooks ??
+      (await this.call(UnitCharmDocument, { model, application: this.application })).model?.application?.charm.hooks ??
+      [];
+    this.charmHooks = null;
     await writeCharmDir(this.charmDir, hooks);
     this.shipped = new Set(hooks.map((h) => h.name));
     return this.shipped;

@@ -4,7 +4,7 @@
 // commit is one transaction: the run's end, the hook's relation-set writes
 // (only if it succeeded), the agent's status and its state document.
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
-import { hookRunRecorded, hookRunsRemoved } from "../changes/change.js";
+import { hookRunRecorded } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import { HookResult } from "../core/hooks.js";
 import { Life } from "../core/life.js";
@@ -20,6 +20,7 @@ import { applySettingsWrites, type SettingsWrite } from "./hook-settings.js";
 import { unitOperationReading } from "./lookup.js";
 import { parseUnitName } from "./names.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
+import { leaveScopeOf } from "./scope.js";
 import { nextSerials } from "./sequences.js";
 import type { InModel, Tx } from "./transaction.js";
 
@@ -322,6 +323,16 @@ export const beginHook = hookOperation(
   },
 );
 
+/**
+ * Juju's relationer commits -broken by leaving the relation's scope: so does the commit (succeeded or skipped) or the
+ * record of a missing -broken, in the same transaction, so no crash falls between the hook and the leaving. A unit
+ * already out of the scope (an agent that left first) changes nothing.
+ */
+async function leaveBrokenScopes(tx: Tx, model: ModelRow, unit: string, runs: readonly HookRunRow[]): Promise<void> {
+  for (const run of runs)
+    if (run.relationId !== null && run.hook.endsWith("-relation-broken")) await leaveScopeOf(tx, model, run.relationId, unit);
+}
+
 /** How the agent ends a run. */
 export type HookCommitResult = typeof HookResult.Succeeded | typeof HookResult.Failed | typeof HookResult.Skipped;
 
@@ -364,7 +375,8 @@ function parseRunId(id: string): number {
  * One transaction: succeeded applies the hook's relation-set writes and makes
  * the agent idle; failed makes it `error` (Juju's `hook failed: "<hook>"`,
  * with the relation and remote unit) and applies nothing; skipped applies
- * nothing and makes it idle. Every commit clears the resolved mode (a retried
+ * nothing and makes it idle; a -broken hook succeeded or skipped leaves its
+ * relation's scope too (leaveBrokenScopes). Every commit clears the resolved mode (a retried
  * hook that fails again needs another resolveUnit) and saves the state
  * document. A commit repeated with the run's result returns the run and
  * changes nothing (a retry after a lost response); another result is refused
@@ -398,6 +410,7 @@ export const commitHook = unitOperationReading(
     const ended: HookRunRow = { ...run, result: input.result, message: (input.message ?? "").slice(0, MESSAGE_LIMIT), endedAt: now };
     tx.defer(endRun(tx.db, { id: run.id, result: ended.result, message: ended.message }));
     tx.record(model.id, hookRunRecorded(ended));
+    if (input.result !== HookResult.Failed) await leaveBrokenScopes(tx, model, unit.name, [run]);
     await updateAgent(tx, model, unit, input.result === HookResult.Failed ? hookFailed(run) : idle, null);
     if (state) saveAgentState(tx, model, unit.name, state);
     return ended;
@@ -463,6 +476,7 @@ export const recordMissingHooks = hookOperation(
     insertMissingHookRunsOf(tx, recorded);
     prune(tx, model, unit.name);
     for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
+    await leaveBrokenScopes(tx, model, unit.name, recorded);
     await updateAgent(tx, model, unit, idle, null);
     if (state) saveAgentState(tx, model, unit.name, state);
     return recorded;
@@ -474,31 +488,4 @@ function checkHookCount(input: RecordMissingHooksInput): void {
   if (input.hooks.length === 0) throw new LifelineError("INVALID_ARGUMENT", "recordMissingHooks needs at least one hook");
   if (input.hooks.length > MAX_MISSING_HOOKS)
     throw new LifelineError("INVALID_ARGUMENT", `at most ${MAX_MISSING_HOOKS} hooks a call, got ${input.hooks.length}`);
-}
-
-/** The unit's row is being deleted: its runs go first, and streams of hook runs learn it is gone. */
-const deleteHookRuns = statement(["modelId", "unit"], (db, p) =>
-  db
-    .delete(hookRuns)
-    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit)))
-    .returning({ id: hookRuns.id }),
-);
-
-/**
- * Sends the delete of the unit's runs, without waiting; the function it returns waits for the answer and records the
- * change when there were any. Between the two, the caller sends its own statements: one round trip for all of them.
- */
-export function forgetHookRuns(
-  tx: Tx,
-  model: ModelRow,
-  unit: string,
-  /** Whether the unit has runs, read with the model's lock: then nothing waits for the delete's answer. */
-  hasRuns?: boolean,
-): () => Promise<void> {
-  if (hasRuns === false) return async () => {};
-  const removed = tx.defer(deleteHookRuns(tx.db, { modelId: model.id, unit }));
-  if (hasRuns) return async () => void tx.record(model.id, hookRunsRemoved(unit));
-  return async () => {
-    if ((await removed).length) tx.record(model.id, hookRunsRemoved(unit));
-  };
 }

@@ -17,7 +17,7 @@ import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { mergeConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
-import { forgetHookRuns } from "./hook-runs.js";
+import { forgetHookRuns } from "./forget-hook-runs.js";
 import { getAliveMachine, getApplication, getUnit, unitOperation, unitOperationReading } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome, type ReservedMachine, reserveMachine } from "./machine.js";
 import { parseUnitName } from "./names.js";

@@ -231,7 +231,8 @@ builder.mutationFields((t) => ({
     description:
       "Unit agent, after it ran (or skipped) a hook; one transaction. SUCCEEDED commits the hook's relation-set writes (NOT_IN_SCOPE for a " +
       'relation the unit is not in the scope of) and makes the agent idle; FAILED commits nothing and puts the agent in error (`hook failed: "<hook>"`); ' +
-      "SKIPPED commits nothing and makes it idle. Every commit clears `resolved` and saves the state document. Repeating a commit with the run's " +
+      "SKIPPED commits nothing and makes it idle. A -relation-broken hook SUCCEEDED or SKIPPED also leaves the relation's scope (Juju's " +
+      "relationer). Every commit clears `resolved` and saves the state document. Repeating a commit with the run's " +
       "result changes nothing; another result, or a run already interrupted, is HOOK_RUN_ENDED.",
     args: { input: t.arg({ type: CommitHookInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgent: input }),
@@ -241,7 +242,7 @@ builder.mutationFields((t) => ({
     type: [HookRunRef],
     description:
       "Unit agent, for hooks its charm does not ship, which it moves past without running: one transaction records them, in order, as MISSING " +
-      "runs, makes the agent idle and saves its state document. INVALID_ARGUMENT for a hook the charm ships (it must run: beginHook, commitHook) " +
+      "runs (a -relation-broken among them leaves its scope, as its commit would), makes the agent idle and saves its state document. INVALID_ARGUMENT for a hook the charm ships (it must run: beginHook, commitHook) " +
       "or cannot have; UNIT_IN_ERROR for a unit in error (its failed hook comes first); NOT_ALIVE for a Dead unit.",
     args: { input: t.arg({ type: RecordMissingHooksInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgent: input }),
