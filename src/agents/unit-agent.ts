@@ -137,6 +137,8 @@ export class UnitAgent {
    * committed, and ran it again (seen once in CI, with automatic retries off).
    */
   private committedFailure = false;
+  /** It set its unit Dying (life only moves on, so once is enough). */
+  private setDying = false;
   /** Units on the machine, from the deployer's stream: a principal's subordinates are among them. */
   private units: ReadonlyMap<string, DeployedUnitView> = new Map();
   /** The agents of the subordinates it deployed, by unit. */
@@ -236,10 +238,14 @@ export class UnitAgent {
     const principal = (unit.fields.principal as string | null | undefined) ?? null;
     const progress = await this.loadProgress();
 
+    // Set Dying already: nothing to do until the stream brings the new life back (a pass woken by another change
+    // meanwhile sent it a second time).
+    if (unit.life === "ALIVE" && this.setDying) return;
     if (unit.life === "ALIVE" && this.shouldDie(principal)) {
       await this.call(SetUnitDyingDocument, { input: { model, unit: name } });
+      this.setDying = true;
       this.log(`${tag}: set unit ${name} Dying`);
-      return; // the stream brings the new life back
+      return;
     }
     if (unit.life === "ALIVE") await this.enterScopes(progress, principal);
     this.watchMembers(progress);
