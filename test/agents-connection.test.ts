@@ -1,4 +1,5 @@
 // The agents' shared connection, against a real server over real sockets.
+import net from "node:net";
 import { setTimeout } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentConnection } from "../src/agents/connection.js";
@@ -30,5 +31,37 @@ describe("an agent process's connection", () => {
     } finally {
       live.running.server.off("connection", count);
     }
+  });
+});
+
+describe("writes", () => {
+  it("what the agents of a process send within one turn leaves in one write (each write is a system call)", async () => {
+    const { name: model } = await live.newModel();
+    const { token } = await issueMachineCredentials(live.store.db, { model, machine: "0" });
+    const api = new AgentConnection(live.url);
+    connections.push(api);
+    const send = (status: "STARTED" | "STOPPED") =>
+      api.request(SetMachineStatusDocument, { input: { model, machine: "0", status } }, token);
+    await send("STARTED"); // the socket is open
+    const port = Number(new URL(live.url).port);
+    const writes: string[] = [];
+    const socket = net.Socket.prototype as unknown as Record<"_write" | "_writev", (...args: unknown[]) => unknown>;
+    const spies = (["_write", "_writev"] as const).map((method) => {
+      const original = socket[method]!;
+      socket[method] = function (this: net.Socket, ...args: unknown[]) {
+        if (this.remotePort === port) writes.push(method);
+        return original.apply(this, args);
+      };
+      return () => {
+        socket[method] = original;
+      };
+    });
+    try {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => send(i % 2 ? "STARTED" : "STOPPED")));
+    } finally {
+      for (const restore of spies) restore();
+    }
+    // Ten requests from the agents, in one write; uncorked, each went in a write of its own.
+    expect(writes).toEqual(["_writev"]);
   });
 });

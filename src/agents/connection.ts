@@ -11,10 +11,12 @@
 // with every agent's streams on the socket its requests use, each request's end
 // scanned 80,000 listeners at 10,000 units (2% of the process's CPU there, and
 // growing with N²). On their own socket, requests scan only those in flight.
+import type { Socket } from "node:net";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { print } from "graphql";
 import { type Client, createClient } from "graphql-ws";
 import WebSocket from "ws";
+import { corkForTurn } from "../core/cork.js";
 
 /** A refusal or failure the API answered with; `code` is its `extensions.code`. */
 export class ApiError extends Error {
@@ -50,10 +52,22 @@ const IDLE_CLOSE_MS = 60_000;
 /** Sockets the streams are spread over (by agent token), each opened when first used. */
 const STREAM_SOCKETS = 4;
 
+/**
+ * A WebSocket whose frames sent within one turn leave in one write (corkForTurn): every agent of the process acting on
+ * the same event sends its request in that turn, each a system call of its own before.
+ */
+class CorkingWebSocket extends WebSocket {
+  override send(data: unknown, ...rest: unknown[]): void {
+    const tcp = (this as unknown as { _socket?: Socket })._socket;
+    if (tcp) corkForTurn(tcp);
+    (super.send as (...args: unknown[]) => void).call(this, data, ...rest);
+  }
+}
+
 function connect(url: string): Client {
   return createClient({
     url: url.replace(/^http/, "ws"),
-    webSocketImpl: WebSocket,
+    webSocketImpl: CorkingWebSocket,
     lazy: true,
     // Keep trying through a server restart: agents outlive it.
     retryAttempts: Number.POSITIVE_INFINITY,

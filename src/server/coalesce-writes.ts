@@ -2,8 +2,7 @@
 // loop into one write. When a change fans out to many subscriptions multiplexed on one
 // socket, graphql-ws sends one frame per subscription; written one by one they cost a
 // system call each, which profiling showed to be the largest cost of a delivery. Corking
-// the TCP socket until the turn ends turns them into a single writev. Latency is
-// unchanged: the frames leave in the same turn they were sent in.
+// the TCP socket until the turn ends (corkForTurn) turns them into a single writev.
 //
 // graphql-ws waits for each frame's write callback before it sends the next (an
 // operation's `next`, then its `complete`; a stream's next event), which, corked, comes
@@ -13,6 +12,7 @@
 // holds its stream back as before (src/changes/stream.ts).
 import type { Socket } from "node:net";
 import type { WebSocket, WebSocketServer } from "ws";
+import { corkForTurn } from "../core/cork.js";
 
 /** What may sit unwritten on a socket before graphql-ws is made to wait for the write again. */
 export const SENT_AHEAD_BYTES = 64 * 1024;
@@ -22,16 +22,8 @@ export function coalesceWrites(wss: WebSocketServer): void {
     const tcp = (ws as unknown as { _socket?: Socket })._socket;
     if (!tcp || typeof tcp.cork !== "function") return;
     const send = ws.send.bind(ws) as (...args: unknown[]) => void;
-    let corked = false;
     ws.send = ((...args: unknown[]) => {
-      if (!corked) {
-        corked = true;
-        tcp.cork();
-        setImmediate(() => {
-          corked = false;
-          tcp.uncork();
-        });
-      }
+      corkForTurn(tcp);
       const done = args.at(-1);
       if (typeof done !== "function" || tcp.writableLength > SENT_AHEAD_BYTES) return void send(...args);
       send(...args.slice(0, -1), ignoreWriteError);
