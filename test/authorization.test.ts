@@ -197,6 +197,11 @@ const operations: Record<string, Operation> = {
     variables: (target, who) =>
       target === "own" ? input({ machine: machineOf[who] ?? "2" }) : { input: { model: otherModel, machine: "0" } },
   },
+  issueMachinesCredentials: {
+    responsible: ["provisioner"],
+    query: `mutation ($input: AgentMachinesInput!) { issueMachinesCredentials(input: $input) { tag } }`,
+    variables: (target) => (target === "own" ? input({ machines: ["2"] }) : { input: { model: otherModel, machines: ["0"] } }),
+  },
   setMachineStatus: {
     responsible: ["machine agent", "host agent", "provisioner"],
     query: `mutation ($input: MachineStatusInput!) { setMachineStatus(input: $input) { id } }`,
@@ -218,6 +223,15 @@ const operations: Record<string, Operation> = {
     // Machine 4 is Dead: NOT_ALIVE.
     variables: (target) =>
       target === "own" ? input({ machine: "4", instanceId: "i-1" }) : { input: { model: otherModel, machine: "0", instanceId: "i-1" } },
+  },
+  setMachinesProvisioned: {
+    responsible: ["provisioner"],
+    query: `mutation ($input: MachinesProvisionedInput!) { setMachinesProvisioned(input: $input) { id } }`,
+    // Machine 4 is Dead: NOT_ALIVE.
+    variables: (target) =>
+      target === "own"
+        ? input({ machines: [{ machine: "4", instanceId: "i-1" }] })
+        : { input: { model: otherModel, machines: [{ machine: "0", instanceId: "i-1" }] } },
   },
   resolveMachine: {
     query: `mutation ($input: ResolveMachineInput!) { resolveMachine(input: $input) { id } }`,

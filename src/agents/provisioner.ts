@@ -20,12 +20,15 @@
 import {
   ChangesDocument,
   IssueMachineCredentialsDocument,
+  IssueMachinesCredentialsDocument,
   RemoveDeadMachineDocument,
   SetMachineDeadDocument,
   SetMachineProvisionedDocument,
   SetMachineStatusDocument,
+  SetMachinesProvisionedDocument,
 } from "../client/graphql.js";
 import { type Instance, type Provider, ProviderError } from "../provider/provider.js";
+import { Batch } from "./batch.js";
 import { type AgentConnection, ApiError } from "./connection.js";
 import { MachinesView, type MachineView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
@@ -46,6 +49,9 @@ export interface ProvisionerOptions {
   log?: (line: string) => void;
 }
 
+/** Machines in one bulk call: the server's limit (MAX_MACHINES_A_CALL). */
+const MACHINES_A_CALL = 100;
+
 /** A start the provisioner is busy with (credentials, provider, recording): the harvest leaves its instance alone. */
 type InFlight = Set<string>;
 
@@ -60,12 +66,28 @@ export class Provisioner {
   private stopped = false;
   private readonly log: (line: string) => void;
   private readonly passes: SerialPasses;
+  /** The credentials of the machines a pass starts, issued in one call (as Juju's SetPasswords). */
+  private readonly credentials: Batch<string, { tag: string; token: string }>;
+  /** The instances started in one turn, recorded in one call (as Juju's SetInstanceInfo). */
+  private readonly recordings: Batch<{ machine: string; instanceId: string }, { id: string; instanceId: string | null }>;
 
   constructor(
     private readonly api: AgentConnection,
     private readonly options: ProvisionerOptions,
   ) {
     this.log = options.log ?? (() => {});
+    const { model, token } = options;
+    this.credentials = new Batch(
+      async (machines) =>
+        (await api.request(IssueMachinesCredentialsDocument, { input: { model, machines } }, token)).issueMachinesCredentials,
+      async (machine) => (await api.request(IssueMachineCredentialsDocument, { input: { model, machine } }, token)).issueMachineCredentials,
+      MACHINES_A_CALL,
+    );
+    this.recordings = new Batch(
+      async (machines) => (await api.request(SetMachinesProvisionedDocument, { input: { model, machines } }, token)).setMachinesProvisioned,
+      async (machine) => (await api.request(SetMachineProvisionedDocument, { input: { model, ...machine } }, token)).setMachineProvisioned,
+      MACHINES_A_CALL,
+    );
     this.passes = new SerialPasses(
       () => this.reconcile(),
       (error) => this.log(`provisioner of ${this.options.model}: ${String(error)}`),
@@ -144,8 +166,7 @@ export class Provisioner {
     const { model, token, provider } = this.options;
     this.inFlight.add(machine.id);
     try {
-      const agent = (await this.api.request(IssueMachineCredentialsDocument, { input: { model, machine: machine.id } }, token))
-        .issueMachineCredentials;
+      const agent = await this.credentials.add(machine.id);
       const attempts = this.options.startAttempts ?? 10;
       for (let attempt = 1; ; attempt++) {
         try {
@@ -183,9 +204,9 @@ export class Provisioner {
 
   /** Records the instance once; if the machine no longer wants it (no longer Alive, or already recorded), it is stopped. */
   private async record(machine: MachineView, instanceId: string): Promise<void> {
-    const { model, token, provider } = this.options;
+    const { model, provider } = this.options;
     try {
-      await this.api.request(SetMachineProvisionedDocument, { input: { model, machine: machine.id, instanceId } }, token);
+      await this.recordings.add({ machine: machine.id, instanceId });
       // Known now, before the stream brings it back: the next pass must not start another.
       this.view.recorded(machine.id, { instanceId });
       this.log(`provisioner of ${model}: machine ${machine.id} is instance ${instanceId}`);

@@ -11,8 +11,8 @@ import { readTogether } from "../db/read-together.js";
 import { credentials, machines, models, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { forgetAgentTokens, forgetPerson, remember, remembered } from "./authentications.js";
-import { machineOperation, unitOperation } from "./lookup.js";
-import type { ModelRow } from "./rows.js";
+import { machineOperation, machinesOperation, unitOperation } from "./lookup.js";
+import type { MachineRow, ModelRow } from "./rows.js";
 import { type InModel, type Tx, transact } from "./transaction.js";
 
 export type PersonRole = "admin" | "operator" | "read-only";
@@ -226,15 +226,28 @@ export interface MachineCredentialsInput extends InModel {
   machine: string;
 }
 
-/** The provisioner's act before it starts an instance: a fresh secret for the machine's agent. */
-export const issueMachineCredentials = machineOperation("any", async (tx, model, machine, _: MachineCredentialsInput) => {
+/** A fresh secret for a machine's agent; refused for a Dead machine. */
+function machineCredentials(tx: Tx, model: ModelRow, machine: MachineRow): AgentCredentials {
   refuseDead("machine", machine.id, machine.life);
   const token = rotateAgentSecret(tx, model, "machine", machine.id);
-  return {
-    tag: agentTag({ kind: "machine", modelId: model.id, model: model.name, machine: machine.id }),
-    token,
-  } satisfies AgentCredentials;
-});
+  return { tag: agentTag({ kind: "machine", modelId: model.id, model: model.name, machine: machine.id }), token };
+}
+
+/** The provisioner's act before it starts an instance: a fresh secret for the machine's agent. */
+export const issueMachineCredentials = machineOperation("any", async (tx, model, machine, _: MachineCredentialsInput) =>
+  machineCredentials(tx, model, machine),
+);
+
+export interface MachinesCredentialsInput extends InModel {
+  machines: readonly string[];
+}
+
+/** issueMachineCredentials for several machines in one transaction (Juju's SetPasswords is bulk): all or nothing. */
+export const issueMachinesCredentials = machinesOperation(
+  "any",
+  (input: MachinesCredentialsInput) => input.machines,
+  async (tx, model, machines) => machines.map((machine) => machineCredentials(tx, model, machine)),
+);
 
 export interface UnitCredentialsInput extends InModel {
   unit: string;

@@ -36,8 +36,10 @@ export {
   type IssuedToken,
   type IssueTokenInput,
   issueMachineCredentials,
+  issueMachinesCredentials,
   issueToken,
   issueUnitCredentials,
+  type MachinesCredentialsInput,
   type PersonRole,
   personTokens,
   redeemLoginCode,
@@ -56,11 +58,13 @@ export {
   recordMissingHooks,
 } from "./hook-runs.js";
 export type { SettingsWrite } from "./hook-settings.js";
+export { MAX_MACHINES_A_CALL } from "./lookup.js";
 export {
   type AddMachineInput,
   addMachine,
   type MachineInput,
   type MachineStatusInput,
+  type MachinesProvisionedInput,
   machineBlockers,
   type Outcome,
   type ProvisionedInput,
@@ -70,6 +74,7 @@ export {
   setMachineDead,
   setMachineProvisioned,
   setMachineStatus,
+  setMachinesProvisioned,
 } from "./machine.js";
 export {
   type AddModelInput,

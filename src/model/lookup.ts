@@ -2,7 +2,7 @@
 // (INVALID_ID first when the id is malformed); the `Alive` variants refuse an
 // entity that is Dying or Dead, for operations that add to it.
 import { and, eq } from "drizzle-orm";
-import { LifelineError, notAlive, notFound } from "../core/errors.js";
+import { LifelineError, notAlive, notFound, shortQuote } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import { applications, machines, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
@@ -121,6 +121,41 @@ export function machineOperation<I extends InModel & { machine: string }, R>(
     needs,
     async () => undefined,
     (tx, model, machine, input) => body(tx, model, machine, input),
+  );
+}
+
+/** The most machines one call of a bulk machine operation names (the provisioner's: Juju's agent API is bulk). */
+export const MAX_MACHINES_A_CALL = 100;
+
+/** A bulk call's machines: at least one, at most MAX_MACHINES_A_CALL, each once. */
+function machineList(ids: readonly string[]): readonly string[] {
+  if (ids.length === 0) throw new LifelineError("INVALID_ARGUMENT", "name at least one machine");
+  if (ids.length > MAX_MACHINES_A_CALL)
+    throw new LifelineError("INVALID_ARGUMENT", `at most ${MAX_MACHINES_A_CALL} machines a call, got ${ids.length}`, {
+      max: MAX_MACHINES_A_CALL,
+    });
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) throw new LifelineError("INVALID_ARGUMENT", `machine ${shortQuote(id)} is named twice`);
+    seen.add(id);
+  }
+  return ids;
+}
+
+/**
+ * An operation on several machines at once, all or nothing: the machines are read behind the model's lock in one
+ * round trip, and refused (NOT_FOUND) in the order named.
+ */
+export function machinesOperation<I extends InModel, R>(
+  needs: ModelLifeNeeded,
+  named: (input: I) => readonly string[],
+  body: (tx: Tx, model: ModelRow, machines: MachineRow[], input: I) => Promise<R>,
+): Operation<I, R> {
+  return modelOperationReading(
+    needs,
+    // Async, so a list refused comes after the model's own refusal, as a read's would.
+    async (tx, model, input: I) => Promise.all(machineList(named(input)).map((id) => getMachine(tx, model, id))),
+    (tx, model, input, machines) => body(tx, model, machines, input),
   );
 }
 

@@ -13,7 +13,7 @@ import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, mergeConstraints, parseConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
-import { getAliveMachine, getMachine, machineOperation, machineOperationReading } from "./lookup.js";
+import { getAliveMachine, getMachine, machineOperation, machineOperationReading, machinesOperation } from "./lookup.js";
 import { checkSeries } from "./names.js";
 import type { MachineRow, ModelRow, Queryable } from "./rows.js";
 import { type CreationPlace, creationPlace, nextSequence } from "./sequences.js";
@@ -311,8 +311,23 @@ export interface ProvisionedInput extends MachineInput {
  * (Juju's SetProvisioned): a second recording, or one for a machine that is no
  * longer Alive, is refused, and the provisioner then stops the instance it started.
  */
-export const setMachineProvisioned = machineOperation("any", async (tx, model, machine, input: ProvisionedInput) => {
-  if (!/^[\w./:-]{1,200}$/.test(input.instanceId))
+export const setMachineProvisioned = machineOperation("any", async (tx, model, machine, input: ProvisionedInput) =>
+  recordInstance(tx, model, machine, input.instanceId),
+);
+
+export interface MachinesProvisionedInput extends InModel {
+  machines: readonly { machine: string; instanceId: string }[];
+}
+
+/** setMachineProvisioned for several machines in one transaction (Juju's SetInstanceInfo is bulk): all or nothing. */
+export const setMachinesProvisioned = machinesOperation(
+  "any",
+  (input: MachinesProvisionedInput) => input.machines.map((m) => m.machine),
+  async (tx, model, machines, input) => machines.map((machine, i) => recordInstance(tx, model, machine, input.machines[i]!.instanceId)),
+);
+
+function recordInstance(tx: Tx, model: ModelRow, machine: MachineRow, instanceId: string): MachineRow {
+  if (!/^[\w./:-]{1,200}$/.test(instanceId))
     throw new LifelineError("INVALID_ARGUMENT", "an instance id is 1 to 200 letters, digits and . / : - _");
   if (machine.life !== Life.Alive) throw notAlive("machine", machine.id, machine.life);
   if (machine.instanceId !== null)
@@ -320,11 +335,11 @@ export const setMachineProvisioned = machineOperation("any", async (tx, model, m
       instanceId: machine.instanceId,
     });
   // Not waited for: the model's lock keeps other writers off the row, so the row it writes is this one.
-  tx.defer(setInstance(tx.db, { modelId: model.id, id: machine.id, instanceId: input.instanceId }));
-  const updated: MachineRow = { ...machine, instanceId: input.instanceId };
+  tx.defer(setInstance(tx.db, { modelId: model.id, id: machine.id, instanceId }));
+  const updated: MachineRow = { ...machine, instanceId };
   tx.record(model.id, machineProvisioned(updated));
   return updated;
-});
+}
 
 export interface MachineStatusInput extends MachineInput {
   status: MachineStatus;

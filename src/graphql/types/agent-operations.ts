@@ -9,6 +9,7 @@ import {
   DEFAULT_MODEL,
   enterScope,
   leaveScope,
+  MAX_MACHINES_A_CALL,
   removeDeadMachine,
   removeDeadUnit,
   resolveMachine,
@@ -17,6 +18,7 @@ import {
   setMachineDead,
   setMachineProvisioned,
   setMachineStatus,
+  setMachinesProvisioned,
   setUnitAgentStatus,
   setUnitDead,
   setUnitDying,
@@ -96,6 +98,24 @@ const ProvisionedInput = builder.inputType("ProvisionedInput", {
     model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
     machine: t.string({ required: true }),
     instanceId: t.string({ required: true, description: "The provider's id for the instance." }),
+  }),
+});
+
+const MachinesProvisionedInput = builder.inputType("MachinesProvisionedInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    machines: t.field({
+      type: [
+        builder.inputType("MachineInstanceInput", {
+          fields: (f) => ({
+            machine: f.string({ required: true }),
+            instanceId: f.string({ required: true, description: "The provider's id for the instance." }),
+          }),
+        }),
+      ],
+      required: true,
+      description: `At least one, at most ${MAX_MACHINES_A_CALL}, each machine once.`,
+    }),
   }),
 });
 
@@ -209,6 +229,16 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ProvisionedInput, required: true }) },
     authScopes: (_root, { input }) => ({ provisioner: input }),
     resolve: (_root, { input }, ctx) => setMachineProvisioned(ctx.db, input),
+  }),
+  setMachinesProvisioned: t.field({
+    type: [MachineRef],
+    description:
+      "Provisioner: setMachineProvisioned for several machines in one transaction, in the order named (Juju's agent API is bulk). All or " +
+      "nothing: the first refusal, in that order, refuses the call (NOT_FOUND, NOT_ALIVE, ALREADY_PROVISIONED; INVALID_ARGUMENT for a bad " +
+      "instance id, no machine, too many, or one named twice).",
+    args: { input: t.arg({ type: MachinesProvisionedInput, required: true }) },
+    authScopes: (_root, { input }) => ({ provisioner: input }),
+    resolve: (_root, { input }, ctx) => setMachinesProvisioned(ctx.db, input),
   }),
   setMachineStatus: t.field({
     type: MachineRef,

@@ -7,8 +7,10 @@ import {
   DEFAULT_MODEL,
   type IssuedToken,
   issueMachineCredentials,
+  issueMachinesCredentials,
   issueToken,
   issueUnitCredentials,
+  MAX_MACHINES_A_CALL,
   personTokens,
   revokeToken,
 } from "../../model/index.js";
@@ -85,6 +87,12 @@ const IssueTokenInput = builder.inputType("IssueTokenInput", {
 const AgentMachineInput = builder.inputType("AgentMachineInput", {
   fields: (t) => ({ model: t.string({ required: true, defaultValue: DEFAULT_MODEL }), machine: t.string({ required: true }) }),
 });
+const AgentMachinesInput = builder.inputType("AgentMachinesInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    machines: t.stringList({ required: true, description: `At least one, at most ${MAX_MACHINES_A_CALL}, each once.` }),
+  }),
+});
 const AgentUnitInput = builder.inputType("AgentUnitInput", {
   fields: (t) => ({ model: t.string({ required: true, defaultValue: DEFAULT_MODEL }), unit: t.string({ required: true }) }),
 });
@@ -111,6 +119,16 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: AgentMachineInput, required: true }) },
     authScopes: (_root, { input }) => ({ $any: { provisioner: input, containerHost: input } }),
     resolve: (_root, { input }, ctx) => issueMachineCredentials(ctx.db, input),
+  }),
+  issueMachinesCredentials: t.field({
+    type: [AgentCredentialsRef],
+    description:
+      "Provisioner: issueMachineCredentials for several machines in one transaction, in the order named (Juju's agent API is bulk). All or " +
+      "nothing: the first refusal, in that order, refuses the call (NOT_FOUND, NOT_ALIVE for a Dead machine; INVALID_ARGUMENT for no machine, " +
+      "too many, or one named twice).",
+    args: { input: t.arg({ type: AgentMachinesInput, required: true }) },
+    authScopes: (_root, { input }) => ({ provisioner: input }),
+    resolve: (_root, { input }, ctx) => issueMachinesCredentials(ctx.db, input),
   }),
   issueUnitCredentials: t.field({
     type: AgentCredentialsRef,
