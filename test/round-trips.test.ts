@@ -231,6 +231,13 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => recordMissingHooks(store.db, { model, unit, hooks, state: { passed: 2 } }))).toBe(2);
   });
 
+  it("recordMissingHooks with a -broken: its membership and relation with the lock too; leaving the scope with the commit", async () => {
+    const unit = await newUnit();
+    await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.4" });
+    const hooks = [{ hook: "cache-relation-broken", relation }];
+    expect(await roundTrips(() => recordMissingHooks(store.db, { model, unit, hooks }))).toBe(2);
+  });
+
   it("commitHook: the lock with the unit, the run and the time it ends at; the run's end and the agent's status with the commit", async () => {
     const unit = await newUnit();
     const run = await beginHook(store.db, { model, unit, hook: "install" });

@@ -20,9 +20,9 @@ import { applySettingsWrites, type SettingsWrite } from "./hook-settings.js";
 import { unitOperationReading } from "./lookup.js";
 import { parseUnitName } from "./names.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
-import { leaveScopeOf } from "./scope.js";
+import { leaveScopeOf, type ScopeToLeave, scopeToLeave } from "./scope.js";
 import { nextSerials } from "./sequences.js";
-import type { InModel, Tx } from "./transaction.js";
+import type { InModel, ModelKey, Tx } from "./transaction.js";
 
 /** Runs kept per unit, newest first; older ones are deleted as new ones begin (the change log keeps them while it retains). */
 export const HOOK_RUNS_KEPT = 100;
@@ -81,6 +81,8 @@ interface HookReads {
   now: Date;
   /** The relations the input names, each with the unit's application's endpoint in it; a relation gone is absent. */
   relations: Map<number, string | null>;
+  /** For an operation that leaves the scopes of the -broken hooks it names: what leaving each decides on. */
+  leaving: Map<number, ScopeToLeave>;
 }
 
 const INTERRUPTED_MESSAGE = "interrupted: its agent began another hook before committing this one";
@@ -89,6 +91,17 @@ const INTERRUPTED_MESSAGE = "interrupted: its agent began another hook before co
 const relationIdsNamed = (targets: readonly HookTarget[]) => [
   ...new Set(targets.map((t) => t.relation).filter((r): r is number => Number.isInteger(r) && r! >= 0 && r! <= 2 ** 31 - 1)),
 ];
+
+/** The scopes the -broken hooks among `targets` leave, each read once (scopeToLeave), sent together. */
+async function scopesToLeave(tx: Tx, model: ModelKey, unit: string, targets: readonly HookTarget[]): Promise<Map<number, ScopeToLeave>> {
+  const relations = new Set(
+    targets
+      .filter((t) => t.hook.endsWith("-relation-broken") && Number.isInteger(t.relation) && t.relation! >= 0 && t.relation! <= 2 ** 31 - 1)
+      .map((t) => t.relation!),
+  );
+  const reads = [...relations].map((id) => [id, scopeToLeave(tx, model, id, unit)] as const);
+  return new Map(await Promise.all(reads.map(async ([id, read]) => [id, await read] as const)));
+}
 
 /**
  * A unit agent's operation on its hooks. Everything its checks and its change rows need is read with the model's
@@ -99,6 +112,8 @@ function hookOperation<I extends InModel & { unit: string }, R>(
   targets: (input: I) => readonly HookTarget[],
   body: (tx: Tx, model: ModelRow, unit: UnitRow, reads: HookReads, input: I) => Promise<R>,
   check?: (input: I) => void,
+  /** It leaves the scope of each -broken hook it names (recordMissingHooks): the memberships are read with the lock. */
+  leavesBroken = false,
 ) {
   return unitOperationReading(
     "any",
@@ -112,9 +127,10 @@ function hookOperation<I extends InModel & { unit: string }, R>(
         // Ids for the runs it records, with the time their rows take (nextSerials).
         nextSerials(tx, "hook_runs", "id", Math.max(1, named.length)),
         relationIds.length ? relationEndpointsOf(tx.db, { modelId: model.id, relations: relationIds, application }) : [],
+        leavesBroken ? scopesToLeave(tx, model, input.unit, named) : new Map<number, ScopeToLeave>(),
       ]);
     },
-    (tx, model, unit, input, [[charm], running, ids, named]) => {
+    (tx, model, unit, input, [[charm], running, ids, named, leaving]) => {
       const now = ids[0]!.now;
       return body(
         tx,
@@ -130,6 +146,7 @@ function hookOperation<I extends InModel & { unit: string }, R>(
           ids: ids.map((r) => r.value),
           now,
           relations: new Map(named.map((r) => [r.relation, r.endpoint])),
+          leaving,
         },
         input,
       );
@@ -328,9 +345,22 @@ export const beginHook = hookOperation(
  * record of a missing -broken, in the same transaction, so no crash falls between the hook and the leaving. A unit
  * already out of the scope (an agent that left first) changes nothing.
  */
-async function leaveBrokenScopes(tx: Tx, model: ModelRow, unit: string, runs: readonly HookRunRow[]): Promise<void> {
-  for (const run of runs)
-    if (run.relationId !== null && run.hook.endsWith("-relation-broken")) await leaveScopeOf(tx, model, run.relationId, unit);
+async function leaveBrokenScopes(
+  tx: Tx,
+  model: ModelRow,
+  unit: string,
+  runs: readonly HookRunRow[],
+  /** What each leaving decides on, read with the lock (then its writes go with the COMMIT); else it is read now. */
+  read?: ReadonlyMap<number, ScopeToLeave>,
+): Promise<void> {
+  const left = new Set<number>();
+  for (const { relationId, hook } of runs) {
+    if (relationId === null || !hook.endsWith("-relation-broken") || left.has(relationId)) continue;
+    left.add(relationId);
+    const known = read?.get(relationId);
+    if (!known) await leaveScopeOf(tx, model, relationId, unit);
+    else if (known.relation) await leaveScopeOf(tx, model, relationId, unit, { member: known.member, relation: known.relation });
+  }
 }
 
 /** How the agent ends a run. */
@@ -476,12 +506,13 @@ export const recordMissingHooks = hookOperation(
     insertMissingHookRunsOf(tx, recorded);
     prune(tx, model, unit.name);
     for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
-    await leaveBrokenScopes(tx, model, unit.name, recorded);
+    await leaveBrokenScopes(tx, model, unit.name, recorded, reads.leaving);
     await updateAgent(tx, model, unit, idle, null);
     if (state) saveAgentState(tx, model, unit.name, state);
     return recorded;
   },
   checkHookCount,
+  true,
 );
 
 function checkHookCount(input: RecordMissingHooksInput): void {

@@ -70,8 +70,14 @@ export async function getUnit(tx: Tx, model: ModelKey, name: string): Promise<Un
 
 export async function getRelation(tx: Tx, model: ModelKey, id: number): Promise<RelationRow> {
   if (!Number.isInteger(id) || id < 0) throw new LifelineError("INVALID_ID", `invalid relation id ${id}: expected a non-negative integer`);
-  const [relation] = await relationRow(tx.db, { modelId: model.id, id });
+  const relation = await findRelation(tx, model, id);
   if (!relation) throw notFound("relation", String(id), model.name);
+  return relation;
+}
+
+/** A relation by a well-formed id, or undefined when there is none. */
+export async function findRelation(tx: Tx, model: ModelKey, id: number): Promise<RelationRow | undefined> {
+  const [relation] = await relationRow(tx.db, { modelId: model.id, id });
   return relation;
 }
 

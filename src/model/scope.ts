@@ -9,7 +9,7 @@ import { Scope } from "../core/relation.js";
 import { relationEndpoints, relationScopes, relationSettings, relations } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
-import { getRelation, getUnit } from "./lookup.js";
+import { findRelation, getRelation, getUnit } from "./lookup.js";
 import { removeRelation } from "./relation.js";
 import type { ModelRow, RelationRow, ScopeRow, UnitRow } from "./rows.js";
 import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
@@ -195,6 +195,20 @@ function checkAddress(address: string): void {
     throw new LifelineError("INVALID_ARGUMENT", `privateAddress ${shortQuote(address)} is not an IP address or host name`, {
       argument: "privateAddress",
     });
+}
+
+/** What leaving a scope decides on, read with the model's lock so that the leaving's writes go with the COMMIT. */
+export interface ScopeToLeave {
+  member: ScopeRow | undefined;
+  /** Undefined when the relation is gone (its memberships went with it). */
+  relation: RelationRow | undefined;
+}
+
+/** Sends the reads of ScopeToLeave together, for a well-formed relation id. */
+export async function scopeToLeave(tx: Tx, model: ModelKey, relationId: number, unit: string): Promise<ScopeToLeave> {
+  const member = sentAhead(memberRow(tx.db, { modelId: model.id, relationId, unit }));
+  const relation = sentAhead(findRelation(tx, model, relationId));
+  return { member: (await member)[0], relation: await relation };
 }
 
 export async function leaveScopeOf(
