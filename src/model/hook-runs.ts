@@ -94,12 +94,8 @@ const relationIdsNamed = (targets: readonly HookTarget[]) => [
 
 /** The scopes the -broken hooks among `targets` leave, each read once (scopeToLeave), sent together. */
 async function scopesToLeave(tx: Tx, model: ModelKey, unit: string, targets: readonly HookTarget[]): Promise<Map<number, ScopeToLeave>> {
-  const relations = new Set(
-    targets
-      .filter((t) => t.hook.endsWith("-relation-broken") && Number.isInteger(t.relation) && t.relation! >= 0 && t.relation! <= 2 ** 31 - 1)
-      .map((t) => t.relation!),
-  );
-  const reads = [...relations].map((id) => [id, scopeToLeave(tx, model, id, unit)] as const);
+  const relations = relationIdsNamed(targets.filter((t) => t.hook.endsWith("-relation-broken")));
+  const reads = relations.map((id) => [id, scopeToLeave(tx, model, id, unit)] as const);
   return new Map(await Promise.all(reads.map(async ([id, read]) => [id, await read] as const)));
 }
 
