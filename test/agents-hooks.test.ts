@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MachineAgent } from "../src/agents/machine-agent.js";
 import { useAgents } from "./support/agents.js";
-import { useLiveServer } from "./support/streams.js";
+import { CHANGES, subscribe, useLiveServer } from "./support/streams.js";
 
 const live = useLiveServer();
 const agentsFor = useAgents(live);
@@ -52,6 +52,21 @@ describe("hooks, in Juju's order", { timeout: 180_000 }, () => {
     expect(runs.slice(0, 5)).toEqual(["install", "config-changed", "start", "db-relation-joined mysql/0", "db-relation-changed mysql/0"]);
     // Each new version of mysql/0's settings (its own -joined sets them) runs -changed again (seed 002), and nothing else.
     expect(new Set(runs.slice(5))).toEqual(new Set(runs.length > 5 ? ["db-relation-changed mysql/0"] : []));
+  });
+
+  it("a new unit's agent goes from allocating straight to running its install hook, as Juju's uniter does: no idle report before it", async () => {
+    const { name: model } = await live.newModel();
+    const stream = subscribe(live.url, CHANGES, { model, kinds: ["UNIT"], entities: ["wordpress/0"] });
+    await stream.synced();
+    await agentsFor(model);
+    await deploy(model, "wordpress");
+    // The unit is added allocating (its row's default); rows about its agent carry the status it reports.
+    const reported = () =>
+      stream.changes
+        .filter((e) => e.fields?.agentStatus !== undefined)
+        .map((e) => (e.fields.agentStatus === "executing" ? `executing: ${e.fields.agentMessage}` : e.fields.agentStatus));
+    await stream.until(() => reported().length > 0, DEADLINE.timeout);
+    expect(reported()[0]).toBe("executing: running install hook");
   });
 
   it("a hook the charm does not ship is passed over and recorded MISSING: mysql has no db-relation-changed", async () => {

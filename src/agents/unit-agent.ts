@@ -139,6 +139,12 @@ export class UnitAgent {
   private committedFailure = false;
   /** It set its unit Dying (life only moves on, so once is enough). */
   private setDying = false;
+  /**
+   * Its unit's agent still shows `allocating`, the status a unit has until its agent first reports. The first hook
+   * call ends it (executing, or idle once hooks the charm does not ship are passed), as Juju's uniter goes from
+   * allocating to running its install hook; only a pass with no hook to run reports idle by itself.
+   */
+  private allocating = false;
   /** Units on the machine, from the deployer's stream: a principal's subordinates are among them. */
   private units: ReadonlyMap<string, DeployedUnitView> = new Map();
   /** The agents of the subordinates it deployed, by unit. */
@@ -178,12 +184,10 @@ export class UnitAgent {
 
   async start(): Promise<void> {
     const { model, unit, token, tag } = this.credentials;
-    // The first report ends `allocating`; an agent restarted in error stays in error.
     const { model: state } = await this.call(UnitAgentStateDocument, { model, unit });
     this.stored = state?.unit ?? null;
     this.charmHooks = state?.unit?.application.charm.hooks ?? null;
-    if (state?.unit?.agentStatus.current === "allocating")
-      await this.api.request(SetUnitAgentStatusDocument, { input: { model, unit, status: "IDLE" } }, token);
+    this.allocating = state?.unit?.agentStatus.current === "allocating";
     this.log(`${tag}: started`);
     const failed = (error: Error) => {
       if (!this.done) this.log(`${tag}: a stream ended: ${error.message}`);
@@ -267,8 +271,13 @@ export class UnitAgent {
       const shipped = await this.ensureCharm();
       if (!choice.skip && !shipped.has(choice.hook.name)) await this.passMissingHooks(choice.hook, progress, situation, shipped);
       else await this.runHook(choice, progress, situation);
+      this.allocating = false;
       this.passes.poke(); // one hook a pass: the next pass sees what it changed
       return;
+    }
+    if (this.allocating) {
+      await this.call(SetUnitAgentStatusDocument, { input: { model, unit: name, status: "IDLE" } });
+      this.allocating = false;
     }
     if (unit.life !== "ALIVE" && progress.removed && Object.keys(progress.relations).length === 0 && subordinates === 0) {
       await this.call(SetUnitDeadDocument, { input: { model, unit: name } });
