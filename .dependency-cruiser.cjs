@@ -77,9 +77,10 @@ module.exports = {
     },
     {
       name: "only-the-process-entry-starts-agents",
-      comment: "The API never calls agent code; main.ts (npm start) runs the agents beside it, as clients of it.",
+      comment:
+        "The API never calls agent code; npm start runs the agents beside it, as clients of it, on their own thread (agents-worker.ts).",
       severity: "error",
-      from: { path: folder("server"), pathNot: "^src/server/main\\.ts$" },
+      from: { path: folder("server"), pathNot: "^src/server/agents-worker\\.ts$" },
       to: { path: folder("agents") },
     },
     {

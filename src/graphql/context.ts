@@ -1,6 +1,7 @@
 import type { ChangeFeed } from "../changes/feed.js";
 import type { Actor, Database } from "../model/index.js";
-import type { DummyProvider } from "../provider/dummy.js";
+import type { DummyDescription } from "../provider/dummy.js";
+import type { Instance } from "../provider/provider.js";
 
 /** What every resolver sees: the store and who is asking. Dataloaders hang off this object per request. */
 export interface Context {
@@ -10,5 +11,13 @@ export interface Context {
   /** This process's change feed; absent where no server runs one (subscriptions then refuse). */
   feed?: ChangeFeed;
   /** The cloud this process's agents provision on, for the admin's fault injection; absent without agents. */
-  provider?: DummyProvider;
+  provider?: CloudControl;
+}
+
+/** The admin's handle on the dummy cloud: the provider itself, or calls to it on the agents' thread (answered later). */
+export interface CloudControl {
+  describe(): DummyDescription | Promise<DummyDescription>;
+  failNextStarts(count: number, message?: string): unknown;
+  refuseConstraints(text: string | null): unknown;
+  loseInstance(id: string): Instance | Promise<Instance>;
 }

@@ -11,11 +11,10 @@ import { WebSocketServer } from "ws";
 import { ChangeFeed, defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
 import { type RetentionOptions, startCompactor } from "../changes/retention.js";
 import type { Store } from "../db/connect.js";
-import type { Context } from "../graphql/context.js";
+import type { CloudControl, Context } from "../graphql/context.js";
 import { maskError } from "../graphql/errors.js";
 import { schema } from "../graphql/schema.js";
 import { authenticate, redeemLoginCode } from "../model/index.js";
-import type { DummyProvider } from "../provider/dummy.js";
 import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js";
 import { coalesceWrites } from "./coalesce-writes.js";
 import { useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
@@ -32,7 +31,7 @@ interface EnvelopedRoot {
 }
 
 /** The cloud the admin's API reaches: fixed, or asked for per request (it comes and goes with the process's agents). */
-export type CloudSource = DummyProvider | (() => DummyProvider | undefined);
+export type CloudSource = CloudControl | (() => CloudControl | undefined);
 
 /**
  * The API; subscriptions need the process's change feed (without one they refuse). `bodiesChecked`: the HTTP server

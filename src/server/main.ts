@@ -1,13 +1,12 @@
 // `npm start`: opens the store (embedded PGlite unless DATABASE_URL is set),
 // bootstraps the default model on a fresh store, and serves the API.
 
-import { Controller } from "../agents/controller.js";
 import { openStore } from "../db/connect.js";
 import { DataDirLockedError } from "../db/lock.js";
 import { bootstrap, bootstrapAdmin, createLoginCode, ensureAdminToken, issueMachineCredentials, modelsNotDead } from "../model/index.js";
-import { DummyProvider } from "../provider/dummy.js";
 import { DummyStateError } from "../provider/dummy-state.js";
 import { AgentLeader, agentsLock, soleProcess } from "./agent-leader.js";
+import { type AgentsThread, startAgentsThread } from "./agents-thread.js";
 import { LOGIN_PATH, startServer } from "./app.js";
 import { configFromEnv } from "./config.js";
 
@@ -20,51 +19,40 @@ async function main() {
   const firstAdmin = await bootstrapAdmin(store.db);
   // Shown the moment it exists: only its hash is kept, so a start that fails later must not lose it.
   if (firstAdmin) console.log(`lifeline: admin token, shown only now (Lifeline keeps only its hash): ${firstAdmin}`);
-  // The agents, while this process runs them: the dummy cloud, and its controller (each model's machine 0 agent and provisioner, a machine agent per instance).
-  let agents: { provider: DummyProvider; controller: Controller } | null = null;
+  // The agents, while this process runs them, on a thread of their own: the dummy cloud, and its controller (each
+  // model's machine 0 agent and provisioner, a machine agent per instance).
+  let agents: AgentsThread | null = null;
   const running = await startServer(store, config.host, config.port, {
     feed: config.feed,
     retention: config.retention,
     limits: config.limits,
     keepAliveMs: config.keepAliveMs,
     // The admin's cloud API reaches the cloud of this process's agents, while they run here.
-    ...(config.agents.enabled ? { provider: () => agents?.provider } : {}),
+    ...(config.agents.enabled ? { provider: () => agents?.cloud } : {}),
   });
   const log = (line: string) => console.log(`lifeline: ${line}`);
 
   /** Starts the agents (the cloud read from its file, its instances booted); resolves with how to stop them. */
   const runAgents = async () => {
-    const { cloudFile } = config.agents;
-    const provider = new DummyProvider(cloudFile ? { stateFile: cloudFile } : {});
+    const { cloudFile, startAttempts, retryDelayMs, cloudPollMs } = config.agents;
     log(`dummy cloud ${cloudFile ? `kept in ${cloudFile}` : "in memory"}`);
-    const controller = new Controller({
-      url: running.url,
-      provider,
-      models: () => modelsNotDead(store.db),
-      // The controller hands each model's machine 0 agent and provisioner the credentials of that manager machine, as Juju's bootstrap does.
-      provisionerToken: async (model) => ({
-        machine: "0",
-        token: (await issueMachineCredentials(store.db, { model, machine: "0" })).token,
-      }),
-      startAttempts: config.agents.startAttempts,
-      retryDelayMs: config.agents.retryDelayMs,
-      cloudPollMs: config.agents.cloudPollMs,
-      log,
-    });
-    const stopAgents = async () => {
+    const thread = await startAgentsThread(
+      { url: running.url, ...(cloudFile ? { cloudFile } : {}), startAttempts, retryDelayMs, cloudPollMs },
+      {
+        models: () => modelsNotDead(store.db),
+        // The controller hands each model's machine 0 agent and provisioner the credentials of that manager machine, as Juju's bootstrap does.
+        provisionerToken: async (model) => ({
+          machine: "0",
+          token: (await issueMachineCredentials(store.db, { model, machine: "0" })).token,
+        }),
+        log,
+      },
+    );
+    agents = thread;
+    return async () => {
       agents = null;
-      await controller.stop();
-      // Whatever is still in flight must not write a file the next leader's cloud now owns.
-      provider.close();
+      await thread.stop();
     };
-    agents = { provider, controller };
-    try {
-      await controller.start();
-    } catch (error) {
-      await stopAgents();
-      throw error;
-    }
-    return stopAgents;
   };
   const { databaseUrl } = config.store as { databaseUrl?: string };
   const leader = config.agents.enabled

@@ -2,21 +2,21 @@
 // the faults to inject (transient start failures, refused constraints, lost
 // hardware), so tests outside the process and demos can exercise the agents.
 import { LifelineError } from "../../core/errors.js";
-import type { DummyDescription, DummyProvider } from "../../provider/dummy.js";
+import type { DummyDescription } from "../../provider/dummy.js";
 import type { Instance } from "../../provider/provider.js";
 import { builder } from "../builder.js";
-import type { Context } from "../context.js";
+import type { CloudControl, Context } from "../context.js";
 
-const cloudOf = (ctx: Context): DummyProvider => {
+const cloudOf = (ctx: Context): CloudControl => {
   if (!ctx.provider)
     throw new LifelineError("NOT_FOUND", "no cloud runs in this process (LIFELINE_AGENTS=0)", { kind: "cloud", id: "dummy" });
   return ctx.provider;
 };
 
 /** The dummy's own complaints about an argument (a bad count, rule or instance id) are the caller's to fix. */
-function asked<T>(run: () => T): T {
+async function asked<T>(run: () => T | Promise<T>): Promise<T> {
   try {
-    return run();
+    return await run();
   } catch (error) {
     if (error instanceof RangeError) throw new LifelineError("INVALID_ARGUMENT", error.message);
     throw error;
@@ -89,9 +89,9 @@ builder.mutationFields((t) => ({
     description: "Admin: the next `count` instance starts fail transiently (a cloud out of capacity); 0 disarms.",
     args: { count: t.arg.int({ required: true }), message: t.arg.string() },
     authScopes: { person: "admin" },
-    resolve: (_root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       const cloud = cloudOf(ctx);
-      asked(() => (args.message ? cloud.failNextStarts(args.count, args.message.slice(0, 500)) : cloud.failNextStarts(args.count)));
+      await asked(() => (args.message ? cloud.failNextStarts(args.count, args.message.slice(0, 500)) : cloud.failNextStarts(args.count)));
       return cloud.describe();
     },
   }),
@@ -101,9 +101,9 @@ builder.mutationFields((t) => ({
       'Admin: starts asking for at least these constraints fail permanently ("mem=64G", "arch=arm64 tags=gpu"); null stops refusing.',
     args: { constraints: t.arg.string() },
     authScopes: { person: "admin" },
-    resolve: (_root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       const cloud = cloudOf(ctx);
-      asked(() => cloud.refuseConstraints(args.constraints ?? null));
+      await asked(() => cloud.refuseConstraints(args.constraints ?? null));
       return cloud.describe();
     },
   }),
