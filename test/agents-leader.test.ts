@@ -104,6 +104,20 @@ describe("the election", () => {
     await a.leader.stop();
   });
 
+  it("agents that end by themselves (their thread died) are given up with the lock, and a later round starts them again", async () => {
+    const lock = new MemoryLock();
+    const a = candidate(lock.for("process-a"));
+    await a.leader.start();
+    await a.leader.agentsEnded("their thread exited with code 1");
+    expect(a.state.running).toBe(false);
+    expect(a.state.lines).toContain(
+      "agents: they stopped by themselves (their thread exited with code 1); gave the lock up, starting them again later",
+    );
+    await expect.poll(() => a.state.starts, DEADLINE).toBe(2);
+    expect(lock.holder).toBe("process-a");
+    await a.leader.stop();
+  });
+
   it("agents that cannot start at start fail it, and give the lock up", async () => {
     const lock = new MemoryLock();
     const a = candidate(lock.for("process-a"), async () => {

@@ -88,6 +88,17 @@ export class AgentLeader {
     this.#loop = this.#run();
   }
 
+  /**
+   * The agents ended by themselves (their thread died): this process gives them up and the lock with them, so that a
+   * later round starts them again, here or in another process, as after losing the lock.
+   */
+  async agentsEnded(reason: string): Promise<void> {
+    if (!this.leading || this.#stopped) return;
+    this.options.log(`agents: they stopped by themselves (${reason}); gave the lock up, starting them again later`);
+    await this.#stepDown();
+    await this.#lock.release();
+  }
+
   /** Stops the agents if they run here, and leaves the election (the lock goes with its session). */
   async stop(): Promise<void> {
     this.#stopped = true;

@@ -50,17 +50,23 @@ const bootstrap = (module: URL) =>
   `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module.href)}); })`;
 
 /** Starts the agents on a thread of their own; resolves once they run, rejects (the thread gone) if they cannot start. */
-export async function startAgentsThread(options: AgentsStart, server: ServerFunctions): Promise<AgentsThread> {
+export async function startAgentsThread(
+  options: AgentsStart,
+  server: ServerFunctions,
+  /** Called once if the thread dies while the agents run (not on stop, nor on a failed start). */
+  ended: (reason: string) => void = () => {},
+): Promise<AgentsThread> {
   const worker = new Worker(bootstrap(new URL("./agents-worker.ts", import.meta.url)), { eval: true });
   const agents = new ThreadCalls<AgentsFunctions>(worker, server);
   let stopped = false;
+  let running = false;
   worker.on("error", (error) => {
     agents.failAll(error);
     server.log(`agents' thread failed: ${error.stack ?? String(error)}`);
   });
   worker.on("exit", (code) => {
     agents.failAll(new Error(`the agents' thread exited (${code})`));
-    if (!stopped) server.log(`agents' thread exited (${code}) while the agents ran`);
+    if (running && !stopped) ended(`their thread exited with code ${code}`);
   });
   const stop = async () => {
     if (stopped) return;
@@ -70,6 +76,7 @@ export async function startAgentsThread(options: AgentsStart, server: ServerFunc
   };
   try {
     await agents.call("start", options);
+    running = true;
   } catch (error) {
     await stop();
     // The cloud file's own refusal keeps its kind: npm start says it plainly.

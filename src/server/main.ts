@@ -47,6 +47,8 @@ async function main() {
         }),
         log,
       },
+      // Agent code that throws where nothing catches it ends their thread, not the API: they start again later.
+      (reason) => void leader?.agentsEnded(reason),
     );
     agents = thread;
     return async () => {
