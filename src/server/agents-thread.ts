@@ -4,10 +4,10 @@
 // trip each in turn, waited a turn of that loop for each answer (see the README's
 // "Agents at scale: benchmark"). The agents still reach the API only over its socket.
 import { Worker } from "node:worker_threads";
+import type { CloudControl } from "../graphql/context.js";
 import type { DummyDescription } from "../provider/dummy.js";
 import { DummyStateError } from "../provider/dummy-state.js";
 import type { Instance } from "../provider/provider.js";
-import type { CloudSource } from "./app.js";
 import { ThreadCalls } from "./thread-calls.js";
 
 /** What the agents' thread is started with. */
@@ -27,8 +27,8 @@ export interface ServerFunctions {
   log(line: string): void;
 }
 
-/** What the agents' thread offers: starting and stopping them, and the admin's handle on their cloud. */
-interface AgentsFunctions {
+/** What the agents' thread offers (agents-worker.ts): starting and stopping them, and the admin's handle on their cloud. */
+export interface AgentsFunctions {
   [name: string]: (...args: never[]) => unknown;
   start(options: AgentsStart): Promise<void>;
   stop(): Promise<void>;
@@ -40,7 +40,7 @@ interface AgentsFunctions {
 
 export interface AgentsThread {
   /** The agents' dummy cloud, for the admin's cloud API. */
-  cloud: Exclude<CloudSource, () => unknown>;
+  cloud: CloudControl;
   /** Stops every agent, then the thread. */
   stop(): Promise<void>;
 }
@@ -61,11 +61,11 @@ export async function startAgentsThread(
   let stopped = false;
   let running = false;
   worker.on("error", (error) => {
-    agents.failAll(error);
+    agents.close(error);
     server.log(`agents' thread failed: ${error.stack ?? String(error)}`);
   });
   worker.on("exit", (code) => {
-    agents.failAll(new Error(`the agents' thread exited (${code})`));
+    agents.close(new Error(`the agents' thread exited (${code})`));
     if (running && !stopped) ended(`their thread exited with code ${code}`);
   });
   const stop = async () => {

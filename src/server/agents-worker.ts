@@ -6,7 +6,7 @@
 import { parentPort } from "node:worker_threads";
 import { Controller } from "../agents/controller.js";
 import { DummyProvider } from "../provider/dummy.js";
-import type { AgentsStart, ServerFunctions } from "./agents-thread.js";
+import type { AgentsFunctions, AgentsStart, ServerFunctions } from "./agents-thread.js";
 import { ThreadCalls } from "./thread-calls.js";
 
 if (!parentPort) throw new Error("agents-worker.ts runs as a worker thread: see agents-thread.ts");
@@ -45,7 +45,7 @@ const server: ThreadCalls<ServerFunctions> = new ThreadCalls<ServerFunctions>(pa
   failNextStarts: (count: number, message?: string) => cloud().failNextStarts(count, message),
   refuseConstraints: (text: string | null) => cloud().refuseConstraints(text),
   loseInstance: (id: string) => cloud().loseInstance(id),
-});
+} satisfies AgentsFunctions);
 
 async function stop(): Promise<void> {
   const stopping = running;

@@ -23,6 +23,8 @@ type Message =
 export class ThreadCalls<Remote extends Functions> {
   private next = 0;
   private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  /** Why the other side is gone, once it is: a call then fails at once, where it would wait for ever. */
+  private gone: Error | null = null;
 
   constructor(
     private readonly endpoint: Endpoint,
@@ -44,13 +46,15 @@ export class ThreadCalls<Remote extends Functions> {
   call<K extends keyof Remote & string>(name: K, ...args: Parameters<Remote[K]>): Promise<Awaited<ReturnType<Remote[K]>>> {
     const call = this.next++;
     return new Promise((resolve, reject) => {
+      if (this.gone) return reject(this.gone);
       this.waiting.set(call, { resolve: resolve as (value: unknown) => void, reject });
       this.endpoint.postMessage({ call, name, args } satisfies Message);
     });
   }
 
-  /** Fails every call still unanswered: the other side has gone. */
-  failAll(error: Error): void {
+  /** The other side has gone: fails every call still unanswered, and every call made from now on. */
+  close(error: Error): void {
+    this.gone ??= error;
     for (const { reject } of this.waiting.values()) reject(error);
     this.waiting.clear();
   }
