@@ -4,10 +4,23 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { LifelineError } from "../src/core/errors.js";
-import { changes, models, units } from "../src/db/schema.js";
+import { changes, models, relationScopes, relations, sequences, units } from "../src/db/schema.js";
 import { sentAhead } from "../src/db/sent-ahead.js";
-import { addMachine, addModel, addUnit, deploy, destroyModel, setConstraints, transact } from "../src/model/index.js";
-import { lockModel, modelRowWritten, type Tx } from "../src/model/transaction.js";
+import { entity, type Footprint, touching } from "../src/model/footprint.js";
+import {
+  addMachine,
+  addModel,
+  addUnit,
+  deploy,
+  destroyModel,
+  enterScope,
+  integrate,
+  setConstraints,
+  setMachineStatus,
+  transact,
+} from "../src/model/index.js";
+import { nextSequence } from "../src/model/sequences.js";
+import { lockModel, modelRowWritten, needsTurnAlone, type Tx } from "../src/model/transaction.js";
 import { useApi } from "./support/api.js";
 import { uniqueName } from "./support/store.js";
 
@@ -221,5 +234,153 @@ describe("group commit", () => {
     const group = (await writersOf(model.id, since)).slice(-2);
     expect(group.map((w) => `${w.kind} ${w.entity}`)).toEqual(["application wordpress", "application wordpress"]);
     expect(group[0]!.tx).toBe(group[1]!.tx);
+  });
+
+  describe("writers side by side (their footprints cannot meet: src/model/footprint.ts)", () => {
+    /** The model's `probe` counter as `tx` reads it: undefined before anything bumped it. */
+    const probe = async (tx: Tx, modelId: string) =>
+      (
+        await tx.db
+          .select({ value: sequences.value })
+          .from(sequences)
+          .where(and(eq(sequences.modelId, modelId), eq(sequences.name, "probe")))
+      )[0]?.value;
+
+    /**
+     * A group of three behind a writer alone: the first takes the model's lock for the group, the second reads the probe
+     * counter then bumps it, the third reads it. Returns what the third read.
+     */
+    async function readBehindWrite(writing: Footprint, reading: Footprint): Promise<number | undefined> {
+      const { model } = await freshModel();
+      const [, , , seen] = await Promise.all([
+        constraints(model.name, "cores=1"), // alone
+        constraints(model.name, "cores=2"), // the group's first: it takes the lock, alone
+        transact(
+          api.store.db,
+          async (tx) => {
+            const { id } = await lockModel(tx, model.name, "any");
+            await probe(tx, id);
+            await nextSequence(tx, id, "probe");
+          },
+          model.name,
+          writing,
+        ),
+        transact(api.store.db, async (tx) => probe(tx, (await lockModel(tx, model.name, "any")).id), model.name, reading),
+      ]);
+      return seen;
+    }
+
+    it("writers whose footprints cannot meet run side by side: the reader's statement went out with the writer's first, ahead of its write", async () => {
+      expect(await readBehindWrite(touching([entity.unit("web/0"), "write"]), touching([entity.unit("web/1"), "write"]))).toBeUndefined();
+    });
+
+    it("a writer and a reader of one entity run one after another: the reader sees the write", async () => {
+      expect(await readBehindWrite(touching([entity.unit("web/0"), "write"]), touching([entity.unit("web/0"), "read"]))).toBe(1);
+    });
+
+    it("a writer without a footprint runs one after another with the others", async () => {
+      expect(await readBehindWrite(touching([entity.unit("web/0"), "write"]), undefined as unknown as Footprint)).toBe(1);
+    });
+
+    /** A model with `count` machines, and the revision it is at. */
+    async function withMachines(count: number) {
+      const { model } = await freshModel();
+      const ids: string[] = [];
+      for (let n = 0; n < count; n++) ids.push((await addMachine(api.store.db, { model: model.name })).id);
+      const [row] = await api.store.db.select({ revision: models.revision }).from(models).where(eq(models.id, model.id));
+      return { model, machines: ids, since: row!.revision };
+    }
+
+    const started = (model: string, machine: string) => setMachineStatus(api.store.db, { model, machine, status: "started" });
+
+    it("writers side by side commit together, their change rows in the order they queued", async () => {
+      const { model, machines, since } = await withMachines(5);
+      await Promise.all([constraints(model.name, "cores=1"), ...machines.map((m) => started(model.name, m))]);
+      const group = (await writersOf(model.id, since)).slice(1);
+      expect(group.map((w) => `${w.kind} ${w.entity}`)).toEqual(machines.map((m) => `machine ${m}`));
+      expect(new Set(group.map((w) => w.tx)).size).toBe(1);
+    });
+
+    it("a refusal among writers side by side undoes only its own: the group runs again, one after another, and the rest commit together", async () => {
+      const { model, machines, since } = await withMachines(3);
+      const outcomes = await Promise.allSettled([
+        constraints(model.name, "cores=1"), // alone
+        started(model.name, machines[0]!),
+        started(model.name, machines[1]!),
+        started(model.name, "99"), // no such machine
+        started(model.name, machines[2]!),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled"]);
+      expect((outcomes[3] as PromiseRejectedResult).reason).toMatchObject({ code: "NOT_FOUND" });
+      const group = (await writersOf(model.id, since)).slice(1);
+      expect(group.map((w) => `${w.kind} ${w.entity}`)).toEqual([machines[0], machines[1], machines[2]].map((m) => `machine ${m}`));
+      expect(new Set(group.map((w) => w.tx)).size).toBe(1);
+    });
+
+    it("a writer that finds it needs more than its footprint says (needsTurnAlone) has its group run again, one writer after another", async () => {
+      const { model } = await freshModel();
+      const besides: boolean[] = [];
+      const alone = touching([entity.unit("web/0"), "write"]);
+      const [, , , answer] = await Promise.all([
+        constraints(model.name, "cores=1"), // alone
+        constraints(model.name, "cores=2"), // the group's first
+        constraints(model.name, "cores=3").then(() => "committed"), // no footprint: before the two below
+        transact(
+          api.store.db,
+          async (tx) => {
+            await lockModel(tx, model.name, "any");
+            try {
+              needsTurnAlone(tx);
+              besides.push(false);
+            } catch (signal) {
+              besides.push(true);
+              throw signal;
+            }
+            return "ran alone";
+          },
+          model.name,
+          alone,
+        ),
+        started(model.name, "99").catch(() => "refused"), // side by side with the one above: a footprint of its own
+      ]);
+      expect(answer).toBe("ran alone");
+      expect(besides).toEqual([true, false]);
+    });
+  });
+
+  it("the units of one relation enter its scope side by side: every membership is written and the member count adds up", async () => {
+    const { model } = await freshModel();
+    await deploy(api.store.db, { model: model.name, charm: "mysql", numUnits: 1 });
+    const relation = await integrate(api.store.db, { model: model.name, endpoints: ["wordpress", "mysql"] });
+    const added = await addUnit(api.store.db, { model: model.name, application: "wordpress", count: 6 });
+    const enter = (unit: string) =>
+      enterScope(api.store.db, { model: model.name, relation: relation.id, unit, privateAddress: "10.0.0.1" });
+    await Promise.all([constraints(model.name, "cores=1"), ...added.map((u) => enter(u.name))]);
+    const members = await api.store.db
+      .select()
+      .from(relationScopes)
+      .where(and(eq(relationScopes.modelId, model.id), eq(relationScopes.relationId, relation.id)));
+    expect(members.map((m) => m.unit).sort()).toEqual(added.map((u) => u.name).sort());
+    const [row] = await api.store.db
+      .select({ count: relations.unitCount })
+      .from(relations)
+      .where(and(eq(relations.modelId, model.id), eq(relations.id, relation.id)));
+    expect(row!.count).toBe(6);
+  });
+
+  it("a principal entering a container-scoped relation in a group creates its subordinate once", async () => {
+    const { model } = await freshModel();
+    await deploy(api.store.db, { model: model.name, charm: "logging", numUnits: 0 });
+    const relation = await integrate(api.store.db, { model: model.name, endpoints: ["logging", "wordpress"] });
+    const [first, second] = await addUnit(api.store.db, { model: model.name, application: "wordpress", count: 2 });
+    const enter = (unit: string) =>
+      enterScope(api.store.db, { model: model.name, relation: relation.id, unit, privateAddress: "10.0.0.1" });
+    const [, a, b] = await Promise.all([constraints(model.name, "cores=1"), enter(first!.name), enter(second!.name)]);
+    expect([a.subordinate?.name, b.subordinate?.name].sort()).toEqual(["logging/0", "logging/1"]);
+    const subordinates = await api.store.db
+      .select({ name: units.name, principal: units.principal })
+      .from(units)
+      .where(and(eq(units.modelId, model.id), eq(units.application, "logging")));
+    expect(subordinates.map((u) => u.principal).sort()).toEqual([first!.name, second!.name].sort());
   });
 });

@@ -270,10 +270,11 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
 
   it("a group (writers that queued behind one another): each writer's deferred write travels with the next one's savepoint and lock", async () => {
     const constraints = (text: string) => setConstraints(store.db, { model, application: "cache", constraints: text });
-    // The first runs alone (2). The three that queued behind it share the next transaction: BEGIN with the first one's
-    // savepoint and lock; its write with the second one's savepoint and lock; the second's with the third's; the
-    // third's; the change rows with the COMMIT (5, where waiting for each writer's write took 7).
-    expect(await roundTrips(() => Promise.all(["cores=1", "cores=2", "cores=3", "cores=4"].map(constraints)))).toBe(7);
+    // The first runs alone (2). The three that queued behind it share the next transaction: BEGIN with the lock and the
+    // first one's read; its write with the second one's read; the second's with the third's; the third's with the
+    // change rows and the COMMIT (4, where waiting for each writer's write took 6, and for every answer before the
+    // COMMIT 5).
+    expect(await roundTrips(() => Promise.all(["cores=1", "cores=2", "cores=3", "cores=4"].map(constraints)))).toBe(6);
   });
 
   it("a group's writers after the first send only their own reads and writes: the model's row comes from the lock their transaction holds, and no savepoint when none is refused", async () => {
@@ -285,6 +286,17 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await statementsSent(() => Promise.all(["cores=2", "cores=3", "cores=4", "cores=5", "cores=6"].map(constraints)))).toBe(
       6 + 1 + 1 + 4 * 2 + 2,
     );
+  });
+
+  it("a group's writers whose footprints cannot meet run side by side: their reads travel together, then their writes with the COMMIT", async () => {
+    const machines: string[] = [];
+    for (let n = 0; n < 9; n++) machines.push((await addMachine(store.db, { model })).id);
+    const started = (id: string) => setMachineStatus(store.db, { model, machine: id, status: "started" });
+    await new Promise((resolve) => setImmediate(resolve)); // the last addMachine's turn is over: the first runs alone
+    // The first runs alone (2). Of the eight behind it, the first takes the lock with its machine (BEGIN, the lock, the
+    // machine); the seven others' machines go with its write; their writes with the change rows and the COMMIT. One
+    // after another, each of the seven would take a round trip of its own (2 + 9).
+    expect(await roundTrips(() => Promise.all(machines.map(started)))).toBe(2 + 3);
   });
 
   it("a writer of a group refused before it wrote costs the group nothing: no savepoint, no rollback", async () => {

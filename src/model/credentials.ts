@@ -11,6 +11,7 @@ import { readTogether } from "../db/read-together.js";
 import { credentials, machines, models, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { forgetAgentTokens, forgetPerson, remember, remembered } from "./authentications.js";
+import { entity, touching } from "./footprint.js";
 import { machineOperation, machinesOperation, unitOperation } from "./lookup.js";
 import type { MachineRow, ModelRow } from "./rows.js";
 import { type InModel, type Tx, transact } from "./transaction.js";
@@ -253,9 +254,14 @@ export interface UnitCredentialsInput extends InModel {
   unit: string;
 }
 
-/** The deployer's act before it starts a unit's agent: a fresh secret for it. */
-export const issueUnitCredentials = unitOperation("any", async (tx, model, unit, _: UnitCredentialsInput) => {
-  refuseDead("unit", unit.name, unit.life);
-  const token = rotateAgentSecret(tx, model, "unit", unit.name);
-  return { tag: agentTag({ kind: "unit", modelId: model.id, model: model.name, unit: unit.name }), token } satisfies AgentCredentials;
-});
+/** The deployer's act before it starts a unit's agent: a fresh secret for it. It touches that unit's alone. */
+export const issueUnitCredentials = unitOperation(
+  "any",
+  async (tx, model, unit, _: UnitCredentialsInput) => {
+    refuseDead("unit", unit.name, unit.life);
+    const token = rotateAgentSecret(tx, model, "unit", unit.name);
+    return { tag: agentTag({ kind: "unit", modelId: model.id, model: model.name, unit: unit.name }), token } satisfies AgentCredentials;
+  },
+  undefined,
+  (input) => touching([entity.unit(input.unit), "write"]),
+);

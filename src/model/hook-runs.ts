@@ -15,6 +15,7 @@ import { statement } from "../db/statement.js";
 import { type AgentState, checkAgentState, saveAgentState } from "./agent-state.js";
 import { executing, hookFailed, idle, updateAgent } from "./agent-status.js";
 import { charmMetadata } from "./charm.js";
+import { entity, type Footprint, touching } from "./footprint.js";
 import { parseHookName } from "./hook-names.js";
 import { applySettingsWrites, type SettingsWrite } from "./hook-settings.js";
 import { unitOperationReading } from "./lookup.js";
@@ -110,6 +111,7 @@ function hookOperation<I extends InModel & { unit: string }, R>(
   check?: (input: I) => void,
   /** It leaves the scope of each -broken hook it names (recordMissingHooks): the memberships are read with the lock. */
   leavesBroken = false,
+  footprint?: (input: I) => Footprint | undefined,
 ) {
   return unitOperationReading(
     "any",
@@ -148,6 +150,7 @@ function hookOperation<I extends InModel & { unit: string }, R>(
       );
     },
     check,
+    footprint,
   );
 }
 
@@ -509,6 +512,12 @@ export const recordMissingHooks = hookOperation(
   },
   checkHookCount,
   true,
+  // The unit's runs, agent status and state are its own; of each relation it names it reads the row and endpoints.
+  // A -broken hook leaves its scope, deciding on the relation's members: that runs alone.
+  (input) =>
+    input.hooks.some((h) => h.hook.endsWith("-relation-broken"))
+      ? undefined
+      : touching([entity.unit(input.unit), "write"], ...relationIdsNamed(input.hooks).map((id) => [entity.relation(id), "read"] as const)),
 );
 
 function checkHookCount(input: RecordMissingHooksInput): void {

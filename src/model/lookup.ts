@@ -6,6 +6,7 @@ import { LifelineError, notAlive, notFound, shortQuote } from "../core/errors.js
 import { Life } from "../core/life.js";
 import { applications, machines, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
+import type { Footprint } from "./footprint.js";
 import { checkApplicationName, checkMachineId, parseUnitName } from "./names.js";
 import type { ApplicationRow, MachineRow, ModelRow, RelationRow, UnitRow } from "./rows.js";
 import { type InModel, type ModelKey, type ModelLifeNeeded, modelOperationReading, type Operation, type Tx } from "./transaction.js";
@@ -89,12 +90,14 @@ export function unitOperation<I extends InModel & { unit: string }, R>(
   needs: ModelLifeNeeded,
   body: (tx: Tx, model: ModelRow, unit: UnitRow, input: I) => Promise<R>,
   check: (input: I) => void = () => {},
+  footprint?: (input: I) => Footprint | undefined,
 ): Operation<I, R> {
   return unitOperationReading(
     needs,
     async () => undefined,
     (tx, model, unit, input) => body(tx, model, unit, input),
     check,
+    footprint,
   );
 }
 
@@ -107,6 +110,7 @@ export function unitOperationReading<I extends InModel & { unit: string }, P, R>
   alsoRead: (tx: Tx, model: ModelKey, input: I) => Promise<P>,
   body: (tx: Tx, model: ModelRow, unit: UnitRow, input: I, read: P) => Promise<R>,
   check: (input: I) => void = () => {},
+  footprint?: (input: I) => Footprint | undefined,
 ): Operation<I, R> {
   return modelOperationReading(
     needs,
@@ -115,6 +119,7 @@ export function unitOperationReading<I extends InModel & { unit: string }, P, R>
       return Promise.all([getUnit(tx, model, input.unit), alsoRead(tx, model, input)] as const);
     },
     (tx, model, input, [unit, read]) => body(tx, model, unit, input, read),
+    footprint,
   );
 }
 
@@ -122,11 +127,13 @@ export function unitOperationReading<I extends InModel & { unit: string }, P, R>
 export function machineOperation<I extends InModel & { machine: string }, R>(
   needs: ModelLifeNeeded,
   body: (tx: Tx, model: ModelRow, machine: MachineRow, input: I) => Promise<R>,
+  footprint?: (input: I) => Footprint | undefined,
 ): Operation<I, R> {
   return machineOperationReading(
     needs,
     async () => undefined,
     (tx, model, machine, input) => body(tx, model, machine, input),
+    footprint,
   );
 }
 
@@ -170,10 +177,12 @@ export function machineOperationReading<I extends InModel & { machine: string },
   needs: ModelLifeNeeded,
   alsoRead: (tx: Tx, model: ModelKey, input: I) => Promise<P>,
   body: (tx: Tx, model: ModelRow, machine: MachineRow, input: I, read: P) => Promise<R>,
+  footprint?: (input: I) => Footprint | undefined,
 ): Operation<I, R> {
   return modelOperationReading(
     needs,
     (tx, model, input: I) => Promise.all([getMachine(tx, model, input.machine), alsoRead(tx, model, input)] as const),
     (tx, model, input, [machine, read]) => body(tx, model, machine, input, read),
+    footprint,
   );
 }

@@ -13,6 +13,7 @@ import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, mergeConstraints, parseConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
+import { entity, touching } from "./footprint.js";
 import { getAliveMachine, getMachine, machineOperation, machineOperationReading, machinesOperation } from "./lookup.js";
 import { checkSeries } from "./names.js";
 import type { MachineRow, ModelRow, Queryable } from "./rows.js";
@@ -346,17 +347,24 @@ export interface MachineStatusInput extends MachineInput {
   message?: string | null;
 }
 
-/** The machine agent reports `started` and `stopped`; the provisioner reports `error` when it cannot start an instance. */
-export const setMachineStatus = machineOperation("any", async (tx, model, machine, input: MachineStatusInput) => {
-  const message = (input.message ?? "").slice(0, 1000);
-  if (machine.status === input.status && machine.statusMessage === message) return machine;
-  const set = { status: input.status, statusMessage: message, statusSince: new Date() };
-  // Not waited for: every value is set here, and the model's lock keeps other writers off the row, so it is this one.
-  tx.defer(setStatusOfMachine(tx.db, { modelId: model.id, id: machine.id, ...set }));
-  const updated: MachineRow = { ...machine, ...set };
-  tx.record(model.id, machineStatusSet(updated));
-  return updated;
-});
+/**
+ * The machine agent reports `started` and `stopped`; the provisioner reports `error` when it cannot start an instance.
+ * It touches its machine's row alone, so it runs side by side with the writers of other entities.
+ */
+export const setMachineStatus = machineOperation(
+  "any",
+  async (tx, model, machine, input: MachineStatusInput) => {
+    const message = (input.message ?? "").slice(0, 1000);
+    if (machine.status === input.status && machine.statusMessage === message) return machine;
+    const set = { status: input.status, statusMessage: message, statusSince: new Date() };
+    // Not waited for: every value is set here, and the model's lock keeps other writers off the row, so it is this one.
+    tx.defer(setStatusOfMachine(tx.db, { modelId: model.id, id: machine.id, ...set }));
+    const updated: MachineRow = { ...machine, ...set };
+    tx.record(model.id, machineStatusSet(updated));
+    return updated;
+  },
+  (input) => touching([entity.machine(input.machine), "write"]),
+);
 
 export interface ResolveMachineInput extends MachineInput {
   /** Replaces the machine's constraints (seed 004: `resolved 14 --constraints "mem=2G cpu-power=400"`). */

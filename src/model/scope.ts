@@ -9,10 +9,11 @@ import { Scope } from "../core/relation.js";
 import { relationEndpoints, relationScopes, relationSettings, relations } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
+import { entity, touching } from "./footprint.js";
 import { findRelation, getRelation, getUnit } from "./lookup.js";
 import { removeRelation } from "./relation.js";
 import type { ModelRow, RelationRow, ScopeRow, UnitRow } from "./rows.js";
-import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
+import { type InModel, type ModelKey, modelOperationReading, needsTurnAlone, type Tx } from "./transaction.js";
 import { ensureSubordinate } from "./unit.js";
 
 export interface ScopeInput extends InModel {
@@ -68,6 +69,7 @@ export const enterScope = modelOperationReading(
     let container: string | null = null;
     let subordinate: UnitRow | null = null;
     if (relation.scope === Scope.Container) {
+      needsTurnAlone(tx); // it reads the principal, or adds its subordinate: more than its footprint says
       // A container-scoped relation has one scope per principal unit (seed 002).
       container = unit.principal ?? unit.name;
       if (unit.principal) {
@@ -102,6 +104,14 @@ export const enterScope = modelOperationReading(
     tx.record(model.id, settingsWritten(relation.id, unit.name, written ? written.version + 1 : 1));
     return entered(member, subordinate);
   },
+  // The unit's membership and settings are its own; of the relation it reads the life and endpoints, and adds one to
+  // its member count. So the units of one relation enter side by side.
+  (input) =>
+    touching(
+      [entity.unit(input.unit), "write"],
+      [entity.relation(input.relation), "read"],
+      [entity.relationMembers(input.relation), "add"],
+    ),
 );
 
 /**

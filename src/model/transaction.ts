@@ -23,8 +23,9 @@ import type { Database } from "../db/connect.js";
 import { models } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
-import { runTransaction } from "../db/transaction-runner.js";
+import { runTransaction, type StatementLog } from "../db/transaction-runner.js";
 import { committed } from "./authentications.js";
+import { type Footprint, SideBySide } from "./footprint.js";
 import { checkModelName } from "./names.js";
 import type { ModelRow } from "./rows.js";
 
@@ -76,20 +77,22 @@ export const MAX_GROUP = 32; // PostgreSQL caches 64 subtransactions per session
 
 interface Writer {
   work: (tx: Tx) => Promise<unknown>;
+  /** What it touches, when it says (footprint.ts): writers whose footprints cannot meet run side by side. */
+  footprint: Footprint | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
 const queues = new WeakMap<Database, Map<string, Writer[]>>();
 
-function inTurn<T>(db: Database, model: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+function inTurn<T>(db: Database, model: string, work: (tx: Tx) => Promise<T>, footprint: Footprint | undefined): Promise<T> {
   let byModel = queues.get(db);
   if (!byModel) {
     byModel = new Map();
     queues.set(db, byModel);
   }
   return new Promise<T>((resolve, reject) => {
-    const writer: Writer = { work, resolve: resolve as (value: unknown) => void, reject };
+    const writer: Writer = { work, footprint, resolve: resolve as (value: unknown) => void, reject };
     const waiting = byModel.get(model);
     if (waiting) return void waiting.push(writer);
     byModel.set(model, [writer]);
@@ -130,11 +133,19 @@ class Commitments {
   private readonly after: ((db: Database) => void)[] = [];
   /** Writes sent with tx.defer, in the order sent (the order PostgreSQL runs and answers them). */
   readonly deferred: Promise<unknown>[] = [];
-  /** The model rows the transaction holds locked (lockedRows). */
-  readonly locked = new Map<string, ModelRow>();
 
-  /** A writer's view of the transaction. */
-  tx(db: DbTx): Tx {
+  /** `locked`: the model rows the transaction holds locked (lockedRows), shared with the writers running side by side. */
+  constructor(readonly locked = new Map<string, ModelRow>()) {}
+
+  /** Takes on what a writer that ran side by side left (`lane`), after everything here: the group's order. */
+  absorb(lane: Commitments): void {
+    this.pending.push(...lane.pending);
+    this.after.push(...lane.after);
+    this.deferred.push(...lane.deferred);
+  }
+
+  /** A writer's view of the transaction (`besides`: running side by side with others). */
+  tx(db: DbTx, besides = false): Tx {
     const tx: Tx = {
       db,
       defer: <T>(write: PromiseLike<T>) => {
@@ -147,6 +158,7 @@ class Commitments {
       afterCommit: (then) => void this.after.push(then),
     };
     lockedRows.set(tx, this.locked);
+    if (besides) besideOthers.add(tx);
     return tx;
   }
 
@@ -211,8 +223,42 @@ async function together(db: Database, group: readonly Writer[]): Promise<void> {
   }
 }
 
+/** Rejects with the failure `failure` finds, if any. */
+const failing = async (failure: Promise<unknown>) => {
+  const error = await failure;
+  if (error !== undefined) throw error;
+};
+
 /** Thrown inside an optimistic group's transaction to roll it back, for the group to run again carefully. */
 const CAREFULLY = Symbol("run the group again, a savepoint per writer");
+
+/**
+ * How many of a group's writers, from the `i`th, run side by side: those in a row whose footprints cannot meet
+ * (footprint.ts), at least the `i`th itself. Only once the transaction holds the model's lock (`locked`), which a
+ * writer takes alone: side by side, each would send its own.
+ */
+function sideBySideFrom(group: readonly Writer[], i: number, locked: boolean): number {
+  if (!locked) return 1;
+  const running = new SideBySide();
+  let n = 0;
+  for (const writer of group.slice(i)) {
+    if (!writer.footprint || !running.join(writer.footprint)) break;
+    n++;
+  }
+  return Math.max(n, 1);
+}
+
+/** The writers' views of a transaction that run side by side with others. */
+const besideOthers = new WeakSet<Tx>();
+
+/**
+ * An operation whose footprint did not cover what it found it has to do (a principal entering a container-scoped
+ * relation creates a subordinate, say) calls this before doing it: run side by side with others, it has the group run
+ * again, one writer after another. Alone, it does nothing.
+ */
+export function needsTurnAlone(tx: Tx): void {
+  if (besideOthers.has(tx)) throw CAREFULLY;
+}
 
 /**
  * Most groups end with every writer's work done, and then a savepoint per writer is a statement each for nothing
@@ -224,12 +270,27 @@ const CAREFULLY = Symbol("run the group again, a savepoint per writer");
 async function optimistically(db: Database, group: readonly Writer[]): Promise<GroupRun | undefined> {
   const commitments = new Commitments();
   const outcomes: Outcome[] = [];
+  let statements: StatementLog | undefined;
   try {
     await runTransaction(
       db,
       async (open) => {
         const log = open.log!;
-        for (const [i, writer] of group.entries()) {
+        for (let i = 0; i < group.length; ) {
+          const together = sideBySideFrom(group, i, commitments.locked.size > 0);
+          if (together > 1) {
+            const lanes = group.slice(i, i + together).map(() => new Commitments(commitments.locked));
+            const ran = await Promise.allSettled(lanes.map((lane, k) => group[i + k]!.work(lane.tx(open.tx, true))));
+            // A refusal among them cannot tell its statements from its neighbours': the group runs again, carefully.
+            if (ran.some((result) => result.status === "rejected")) throw CAREFULLY;
+            for (const [k, result] of ran.entries()) {
+              commitments.absorb(lanes[k]!); // in the group's order, whatever order they came back in
+              outcomes[i + k] = { value: (result as PromiseFulfilledResult<unknown>).value };
+            }
+            i += together;
+            continue;
+          }
+          const writer = group[i]!;
           const mark = commitments.mark();
           const from = log.count();
           try {
@@ -240,14 +301,15 @@ async function optimistically(db: Database, group: readonly Writer[]): Promise<G
             commitments.undo(mark);
             outcomes[i] = { error: thrown };
           }
+          i++;
         }
-        // Every statement answered, and none refused, before the change rows and COMMIT: PostgreSQL would answer a
-        // COMMIT behind a failed statement with a rollback. The last writer's were the last sent: no wait of its own.
-        if ((await commitments.firstFailure()) !== undefined || (await log.failureSince(0)) !== undefined) throw CAREFULLY;
+        statements = log;
       },
       () => appendStatements(commitments.pending),
       false,
-      () => [],
+      // The change rows and COMMIT go right behind the writers' last statements, without waiting for their answers;
+      // PostgreSQL answers a COMMIT behind a failed statement with a rollback, so the group stands only if none failed.
+      () => [failing(commitments.firstFailure()), failing(statements!.failureSince(0))],
       true,
     );
   } catch {
@@ -340,10 +402,11 @@ async function carefully(db: Database, group: readonly Writer[]): Promise<GroupR
 /**
  * Runs `work` in one READ COMMITTED transaction, retried on the failures a retry cures.
  * `model` names the model it writes (as its lockModel will), so that model's writers in
- * this process take turns before taking a connection, and share a transaction when they queue.
+ * this process take turns before taking a connection, and share a transaction when they queue; `footprint`, what it
+ * touches (footprint.ts), lets it run side by side with the writers of its group that touch nothing it does.
  */
-export function transact<T>(db: Database, work: (tx: Tx) => Promise<T>, model?: string): Promise<T> {
-  return model === undefined ? withRetries(db, work) : inTurn(db, model, work);
+export function transact<T>(db: Database, work: (tx: Tx) => Promise<T>, model?: string, footprint?: Footprint): Promise<T> {
+  return model === undefined ? withRetries(db, work) : inTurn(db, model, work, footprint);
 }
 
 async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -452,8 +515,10 @@ export type Operation<I, R> = (db: Database, input: I) => Promise<R>;
 export function modelOperation<I extends InModel, R>(
   needs: ModelLifeNeeded,
   body: (tx: Tx, model: ModelRow, input: I) => Promise<R>,
+  footprint?: (input: I) => Footprint | undefined,
 ): Operation<I, R> {
-  return (db, input) => transact(db, async (tx) => body(tx, await lockModel(tx, input.model, needs), input), input.model);
+  return (db, input) =>
+    transact(db, async (tx) => body(tx, await lockModel(tx, input.model, needs), input), input.model, footprint?.(input));
 }
 
 /** What a read sent ahead of the model's lock knows of the model: its id, and its name for refusals. */
@@ -472,6 +537,7 @@ export function modelOperationReading<I extends InModel, P, R>(
   needs: ModelLifeNeeded,
   read: (tx: Tx, model: ModelKey, input: I) => Promise<P>,
   body: (tx: Tx, model: ModelRow, input: I, first: P) => Promise<R>,
+  footprint?: (input: I) => Footprint | undefined,
 ): Operation<I, R> {
   return (db, input) =>
     transact(
@@ -488,5 +554,6 @@ export function modelOperationReading<I extends InModel, P, R>(
         return body(tx, model, input, await read(tx, model, input));
       },
       input.model,
+      footprint?.(input),
     );
 }
