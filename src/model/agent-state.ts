@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { LifelineError } from "../core/errors.js";
 import { unitAgentStates } from "../db/schema.js";
 import { statement } from "../db/statement.js";
+import { unitAlone } from "./footprint.js";
 import { unitOperation } from "./lookup.js";
 import type { ModelRow } from "./rows.js";
 import type { InModel, Tx } from "./transaction.js";
@@ -57,4 +58,5 @@ export const setUnitAgentState = unitOperation(
     return unit;
   },
   (input) => checkAgentState(input.state),
+  unitAlone,
 );

@@ -9,6 +9,7 @@ import { type AgentStatusData, ResolvedMode } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
 import type { Blocker } from "./blocker.js";
+import { unitAlone } from "./footprint.js";
 import { unitOperation } from "./lookup.js";
 import type { ModelRow, UnitRow } from "./rows.js";
 import type { InModel, Tx } from "./transaction.js";
@@ -92,6 +93,7 @@ export const setUnitAgentStatus = unitOperation(
     if (input.status === UnitAgentStatus.Error)
       throw new LifelineError("INVALID_ARGUMENT", "a unit agent's error status comes with its failed hook: commit the run with FAILED");
   },
+  unitAlone,
 );
 
 export interface ResolveUnitInput extends InModel {

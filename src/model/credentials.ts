@@ -11,7 +11,7 @@ import { readTogether } from "../db/read-together.js";
 import { credentials, machines, models, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { forgetAgentTokens, forgetPerson, remember, remembered } from "./authentications.js";
-import { entity, touching } from "./footprint.js";
+import { unitAlone } from "./footprint.js";
 import { machineOperation, machinesOperation, unitOperation } from "./lookup.js";
 import type { MachineRow, ModelRow } from "./rows.js";
 import { type InModel, type Tx, transact } from "./transaction.js";
@@ -263,5 +263,5 @@ export const issueUnitCredentials = unitOperation(
     return { tag: agentTag({ kind: "unit", modelId: model.id, model: model.name, unit: unit.name }), token } satisfies AgentCredentials;
   },
   undefined,
-  (input) => touching([entity.unit(input.unit), "write"]),
+  unitAlone,
 );

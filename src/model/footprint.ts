@@ -35,6 +35,9 @@ export function touching(...uses: readonly (readonly [string, Access])[]): Footp
   return footprint;
 }
 
+/** An operation on one unit that touches nothing but what is that unit's (entity.unit). */
+export const unitAlone = (input: { unit: string }): Footprint => touching([entity.unit(input.unit), "write"]);
+
 /** Whether two uses of one entity may run side by side: both reads, or both additions. */
 const compatible = (a: Access, b: Access) => a === b && a !== "write";
 

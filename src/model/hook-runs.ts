@@ -337,6 +337,9 @@ export const beginHook = hookOperation(
     if (state) saveAgentState(tx, model, unit.name, state);
     return run;
   },
+  undefined,
+  false,
+  (input) => hookFootprint(input.unit, [input]),
 );
 
 /**
@@ -512,13 +515,14 @@ export const recordMissingHooks = hookOperation(
   },
   checkHookCount,
   true,
-  // The unit's runs, agent status and state are its own; of each relation it names it reads the row and endpoints.
   // A -broken hook leaves its scope, deciding on the relation's members: that runs alone.
-  (input) =>
-    input.hooks.some((h) => h.hook.endsWith("-relation-broken"))
-      ? undefined
-      : touching([entity.unit(input.unit), "write"], ...relationIdsNamed(input.hooks).map((id) => [entity.relation(id), "read"] as const)),
+  (input) => (input.hooks.some((h) => h.hook.endsWith("-relation-broken")) ? undefined : hookFootprint(input.unit, input.hooks)),
 );
+
+/** A hook operation's: the unit's runs, agent status and state are its own; of each relation named, the row and endpoints are read. */
+function hookFootprint(unit: string, targets: readonly HookTarget[]): Footprint {
+  return touching([entity.unit(unit), "write"], ...relationIdsNamed(targets).map((id) => [entity.relation(id), "read"] as const));
+}
 
 function checkHookCount(input: RecordMissingHooksInput): void {
   if (input.hooks.length === 0) throw new LifelineError("INVALID_ARGUMENT", "recordMissingHooks needs at least one hook");

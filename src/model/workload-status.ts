@@ -4,6 +4,7 @@
 import { unitWorkloadStatusSet } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import type { WorkloadStatus } from "../core/machine.js";
+import { unitAlone } from "./footprint.js";
 import { unitOperation } from "./lookup.js";
 import type { InModel } from "./transaction.js";
 import { setUnitFields } from "./unit-fields.js";
@@ -28,6 +29,7 @@ export const setWorkloadStatus = unitOperation(
     return updated;
   },
   checkMessage,
+  unitAlone,
 );
 
 function checkMessage(input: WorkloadStatusInput): void {
