@@ -651,8 +651,9 @@ async function main() {
 
     const latencies: Latency[] = [];
     for (const transport of TRANSPORTS) {
+      const window = monotonicMicros();
       latencies.push(await bench.latency(transport));
-      log(`latency over ${transport}: ${LATENCY_COUNT} setConstraints timed`);
+      log(`latency over ${transport}: ${LATENCY_COUNT} setConstraints timed${profileWindow(window)}`);
     }
     const lanes = (model: (client: number) => string, application: (client: number) => string): Lane[] =>
       Array.from({ length: CLIENTS }, (_, client) => ({
