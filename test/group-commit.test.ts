@@ -317,6 +317,17 @@ describe("group commit", () => {
       expect(new Set(group.map((w) => w.tx)).size).toBe(1);
     });
 
+    it("writers side by side in a model that does not exist are each refused NOT_FOUND (the lock one of them sent refused them all)", async () => {
+      const missing = uniqueName();
+      const outcomes = await Promise.allSettled(["0", "1", "2", "3"].map((m) => started(missing, m)));
+      expect(outcomes.map((o) => o.status === "rejected" && (o.reason as LifelineError).code)).toEqual([
+        "NOT_FOUND",
+        "NOT_FOUND",
+        "NOT_FOUND",
+        "NOT_FOUND",
+      ]);
+    });
+
     it("a writer that finds it needs more than its footprint says (needsTurnAlone) has its group run again, one writer after another", async () => {
       const { model } = await freshModel();
       const besides: boolean[] = [];

@@ -121,11 +121,11 @@ type Outcome = { value: unknown } | { error: unknown } | "again";
 type Mark = readonly [pending: number, after: number, deferred: number];
 
 /**
- * The model rows a transaction holds locked, by name, as it last read them: a group's writers after the first take the
- * row from here instead of locking it again (a statement each). Forgotten when the transaction writes the row
- * (modelRowWritten) or rolls back to a savepoint.
+ * The model rows a transaction holds locked, by name, as it last read them (or is locking them: the lock's answer, on
+ * its way): a group's writers after the first take the row from here instead of locking it again (a statement each).
+ * Forgotten when the transaction writes the row (modelRowWritten), rolls back to a savepoint, or is refused the lock.
  */
-const lockedRows = new WeakMap<Tx, Map<string, ModelRow>>();
+const lockedRows = new WeakMap<Tx, Map<string, Promise<ModelRow>>>();
 
 /** What a transaction's writers leave to its end: change rows to append, writes not yet answered, and work to run once it commits. */
 class Commitments {
@@ -135,7 +135,7 @@ class Commitments {
   readonly deferred: Promise<unknown>[] = [];
 
   /** `locked`: the model rows the transaction holds locked (lockedRows), shared with the writers running side by side. */
-  constructor(readonly locked = new Map<string, ModelRow>()) {}
+  constructor(readonly locked = new Map<string, Promise<ModelRow>>()) {}
 
   /** Takes on what a writer that ran side by side left (`lane`), after everything here: the group's order. */
   absorb(lane: Commitments): void {
@@ -234,11 +234,10 @@ const CAREFULLY = Symbol("run the group again, a savepoint per writer");
 
 /**
  * How many of a group's writers, from the `i`th, run side by side: those in a row whose footprints cannot meet
- * (footprint.ts), at least the `i`th itself. Only once the transaction holds the model's lock (`locked`), which a
- * writer takes alone: side by side, each would send its own.
+ * (footprint.ts), at least the `i`th itself. The first of the group's to lock the model sends the lock, and the others
+ * wait for its answer (lockModel): their reads travel right behind it.
  */
-function sideBySideFrom(group: readonly Writer[], i: number, locked: boolean): number {
-  if (!locked) return 1;
+function sideBySideFrom(group: readonly Writer[], i: number): number {
   const running = new SideBySide();
   let n = 0;
   for (const writer of group.slice(i)) {
@@ -277,7 +276,7 @@ async function optimistically(db: Database, group: readonly Writer[]): Promise<G
       async (open) => {
         const log = open.log!;
         for (let i = 0; i < group.length; ) {
-          const together = sideBySideFrom(group, i, commitments.locked.size > 0);
+          const together = sideBySideFrom(group, i);
           if (together > 1) {
             const lanes = group.slice(i, i + together).map(() => new Commitments(commitments.locked));
             const ran = await Promise.allSettled(lanes.map((lane, k) => group[i + k]!.work(lane.tx(open.tx, true))));
@@ -468,12 +467,19 @@ function knownIdsOf(db: DbTx): Map<string, string> {
 
 /**
  * Reads the model row FOR UPDATE, serializing the model's writers; refuses a model without the life needed. In a
- * transaction that already holds the lock (a group's writers after the first), the row as last read, with no statement.
+ * transaction that already holds the lock, or has sent it (a group's writers after the first, or side by side with the
+ * one that sent it), the row as last read, with no statement.
  */
 export async function lockModel(tx: Tx, name: string, needs: ModelLifeNeeded): Promise<ModelRow> {
   const held = lockedRows.get(tx);
-  const model = held?.get(name) ?? (await lockModelRow(tx, name));
-  held?.set(name, model);
+  let row = held?.get(name);
+  if (!row) {
+    const sent = lockModelRow(tx, name);
+    held?.set(name, sent);
+    sent.catch(() => held?.get(name) === sent && held.delete(name)); // refused: not held (its caller gets the refusal)
+    row = sent;
+  }
+  const model = await row;
   if (needs === Life.Alive && model.life !== Life.Alive) throw new LifelineError("NOT_ALIVE", `model "${name}" is ${model.life}`);
   return model;
 }
