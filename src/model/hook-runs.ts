@@ -104,6 +104,9 @@ async function scopesToLeave(tx: Tx, model: ModelKey, unit: string, targets: rea
  * A unit agent's operation on its hooks. Everything its checks and its change rows need is read with the model's
  * lock, in one round trip: the unit, its charm, its running runs, the new runs' ids and the relations it names. So the
  * writes go out together with the COMMIT, their answers unawaited (the lock keeps other writers off the unit's runs).
+ * Its footprint (footprint.ts): the unit's runs, agent status and state are its own; of each relation it names, the
+ * row and endpoints are read. One that leaves the scope of a -broken hook decides on the relation's members: it has
+ * none, and runs alone.
  */
 function hookOperation<I extends InModel & { unit: string }, R>(
   targets: (input: I) => readonly HookTarget[],
@@ -111,8 +114,13 @@ function hookOperation<I extends InModel & { unit: string }, R>(
   check?: (input: I) => void,
   /** It leaves the scope of each -broken hook it names (recordMissingHooks): the memberships are read with the lock. */
   leavesBroken = false,
-  footprint?: (input: I) => Footprint | undefined,
 ) {
+  const footprint = (input: I): Footprint | undefined => {
+    const named = targets(input);
+    if (leavesBroken && named.some((t) => t.hook.endsWith("-relation-broken"))) return undefined;
+    return touching([entity.unit(input.unit), "write"], ...relationIdsNamed(named).map((id) => [entity.relation(id), "read"] as const));
+  };
+
   return unitOperationReading(
     "any",
     (tx, model, input: I) => {
@@ -337,9 +345,6 @@ export const beginHook = hookOperation(
     if (state) saveAgentState(tx, model, unit.name, state);
     return run;
   },
-  undefined,
-  false,
-  (input) => hookFootprint(input.unit, [input]),
 );
 
 /**
@@ -515,14 +520,7 @@ export const recordMissingHooks = hookOperation(
   },
   checkHookCount,
   true,
-  // A -broken hook leaves its scope, deciding on the relation's members: that runs alone.
-  (input) => (input.hooks.some((h) => h.hook.endsWith("-relation-broken")) ? undefined : hookFootprint(input.unit, input.hooks)),
 );
-
-/** A hook operation's: the unit's runs, agent status and state are its own; of each relation named, the row and endpoints are read. */
-function hookFootprint(unit: string, targets: readonly HookTarget[]): Footprint {
-  return touching([entity.unit(unit), "write"], ...relationIdsNamed(targets).map((id) => [entity.relation(id), "read"] as const));
-}
 
 function checkHookCount(input: RecordMissingHooksInput): void {
   if (input.hooks.length === 0) throw new LifelineError("INVALID_ARGUMENT", "recordMissingHooks needs at least one hook");
