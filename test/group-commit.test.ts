@@ -4,7 +4,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { LifelineError } from "../src/core/errors.js";
-import { changes, models, relationScopes, relations, sequences, units } from "../src/db/schema.js";
+import { applications, changes, models, relationScopes, relations, sequences, units } from "../src/db/schema.js";
 import { sentAhead } from "../src/db/sent-ahead.js";
 import { entity, type Footprint, touching } from "../src/model/footprint.js";
 import {
@@ -15,8 +15,15 @@ import {
   destroyModel,
   enterScope,
   integrate,
+  leaveScope,
+  removeApplications,
+  removeDeadUnit,
+  removeRelations,
+  removeUnits,
   setConstraints,
+  setMachineProvisioned,
   setMachineStatus,
+  setUnitDead,
   transact,
 } from "../src/model/index.js";
 import { nextSequence } from "../src/model/sequences.js";
@@ -377,6 +384,93 @@ describe("group commit", () => {
       .from(relations)
       .where(and(eq(relations.modelId, model.id), eq(relations.id, relation.id)));
     expect(row!.count).toBe(6);
+  });
+
+  /** A relation between wordpress and mysql whose `count` wordpress units are in its scope. */
+  async function relationWithMembers(model: string, count: number) {
+    await deploy(api.store.db, { model, charm: "mysql", numUnits: 0 });
+    const relation = await integrate(api.store.db, { model, endpoints: ["wordpress", "mysql"] });
+    const added = await addUnit(api.store.db, { model, application: "wordpress", count });
+    for (const unit of added) await enterScope(api.store.db, { model, relation: relation.id, unit: unit.name, privateAddress: "10.0.0.1" });
+    return { relation, members: added.map((u) => u.name) };
+  }
+
+  const leave = (model: string, relation: number, unit: string) => leaveScope(api.store.db, { model, relation, unit });
+
+  const memberCount = async (modelId: string, id: number) =>
+    (
+      await api.store.db
+        .select({ count: relations.unitCount })
+        .from(relations)
+        .where(and(eq(relations.modelId, modelId), eq(relations.id, id)))
+    )[0]?.count;
+
+  it("members leaving a Dying relation side by side, not the last: the member count adds up and the relation stays", async () => {
+    const { model } = await freshModel();
+    const { relation, members } = await relationWithMembers(model.name, 6);
+    await removeRelations(api.store.db, { model: model.name, targets: [String(relation.id)] });
+    const results = await Promise.all([
+      constraints(model.name, "cores=1"),
+      ...members.slice(1).map((u) => leave(model.name, relation.id, u)),
+    ]);
+    expect(results.slice(1).map((r) => (r as { relationRemoved: boolean }).relationRemoved)).toEqual([false, false, false, false, false]);
+    expect(await memberCount(model.id, relation.id)).toBe(1);
+  });
+
+  it("the last members of a Dying relation leave side by side: the last to leave removes it (seed 001), once", async () => {
+    const { model } = await freshModel();
+    const { relation, members } = await relationWithMembers(model.name, 6);
+    await removeRelations(api.store.db, { model: model.name, targets: [String(relation.id)] });
+    const results = await Promise.all([constraints(model.name, "cores=1"), ...members.map((u) => leave(model.name, relation.id, u))]);
+    expect(results.slice(1).filter((r) => (r as { relationRemoved: boolean }).relationRemoved)).toHaveLength(1);
+    expect(await memberCount(model.id, relation.id)).toBeUndefined();
+    expect(await api.store.db.select().from(relationScopes).where(eq(relationScopes.modelId, model.id))).toEqual([]);
+  });
+
+  /** A writer without a footprint, for the writers behind it to queue up behind: mysql's constraints (wordpress may be Dying). */
+  const barrier = async (model: string) => {
+    await deploy(api.store.db, { model, charm: "mysql", numUnits: 0 }).catch(() => {});
+    return () => setConstraints(api.store.db, { model, application: "mysql", constraints: "cores=1" });
+  };
+
+  /** `count` Dead units of wordpress, each on a provisioned machine of its own (so that removing them waits for their deployer). */
+  async function deadUnits(model: string, count: number, remove: (units: string[]) => Promise<unknown>) {
+    const first = await barrier(model);
+    const added = await addUnit(api.store.db, { model, application: "wordpress", count });
+    for (const unit of added)
+      await setMachineProvisioned(api.store.db, { model, machine: unit.machineId!, instanceId: `i-${uniqueName()}` });
+    await remove(added.map((u) => u.name));
+    await Promise.all([first(), ...added.map((u) => setUnitDead(api.store.db, { model, unit: u.name }))]);
+    return added.map((u) => u.name);
+  }
+
+  const application = async (modelId: string) =>
+    (
+      await api.store.db
+        .select({ unitCount: applications.unitCount, life: applications.life })
+        .from(applications)
+        .where(and(eq(applications.modelId, modelId), eq(applications.name, "wordpress")))
+    )[0];
+
+  it("units of an Alive application removed side by side: its unit count adds up", async () => {
+    const { model } = await freshModel();
+    await addUnit(api.store.db, { model: model.name, application: "wordpress", count: 1 });
+    const dead = await deadUnits(model.name, 5, (targets) => removeUnits(api.store.db, { model: model.name, targets }));
+    await Promise.all([
+      constraints(model.name, "cores=1"),
+      ...dead.map((unit) => removeDeadUnit(api.store.db, { model: model.name, unit })),
+    ]);
+    expect(await application(model.id)).toEqual({ unitCount: 1, life: "alive" });
+  });
+
+  it("the last units of a Dying application removed side by side: the last holder removes it (seed 000), once", async () => {
+    const { model, since } = await freshModel();
+    const dead = await deadUnits(model.name, 5, () => removeApplications(api.store.db, { model: model.name, targets: ["wordpress"] }));
+    await Promise.all([(await barrier(model.name))(), ...dead.map((unit) => removeDeadUnit(api.store.db, { model: model.name, unit }))]);
+    expect(await application(model.id)).toBeUndefined();
+    const removed = (await writersOf(model.id, since)).filter((c) => c.kind === "application" && c.entity === "wordpress");
+    expect(removed.length).toBeGreaterThan(0);
+    expect(await api.store.db.select().from(units).where(eq(units.modelId, model.id))).toEqual([]);
   });
 
   it("a principal entering a container-scoped relation in a group creates its subordinate once", async () => {

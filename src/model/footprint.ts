@@ -23,6 +23,12 @@ export const entity = {
   relation: (id: number) => `relation ${id}`,
   /** A relation's member count. */
   relationMembers: (id: number) => `relation ${id} members`,
+  /** An application's unit count. */
+  applicationUnits: (name: string) => `application ${name} units`,
+  /** The containers on a machine. */
+  machineContainers: (id: string) => `machine ${id} containers`,
+  /** Which units are assigned to which machines, model-wide: a unit's removal names the unit, not its machine. */
+  unitAssignments: "unit assignments",
 };
 
 /** A footprint of these uses. */

@@ -105,8 +105,8 @@ async function scopesToLeave(tx: Tx, model: ModelKey, unit: string, targets: rea
  * lock, in one round trip: the unit, its charm, its running runs, the new runs' ids and the relations it names. So the
  * writes go out together with the COMMIT, their answers unawaited (the lock keeps other writers off the unit's runs).
  * Its footprint (footprint.ts): the unit's runs, agent status and state are its own; of each relation it names, the
- * row and endpoints are read. One that leaves the scope of a -broken hook decides on the relation's members: it has
- * none, and runs alone.
+ * row and endpoints are read. One that leaves the scope of a -broken hook takes one from the relation's member count
+ * too, as leaveScope does (the last member of a Dying relation, which removes it, takes a turn alone).
  */
 function hookOperation<I extends InModel & { unit: string }, R>(
   targets: (input: I) => readonly HookTarget[],
@@ -115,10 +115,14 @@ function hookOperation<I extends InModel & { unit: string }, R>(
   /** It leaves the scope of each -broken hook it names (recordMissingHooks): the memberships are read with the lock. */
   leavesBroken = false,
 ) {
-  const footprint = (input: I): Footprint | undefined => {
+  const footprint = (input: I): Footprint => {
     const named = targets(input);
-    if (leavesBroken && named.some((t) => t.hook.endsWith("-relation-broken"))) return undefined;
-    return touching([entity.unit(input.unit), "write"], ...relationIdsNamed(named).map((id) => [entity.relation(id), "read"] as const));
+    const left = leavesBroken ? relationIdsNamed(named.filter((t) => t.hook.endsWith("-relation-broken"))) : [];
+    return touching(
+      [entity.unit(input.unit), "write"],
+      ...relationIdsNamed(named).map((id) => [entity.relation(id), "read"] as const),
+      ...left.map((id) => [entity.relationMembers(id), "add"] as const),
+    );
   };
 
   return unitOperationReading(

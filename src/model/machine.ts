@@ -271,6 +271,10 @@ export const setMachineDead = machineOperationReading(
     setLife(tx, model, machine, Life.Dead);
     return { ...machine, life: Life.Dead };
   },
+  // The machine is its own; what occupies it is read: its containers, and units' assignments (a unit's removal names
+  // the unit, not its machine, so every assignment counts).
+  (input) =>
+    touching([entity.machine(input.machine), "write"], [entity.machineContainers(input.machine), "read"], [entity.unitAssignments, "read"]),
 );
 
 /** Deletes a Dead machine's row. */
@@ -283,10 +287,24 @@ export async function removeMachineRow(tx: Tx, model: ModelRow, machine: Machine
 }
 
 /** The provisioner's act (seed 000): "If the machine is not Dead, abort with an appropriate error. Delete the machine document." */
-export const removeDeadMachine = machineOperation("any", async (tx, model, machine, _: MachineInput) => {
-  await removeMachineRow(tx, model, machine);
-  return true;
-});
+export const removeDeadMachine = machineOperation(
+  "any",
+  async (tx, model, machine, _: MachineInput) => {
+    await removeMachineRow(tx, model, machine);
+    return true;
+  },
+  // The machine is its own; a container leaves its host's containers.
+  (input) => {
+    const host = hostOf(input.machine);
+    return touching([entity.machine(input.machine), "write"], ...(host === null ? [] : [[entity.machineContainers(host), "add"] as const]));
+  },
+);
+
+/** The machine a container id names as its host ("3" for "3/lxd/0"); null for a machine that is not a container. */
+function hostOf(id: string): string | null {
+  const type = id.lastIndexOf("/", id.lastIndexOf("/") - 1);
+  return type > 0 ? id.slice(0, type) : null;
+}
 
 /** "Why is it still here?" for a machine: its occupancy and pending cleanups, else the agent it waits for. */
 export async function machineBlockers(q: Queryable, machine: MachineRow): Promise<Blocker[]> {

@@ -7,7 +7,7 @@ import { Life } from "../core/life.js";
 import { applications } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { ApplicationRow, ModelRow } from "./rows.js";
-import type { Tx } from "./transaction.js";
+import { needsTurnAlone, runsBesideOthers, type Tx } from "./transaction.js";
 
 const byName = (model: ModelRow, name: string) => and(eq(applications.modelId, model.id), eq(applications.name, name));
 
@@ -74,7 +74,9 @@ export function releaseUnitReference(
   /** The application's counts and life, read with the model's lock: the condition is then decided here, without waiting. */
   read?: ApplicationCounts,
 ): () => Promise<void> {
-  if (read && stillHeld(read)) {
+  // Beside other writers, a Dying application's count read with the lock may not have their releases yet: the
+  // statement that takes this one decides (an Alive application stays, whatever its count).
+  if (read && stillHeld(read) && (read.life === Life.Alive || !runsBesideOthers(tx))) {
     tx.defer(addToUnitCount(tx.db, { modelId: model.id, name, count: -1 }));
     return async () => {};
   }
@@ -82,6 +84,7 @@ export function releaseUnitReference(
   return async () => {
     // The rows it reads are the model's, whose lock this transaction holds: nothing changes them between the two statements.
     if ((await released).length) return;
+    needsTurnAlone(tx); // the application's removal writes what the writers beside this one read
     const app = await lockApplication(tx, model, name);
     if (app) await removeApplicationRow(tx, model, app);
   };

@@ -13,7 +13,7 @@ import { entity, touching } from "./footprint.js";
 import { findRelation, getRelation, getUnit } from "./lookup.js";
 import { removeRelation } from "./relation.js";
 import type { ModelRow, RelationRow, ScopeRow, UnitRow } from "./rows.js";
-import { type InModel, type ModelKey, modelOperationReading, needsTurnAlone, type Tx } from "./transaction.js";
+import { type InModel, type ModelKey, modelOperationReading, needsTurnAlone, runsBesideOthers, type Tx } from "./transaction.js";
 import { ensureSubordinate } from "./unit.js";
 
 export interface ScopeInput extends InModel {
@@ -106,13 +106,17 @@ export const enterScope = modelOperationReading(
   },
   // The unit's membership and settings are its own; of the relation it reads the life and endpoints, and adds one to
   // its member count. So the units of one relation enter side by side.
-  (input) =>
-    touching(
-      [entity.unit(input.unit), "write"],
-      [entity.relation(input.relation), "read"],
-      [entity.relationMembers(input.relation), "add"],
-    ),
+  (input) => membersFootprint(input),
 );
+
+/** A scope operation's footprint: the unit's own rows written, the relation read, its member count added to. */
+function membersFootprint(input: ScopeInput) {
+  return touching(
+    [entity.unit(input.unit), "write"],
+    [entity.relation(input.relation), "read"],
+    [entity.relationMembers(input.relation), "add"],
+  );
+}
 
 /**
  * What a scope operation reads, all of it needing only its input: sent together, right behind the model's lock
@@ -232,7 +236,10 @@ export async function leaveScopeOf(
   if (read) {
     if (!read.member) return { left: false, relationRemoved: false };
     tx.defer(deleteMember(tx.db, { modelId: model.id, relationId, unit }));
-    tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relationId, count: -1 }));
+    const counted = tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relationId, count: -1 }));
+    // Beside other writers the count read with the lock may not have their leavings yet: whether this member is the
+    // last of a Dying relation is the decrement's answer to give (an Alive relation is not removed, whatever its count).
+    if (read.relation.life !== Life.Alive && runsBesideOthers(tx)) return left(tx, model, read.member, (await counted)[0]!);
     return left(tx, model, read.member, { ...read.relation, unitCount: read.relation.unitCount - 1 });
   }
   // Sent together: the membership's delete and the count taken down with it. Leaving a scope the unit is not in is
@@ -253,6 +260,7 @@ async function left(tx: Tx, model: ModelRow, member: ScopeRow, relation: Relatio
   tx.record(model.id, scopeLeft(member));
   // Seed 001: "When the last unit leaves the scope of a Dying relation, it must remove the relation from state."
   if (relation.life !== Life.Alive && relation.unitCount <= 0) {
+    needsTurnAlone(tx); // the relation's removal writes what the writers beside this one read
     await removeRelation(tx, model, relation);
     return { left: true, relationRemoved: true };
   }
@@ -300,6 +308,9 @@ export const leaveScope = modelOperationReading(
     const { relationRemoved } = await leaveScopeOf(tx, model, relation.id, unit.name, { member, relation });
     return { member: null, subordinate: null, relationRemoved, modelId: model.id };
   },
+  // As enterScope's: the unit's own rows, the relation read, one taken from its member count (the last member of a
+  // Dying relation, which removes it, takes a turn alone). So the units of one relation leave side by side.
+  membersFootprint,
 );
 
 /** The relations a unit is in the scope of. */

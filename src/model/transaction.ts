@@ -251,6 +251,14 @@ function sideBySideFrom(group: readonly Writer[], i: number): number {
 const besideOthers = new WeakSet<Tx>();
 
 /**
+ * Whether the writer runs side by side with others: then a count it read with the model's lock may have moved since
+ * (its neighbours add to it), and a decision on the count is taken from the statement that changes it instead.
+ */
+export function runsBesideOthers(tx: Tx): boolean {
+  return besideOthers.has(tx);
+}
+
+/**
  * An operation whose footprint did not cover what it found it has to do (a principal entering a container-scoped
  * relation creates a subordinate, say) calls this before doing it: run side by side with others, it has the group run
  * again, one writer after another. Alone, it does nothing.

@@ -9,6 +9,7 @@ import { unitAdded, unitLifeSet, unitRemoved } from "../changes/change.js";
 import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { MachineJob } from "../core/machine.js";
+import { applicationOfUnit } from "../core/unit-name.js";
 import { applications, hookRuns, machines, relationScopes, relations, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
@@ -17,6 +18,7 @@ import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { mergeConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
+import { entity, touching, unitAlone } from "./footprint.js";
 import { forgetHookRuns } from "./forget-hook-runs.js";
 import { getAliveMachine, getApplication, getUnit, unitOperation, unitOperationReading } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome, type ReservedMachine, reserveMachine } from "./machine.js";
@@ -25,7 +27,7 @@ import { type Placement, parsePlacements } from "./placement.js";
 import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from "./references.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { creationPlace, nextSequence } from "./sequences.js";
-import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
+import { type InModel, type ModelKey, modelOperationReading, needsTurnAlone, type Tx } from "./transaction.js";
 
 /** What a unit's first reads learn of its machine: the one its placement names, or a new machine's id and place. */
 interface MachineAhead {
@@ -550,6 +552,10 @@ export const setUnitDead = unitOperationReading(
   "any",
   (tx, model, input: UnitInput) => deathHolds(tx.db, { modelId: model.id, name: input.unit }),
   (tx, model, unit, _, holds) => ensureUnitDead(tx, model, unit, holds),
+  undefined,
+  // Its scopes are its own; its subordinates change only by writers that take a turn alone (a subordinate's entry
+  // creates it, its removal below): so the unit is all it touches.
+  unitAlone,
 );
 
 /** The deployer's act: the machine agent for a principal, the principal's unit agent for a subordinate. */
@@ -557,10 +563,20 @@ export const removeDeadUnit = unitOperationReading(
   "any",
   (tx, model, input: UnitInput) => removalFactsOf(tx.db, { modelId: model.id, name: input.unit }),
   async (tx, model, unit, _, [facts]) => {
+    if (unit.principal !== null) needsTurnAlone(tx); // it changes its principal's subordinates: more than its footprint says
     const { hasRuns, ...application } = facts!;
     await removeUnitRow(tx, model, unit, { hasRuns, application });
     return true;
   },
+  undefined,
+  // The unit's rows are its own; one is taken from its application's unit count (the last holder of a Dying
+  // application, which removes it, takes a turn alone), and from what occupies its machine.
+  (input) =>
+    touching(
+      [entity.unit(input.unit), "write"],
+      [entity.applicationUnits(applicationOfUnit(input.unit)), "add"],
+      [entity.unitAssignments, "add"],
+    ),
 );
 
 /** "Why is it still here?" for a unit: what holds it from Dead and its pending cleanups, else the agent it waits for. */
