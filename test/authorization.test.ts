@@ -244,6 +244,12 @@ const operations: Record<string, Operation> = {
     // Not Dead: NOT_DEAD.
     variables: (target) => (target === "own" ? input({ machine: "2" }) : { input: { model: otherModel, machine: "0" } }),
   },
+  removeDeadMachines: {
+    responsible: ["provisioner"],
+    query: `mutation ($input: MachineTargetsInput!) { removeDeadMachines(input: $input) }`,
+    // Not Dead: NOT_DEAD.
+    variables: (target) => (target === "own" ? input({ machines: ["2"] }) : { input: { model: otherModel, machines: ["0"] } }),
+  },
   runCleanups: {
     responsible: ["provisioner"],
     query: `mutation ($model: String) { runCleanups(model: $model) { batches } }`,

@@ -1,7 +1,7 @@
 // The provisioner's bulk calls (issue 11: "bulk forms of the agent mutations; Juju's
-// agent API takes a list of entities in every call"): issueMachinesCredentials and
-// setMachinesProvisioned do for several machines, in one transaction, what their
-// single forms do for one. All or nothing: the first refusal, in the order named,
+// agent API takes a list of entities in every call"): issueMachinesCredentials,
+// setMachinesProvisioned and removeDeadMachines do for several machines, in one
+// transaction, what their single forms do for one. All or nothing: the first refusal, in the order named,
 // refuses the call and nothing changes.
 import { describe, expect, it } from "vitest";
 import { MAX_MACHINES_A_CALL } from "../src/model/index.js";
@@ -13,6 +13,7 @@ const api = useApi();
 
 const ISSUE = `mutation ($input: AgentMachinesInput!) { issueMachinesCredentials(input: $input) { tag token } }`;
 const RECORD = `mutation ($input: MachinesProvisionedInput!) { setMachinesProvisioned(input: $input) { id instanceId } }`;
+const REMOVE = `mutation ($input: MachineTargetsInput!) { removeDeadMachines(input: $input) }`;
 const STATUS = `mutation ($input: MachineStatusInput!) { setMachineStatus(input: $input) { id } }`;
 const MACHINES = `query ($model: String!) { model(name: $model) { revision machines(first: 100) { edges { node { id instanceId } } } } }`;
 
@@ -85,6 +86,26 @@ describe("setMachinesProvisioned", () => {
     expect((await api.refused("ALREADY_PROVISIONED", RECORD, { input: { model, machines } })).extensions).toMatchObject({
       instanceId: "i-2",
     });
+    expect(await state()).toEqual(before);
+  });
+});
+
+describe("removeDeadMachines", () => {
+  it("removes each Dead machine, in the order named: true for each", async () => {
+    const { model, state, l } = await scene();
+    await l.setMachineDead("3");
+    await l.setMachineDead("1");
+    expect((await api.ok(REMOVE, { input: { model, machines: ["3", "1"] } })).removeDeadMachines).toEqual([true, true]);
+    expect(Object.keys((await state()).instances)).toEqual(["0", "2"]);
+  });
+
+  it("refuses them all, changing nothing, when one is not Dead (NOT_DEAD) or not there (NOT_FOUND)", async () => {
+    const { model, state, l } = await scene();
+    await l.setMachineDead("1");
+    const before = await state();
+    expect((await api.refused("NOT_DEAD", REMOVE, { input: { model, machines: ["1", "2"] } })).message).toMatch(/machine 2 is alive/);
+    expect((await api.refused("NOT_FOUND", REMOVE, { input: { model, machines: ["1", "9"] } })).extensions).toMatchObject({ id: "9" });
+    await api.refused("INVALID_ARGUMENT", REMOVE, { input: { model, machines: ["1", "1"] } });
     expect(await state()).toEqual(before);
   });
 });

@@ -22,6 +22,7 @@ import {
   IssueMachineCredentialsDocument,
   IssueMachinesCredentialsDocument,
   RemoveDeadMachineDocument,
+  RemoveDeadMachinesDocument,
   SetMachineDeadDocument,
   SetMachineProvisionedDocument,
   SetMachineStatusDocument,
@@ -70,6 +71,8 @@ export class Provisioner {
   private readonly credentials: Batch<string, { tag: string; token: string }>;
   /** The instances started in one turn, recorded in one call (as Juju's SetInstanceInfo). */
   private readonly recordings: Batch<{ machine: string; instanceId: string }, { id: string; instanceId: string | null }>;
+  /** The Dead machines of a pass, removed in one call. */
+  private readonly removals: Batch<string, boolean>;
 
   constructor(
     private readonly api: AgentConnection,
@@ -86,6 +89,11 @@ export class Provisioner {
     this.recordings = new Batch(
       async (machines) => (await api.request(SetMachinesProvisionedDocument, { input: { model, machines } }, token)).setMachinesProvisioned,
       async (machine) => (await api.request(SetMachineProvisionedDocument, { input: { model, ...machine } }, token)).setMachineProvisioned,
+      MACHINES_A_CALL,
+    );
+    this.removals = new Batch(
+      async (machines) => (await api.request(RemoveDeadMachinesDocument, { input: { model, machines } }, token)).removeDeadMachines,
+      async (machine) => (await api.request(RemoveDeadMachineDocument, { input: { model, machine } }, token)).removeDeadMachine,
       MACHINES_A_CALL,
     );
     this.passes = new SerialPasses(
@@ -127,6 +135,7 @@ export class Provisioner {
     this.dirty = new Set();
     // Only a full walk looks at the cloud: lost and stray instances raise no machine change.
     const instances = everything ? new Map((await this.options.provider.listInstances()).map((i) => [i.id, i])) : null;
+    const dead: MachineView[] = [];
     for (const id of ids) {
       if (this.stopped) return;
       // As it stands now: a start finished during this pass may have recorded an instance.
@@ -138,8 +147,9 @@ export class Provisioner {
       else if (machine.life === "ALIVE" && machine.instanceId !== null && machine.status !== "error")
         await this.checkInstance(machine, instances?.get(machine.instanceId)?.status);
       else if (machine.life === "DYING" && machine.instanceId === null) await this.removeUnprovisioned(machine);
-      else if (machine.life === "DEAD") await this.release(machine);
+      else if (machine.life === "DEAD") dead.push(machine);
     }
+    if (dead.length) await this.release(dead);
     if (instances) await this.harvest([...instances.values()]);
   }
 
@@ -230,16 +240,24 @@ export class Provisioner {
     }
   }
 
-  /** A Dead machine: its instance stopped, then the machine removed. */
-  private async release(machine: MachineView): Promise<void> {
-    const { model, token, provider } = this.options;
-    if (machine.instanceId !== null) await provider.stopInstances([machine.instanceId]);
-    try {
-      await this.api.request(RemoveDeadMachineDocument, { input: { model, machine: machine.id } }, token);
-      this.log(`provisioner of ${model}: stopped ${machine.instanceId ?? "no instance"} and removed machine ${machine.id}`);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === "NOT_FOUND")) throw error;
-    }
+  /**
+   * A pass's Dead machines: their instances stopped (one call to the cloud), then the machines removed (bulk calls),
+   * as Juju's provisioner task stops a pass's instances together before it removes their machines.
+   */
+  private async release(machines: readonly MachineView[]): Promise<void> {
+    const { model, provider } = this.options;
+    const instances = machines.flatMap((m) => (m.instanceId === null ? [] : [m.instanceId]));
+    if (instances.length) await provider.stopInstances(instances);
+    await Promise.all(
+      machines.map(async (machine) => {
+        try {
+          await this.removals.add(machine.id);
+          this.log(`provisioner of ${model}: stopped ${machine.instanceId ?? "no instance"} and removed machine ${machine.id}`);
+        } catch (error) {
+          if (!(error instanceof ApiError && error.code === "NOT_FOUND")) throw error;
+        }
+      }),
+    );
   }
 
   /** Stops instances no machine owns (a start whose recording was lost, or a machine removed behind its back). */

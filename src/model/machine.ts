@@ -300,6 +300,23 @@ export const removeDeadMachine = machineOperation(
   },
 );
 
+export interface MachinesInput extends InModel {
+  machines: readonly string[];
+}
+
+/**
+ * removeDeadMachine for several machines in one transaction, in the order named (Juju's provisioner removes the Dead
+ * machines of a pass together): all or nothing. True for each.
+ */
+export const removeDeadMachines = machinesOperation(
+  "any",
+  (input: MachinesInput) => input.machines,
+  async (tx, model, machines) => {
+    for (const machine of machines) await removeMachineRow(tx, model, machine);
+    return machines.map(() => true);
+  },
+);
+
 /** The machine a container id names as its host ("3" for "3/lxd/0"); null for a machine that is not a container. */
 function hostOf(id: string): string | null {
   const type = id.lastIndexOf("/", id.lastIndexOf("/") - 1);

@@ -11,6 +11,7 @@ import {
   leaveScope,
   MAX_MACHINES_A_CALL,
   removeDeadMachine,
+  removeDeadMachines,
   removeDeadUnit,
   resolveMachine,
   runCleanups,
@@ -64,6 +65,12 @@ const UnitTargetInput = builder.inputType("UnitTargetInput", {
 });
 const MachineTargetInput = builder.inputType("MachineTargetInput", {
   fields: (t) => ({ model: t.string({ required: true, defaultValue: DEFAULT_MODEL }), machine: t.string({ required: true }) }),
+});
+const MachineTargetsInput = builder.inputType("MachineTargetsInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    machines: t.stringList({ required: true, description: `At least one, at most ${MAX_MACHINES_A_CALL}, each once.` }),
+  }),
 });
 
 const UnitAgentStatusInput = builder.inputType("UnitAgentStatusInput", {
@@ -207,6 +214,16 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: MachineTargetInput, required: true }) },
     authScopes: (_root, { input }) => ({ provisioner: input }),
     resolve: (_root, { input }, ctx) => removeDeadMachine(ctx.db, input),
+  }),
+  removeDeadMachines: t.field({
+    type: ["Boolean"],
+    description:
+      "Provisioner: removeDeadMachine for several machines in one transaction, in the order named (Juju's agent API is bulk); true for each. " +
+      "All or nothing: the first refusal, in that order, refuses the call (NOT_FOUND, NOT_DEAD; INVALID_ARGUMENT for no machine, too many, " +
+      "or one named twice).",
+    args: { input: t.arg({ type: MachineTargetsInput, required: true }) },
+    authScopes: (_root, { input }) => ({ provisioner: input }),
+    resolve: (_root, { input }, ctx) => removeDeadMachines(ctx.db, input),
   }),
   setUnitAgentStatus: t.field({
     type: UnitRef,
