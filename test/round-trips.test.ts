@@ -380,6 +380,16 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
       expect(await roundTrips(together)).toBe(1); // on one connection: four transactions would take four
     });
 
+    it("streams of one model opened together read its log's window once: a second stream adds only its own reads", async () => {
+      const [a, b, c] = [await newUnit(), await newUnit(), await newUnit()];
+      const open = (...watchers: Watcher[]) => () =>
+        Promise.all(watchers.map(async (watcher) => streams.push(await feed.open({ modelId, watcher }))));
+      const one = await statementsSent(open(unitLife(a)));
+      const two = await statementsSent(open(unitLife(b), unitLife(c)));
+      // One alone: BEGIN, the window, its reads, COMMIT.
+      expect(two - one).toBe(one - 3);
+    });
+
     it("with relationUnits among them, the COMMIT waits for its second reads: two round trips for all", async () => {
       const unit = await newUnit();
       await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.6" });

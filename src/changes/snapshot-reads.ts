@@ -9,7 +9,7 @@
 import type { Database } from "../db/connect.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { type DbTx, inSnapshot, type Last } from "../db/transaction-runner.js";
-import { logWindow } from "./replay.js";
+import { type LogWindow, logWindow } from "./replay.js";
 import type { EntityEvent } from "./stream-event.js";
 import type { Watcher } from "./watchers.js";
 
@@ -58,6 +58,13 @@ export class SnapshotReads {
     let outcomes: PromiseSettledResult<SnapshotRead>[];
     try {
       outcomes = await inSnapshot(this.db, (q, last) => {
+        // One snapshot: a model's window is the same for every watcher of it, so the first of them reads it for all.
+        const windows = new Map<string, Promise<LogWindow>>();
+        const windowOf = (modelId: string) => {
+          let window = windows.get(modelId);
+          if (!window) windows.set(modelId, (window = sentAhead(logWindow(q as unknown as Database, modelId))));
+          return window;
+        };
         // COMMIT goes once every watcher has marked its last reads (or finished without): behind all of them.
         const finals: Promise<unknown>[] = [];
         let unmarked = batch.length;
@@ -76,7 +83,7 @@ export class SnapshotReads {
               return reads;
             };
             try {
-              return await this.reading(q, modelId, watcher, purpose, mark);
+              return await this.reading(q, modelId, watcher, purpose, mark, windowOf(modelId));
             } finally {
               if (!done) {
                 done = true;
@@ -98,16 +105,29 @@ export class SnapshotReads {
 
   private async alone({ modelId, watcher, purpose, resolve, reject }: Asked): Promise<void> {
     try {
-      resolve(await inSnapshot(this.db, (q, last) => this.reading(q, modelId, watcher, purpose, last)));
+      resolve(
+        await inSnapshot(this.db, (q, last) =>
+          this.reading(q, modelId, watcher, purpose, last, sentAhead(logWindow(q as unknown as Database, modelId))),
+        ),
+      );
     } catch (error) {
       reject(error);
     }
   }
 
-  private async reading(q: DbTx, modelId: string, watcher: Watcher, purpose: "snapshot" | "resume", last: Last): Promise<SnapshotRead> {
-    // Sent first, awaited last: every read of the transaction sees its one snapshot, so the log's window agrees with
-    // the watcher's reads whatever their order, and travels with the first of them instead of taking a round trip.
-    const window = sentAhead(logWindow(q as unknown as Database, modelId)); // a failed read ahead of it fails the snapshot first
+  /**
+   * `window`: the log's window, sent first and awaited last. Every read of the transaction sees its one snapshot, so
+   * the window agrees with the watcher's reads whatever their order, and travels with the first of them instead of
+   * taking a round trip. A failed read ahead of it fails the snapshot first.
+   */
+  private async reading(
+    q: DbTx,
+    modelId: string,
+    watcher: Watcher,
+    purpose: "snapshot" | "resume",
+    last: Last,
+    window: Promise<LogWindow>,
+  ): Promise<SnapshotRead> {
     const states = await watcher.snapshot(q, modelId, this.maxSnapshot, purpose, last);
     const { revision } = await window;
     return { revision, states };
