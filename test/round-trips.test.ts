@@ -382,8 +382,10 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
 
     it("streams of one model opened together read its log's window once: a second stream adds only its own reads", async () => {
       const [a, b, c] = [await newUnit(), await newUnit(), await newUnit()];
-      const open = (...watchers: Watcher[]) => () =>
-        Promise.all(watchers.map(async (watcher) => streams.push(await feed.open({ modelId, watcher }))));
+      const open =
+        (...watchers: Watcher[]) =>
+        () =>
+          Promise.all(watchers.map(async (watcher) => streams.push(await feed.open({ modelId, watcher }))));
       const one = await statementsSent(open(unitLife(a)));
       const two = await statementsSent(open(unitLife(b), unitLife(c)));
       // One alone: BEGIN, the window, its reads, COMMIT.

@@ -61,9 +61,9 @@ export class SnapshotReads {
         // One snapshot: a model's window is the same for every watcher of it, so the first of them reads it for all.
         const windows = new Map<string, Promise<LogWindow>>();
         const windowOf = (modelId: string) => {
-          let window = windows.get(modelId);
-          if (!window) windows.set(modelId, (window = sentAhead(logWindow(q as unknown as Database, modelId))));
-          return window;
+          const read = windows.get(modelId) ?? sentAhead(logWindow(q as unknown as Database, modelId));
+          windows.set(modelId, read);
+          return read;
         };
         // COMMIT goes once every watcher has marked its last reads (or finished without): behind all of them.
         const finals: Promise<unknown>[] = [];
