@@ -32,6 +32,7 @@ import {
   deploy,
   enterScope,
   integrate,
+  issueMachinesCredentials,
   issueUnitCredentials,
   leaveScope,
   recordMissingHooks,
@@ -266,6 +267,15 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => setMachineStatus(store.db, { model, machine: id, status: "started" }))).toBe(2);
     expect(await roundTrips(() => setMachineDead(store.db, { model, machine: id }))).toBe(2);
     expect(await roundTrips(() => removeDeadMachine(store.db, { model, machine: id }))).toBe(2);
+  });
+
+  it("the provisioner's bulk calls read their machines in one statement, however many they name", async () => {
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await addMachine(store.db, { model })).id);
+    const issue = (machines: string[]) => () => issueMachinesCredentials(store.db, { model, machines });
+    // BEGIN, the lock, the machines; per machine its old secret's delete and its new one's insert; COMMIT.
+    expect(await statementsSent(issue(ids.slice(0, 1)))).toBe(3 + 2 + 1);
+    expect(await statementsSent(issue(ids))).toBe(3 + 3 * 2 + 1);
   });
 
   it("a group (writers that queued behind one another): each writer's deferred write travels with the next one's savepoint and lock", async () => {

@@ -1,7 +1,7 @@
 // Finding an entity by its Juju id inside an operation: the row, or NOT_FOUND
 // (INVALID_ID first when the id is malformed); the `Alive` variants refuse an
 // entity that is Dying or Dead, for operations that add to it.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { LifelineError, notAlive, notFound, shortQuote } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import { applications, machines, relations, units } from "../db/schema.js";
@@ -16,6 +16,12 @@ const machineRow = statement(["modelId", "id"], (db, p) =>
     .select()
     .from(machines)
     .where(and(eq(machines.modelId, p.modelId), eq(machines.id, p.id))),
+);
+const machineRows = statement(["modelId", "ids"], (db, p) =>
+  db
+    .select()
+    .from(machines)
+    .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = any(${p.ids}::text[])`)),
 );
 const applicationRow = statement(["modelId", "name"], (db, p) =>
   db
@@ -41,6 +47,17 @@ export async function getMachine(tx: Tx, model: ModelKey, id: string): Promise<M
   const [machine] = await machineRow(tx.db, { modelId: model.id, id });
   if (!machine) throw notFound("machine", id, model.name);
   return machine;
+}
+
+/** Machines by id, in the order named, in one read: INVALID_ID for the first malformed id, else NOT_FOUND for the first missing. */
+export async function getMachines(tx: Tx, model: ModelKey, ids: readonly string[]): Promise<MachineRow[]> {
+  for (const id of ids) checkMachineId(id);
+  const byId = new Map((await machineRows(tx.db, { modelId: model.id, ids: [...ids] })).map((m) => [m.id, m]));
+  return ids.map((id) => {
+    const machine = byId.get(id);
+    if (!machine) throw notFound("machine", id, model.name);
+    return machine;
+  });
 }
 
 export async function getAliveMachine(tx: Tx, model: ModelKey, id: string): Promise<MachineRow> {
@@ -167,7 +184,7 @@ export function machinesOperation<I extends InModel, R>(
   return modelOperationReading(
     needs,
     // Async, so a list refused comes after the model's own refusal, as a read's would.
-    async (tx, model, input: I) => Promise.all(machineList(named(input)).map((id) => getMachine(tx, model, id))),
+    async (tx, model, input: I) => getMachines(tx, model, machineList(named(input))),
     (tx, model, input, machines) => body(tx, model, machines, input),
   );
 }
