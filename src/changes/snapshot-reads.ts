@@ -61,7 +61,7 @@ export class SnapshotReads {
         // One snapshot: a model's window is the same for every watcher of it, so the first of them reads it for all.
         const windows = new Map<string, Promise<LogWindow>>();
         const windowOf = (modelId: string) => {
-          const read = windows.get(modelId) ?? sentAhead(logWindow(q as unknown as Database, modelId));
+          const read = windows.get(modelId) ?? windowRead(q, modelId);
           windows.set(modelId, read);
           return read;
         };
@@ -105,11 +105,7 @@ export class SnapshotReads {
 
   private async alone({ modelId, watcher, purpose, resolve, reject }: Asked): Promise<void> {
     try {
-      resolve(
-        await inSnapshot(this.db, (q, last) =>
-          this.reading(q, modelId, watcher, purpose, last, sentAhead(logWindow(q as unknown as Database, modelId))),
-        ),
-      );
+      resolve(await inSnapshot(this.db, (q, last) => this.reading(q, modelId, watcher, purpose, last, windowRead(q, modelId))));
     } catch (error) {
       reject(error);
     }
@@ -133,3 +129,6 @@ export class SnapshotReads {
     return { revision, states };
   }
 }
+
+/** The log's window of `modelId`, sent at once (sentAhead), for a snapshot's reading to await last. */
+const windowRead = (q: DbTx, modelId: string): Promise<LogWindow> => sentAhead(logWindow(q as unknown as Database, modelId));

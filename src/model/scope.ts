@@ -106,7 +106,7 @@ export const enterScope = modelOperationReading(
   },
   // The unit's membership and settings are its own; of the relation it reads the life and endpoints, and adds one to
   // its member count. So the units of one relation enter side by side.
-  (input) => membersFootprint(input),
+  membersFootprint,
 );
 
 /** A scope operation's footprint: the unit's own rows written, the relation read, its member count added to. */
