@@ -25,6 +25,10 @@
 // - Latency: one client, one `setConstraints` on an application at a time,
 //   BENCH_LATENCY_COUNT of them: p50, p90, p99.
 // - A table of each figure, its raw counterpart, the ratio, and the issue's target.
+// - Where a write's CPU goes (bench/machine-cpu.ts): over pgbench's window and each
+//   throughput run's, the machine's busy CPU and PostgreSQL's (all its processes), per
+//   transaction and per mutation, beside the server's and the clients'; and the CPU a
+//   mutation the issue's throughput target leaves on this machine's cores.
 //
 // It needs PostgreSQL on a loopback address (BENCH_DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/postgres), creates a database of its own there and
@@ -53,6 +57,7 @@ import postgres from "postgres";
 import { type Api, ApiTimeout, apiAt, postGraphql } from "./api.js";
 import { createBenchDatabase } from "./database.js";
 import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
+import { type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
 import { ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { loadAverages, machineLine, ms, percentile, printHeader, printRow, rate, ratio } from "./stats.js";
@@ -113,6 +118,13 @@ interface PgbenchFigures {
   tps: number;
   /** How it was measured, for the table. */
   label: string;
+  /** What ran, in a word or two, for the CPU table's row. */
+  name: string;
+  /** Transactions committed in its window. */
+  transactions: number;
+  /** The machine's and PostgreSQL's CPU over its window. */
+  cpu: CpuShares;
+  seconds: number;
 }
 
 /** The executable's path when `name` is one (a path, or a name found on PATH), else null. */
@@ -157,14 +169,26 @@ function runCommand(bin: string, args: string[], db: URL, timeoutMs: number): Pr
   });
 }
 
-async function runPgbench(bin: string, db: URL, sql: postgres.Sql): Promise<PgbenchFigures> {
+async function runPgbench(bin: string, db: URL, sql: postgres.Sql, postmaster: number | null): Promise<PgbenchFigures> {
   await runCommand(bin, ["-i", "-s", "1", "-q"], db, DEADLINE_MS);
   const args = ["-N", "-c", String(CLIENTS), "-j", String(PGBENCH_THREADS), "-T", String(Math.ceil(PGBENCH_SECONDS))];
   try {
+    const cpu = cpuWindow(postmaster);
+    const started = performance.now();
     const output = await runCommand(bin, args, db, PGBENCH_SECONDS * 1000 + DEADLINE_MS);
+    const seconds = (performance.now() - started) / 1000;
+    const shares = cpu.end();
     const tps = /^tps = ([\d.]+)/m.exec(output)?.[1];
-    if (!tps) throw new BenchFailure(`pgbench printed no "tps = " line:\n${output}`);
-    return { tps: Number(tps), label: `pgbench ${args.join(" ")}` };
+    const transactions = /^number of transactions actually processed: (\d+)/m.exec(output)?.[1];
+    if (!tps || !transactions) throw new BenchFailure(`pgbench printed no "tps = " or "transactions actually processed" line:\n${output}`);
+    return {
+      tps: Number(tps),
+      label: `pgbench ${args.join(" ")}`,
+      name: "pgbench -N",
+      transactions: Number(transactions),
+      cpu: shares,
+      seconds,
+    };
   } finally {
     await dropPgbenchTables(sql);
   }
@@ -178,7 +202,7 @@ const dropPgbenchTables = (sql: postgres.Sql) =>
  * transaction (update an account, read it back, insert a history row) on 8 connections for the same time.
  * postgres.js sends prepared statements, as pgbench -M prepared would.
  */
-async function runPgbenchMix(db: URL, why: string): Promise<PgbenchFigures> {
+async function runPgbenchMix(db: URL, why: string, postmaster: number | null): Promise<PgbenchFigures> {
   const sql = postgres(db.toString(), { max: CLIENTS, onnotice: () => {} });
   try {
     await sql`create table pgbench_branches (bid int primary key, bbalance int, filler char(88))`;
@@ -191,6 +215,7 @@ async function runPgbenchMix(db: URL, why: string): Promise<PgbenchFigures> {
     await sql`vacuum analyze pgbench_branches, pgbench_tellers, pgbench_accounts, pgbench_history`;
     const random = (low: number, high: number) => low + Math.floor(Math.random() * (high - low + 1));
     let count = 0;
+    const cpu = cpuWindow(postmaster);
     const started = performance.now();
     const stopAt = started + PGBENCH_SECONDS * 1000;
     const deadline = stopAt + DEADLINE_MS;
@@ -217,9 +242,14 @@ async function runPgbenchMix(db: URL, why: string): Promise<PgbenchFigures> {
         }
       }),
     );
+    const seconds = (performance.now() - started) / 1000;
     return {
-      tps: count / ((performance.now() - started) / 1000),
+      tps: count / seconds,
       label: `${why}: its -N statement mix through postgres.js, ${CLIENTS} connections, ${PGBENCH_SECONDS} s`,
+      name: "pgbench -N's mix through postgres.js",
+      transactions: count,
+      cpu: cpu.end(),
+      seconds,
     };
   } finally {
     await dropPgbenchTables(sql).catch(() => {});
@@ -335,6 +365,8 @@ interface ThroughputRun {
   peakRssMiB: number;
   /** This process's CPU seconds over the run: the clients share the machine's cores with the server. */
   clientCpuSeconds: number;
+  /** The machine's and PostgreSQL's CPU over the run. */
+  cpu: CpuShares;
   leftBehind: string;
 }
 
@@ -348,6 +380,7 @@ class Bench {
     private readonly api: Api,
     server: LifelineProcess,
     private readonly sampler: ProcessSampler,
+    private readonly postmaster: number | null,
   ) {
     this.url = new URL(server.url);
   }
@@ -449,6 +482,7 @@ class Bench {
     if (WARMUP_CYCLES > 0) await this.drive(`${label} (warm-up)`, lanes, { cycles: WARMUP_CYCLES }, performance.now() + DEADLINE_MS, null);
     const timings = new Map<Operation, number[]>(OPERATIONS.map((op) => [op, []]));
     const measuring = this.sampler.phase();
+    const shares = cpuWindow(this.postmaster);
     const clientCpu = process.cpuUsage();
     const started = performance.now();
     const window = monotonicMicros();
@@ -456,6 +490,7 @@ class Bench {
     const cycles = await this.drive(label, lanes, { stopAt }, stopAt + DEADLINE_MS, timings);
     const seconds = (performance.now() - started) / 1000;
     const figures = measuring.end();
+    const cpu = shares.end();
     const { user, system } = process.cpuUsage(clientCpu);
     const mutations = [...timings.values()].reduce((sum, list) => sum + list.length, 0);
     log(`${label}: ${n0(cycles)} cycles, ${n0(mutations)} mutations in ${seconds.toFixed(1)} s${profileWindow(window)}`);
@@ -467,6 +502,7 @@ class Bench {
       timings,
       ...figures,
       clientCpuSeconds: (user + system) / 1e6,
+      cpu,
       leftBehind: await this.leftBehind(lanes),
     };
   }
@@ -621,8 +657,58 @@ function report(
   }
   console.log("(per-operation p50: under load, with the ratio to the raw insert p50 in brackets)");
   console.log("");
+  cpuReport(pgbench, runs);
+  console.log("");
   console.log(
     `server: peak RSS since start ${n0(peakRssMiB)} MiB; ${trouble.count} log lines that look like trouble${trouble.count ? `, the first: ${trouble.samples.slice(0, 3).join(" | ")}` : ""}`,
+  );
+}
+
+/**
+ * Where the CPU of a write goes, pgbench's and Lifeline's, over the same windows: when the machine's cores are
+ * all busy, throughput is the cores' time over the CPU a write takes, so the ratio of the two CPU figures is the
+ * ceiling of the throughput ratio, and a target ratio is a CPU budget a write.
+ */
+function cpuReport(pgbench: PgbenchFigures, runs: ThroughputRun[]) {
+  const cores = machineCores();
+  const perWrite = (seconds: number, writes: number) => (seconds * 1000) / writes;
+  const msCell = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)} ms` : "n/a");
+  const busy = (cpu: number, seconds: number) => `${Math.round((100 * cpu) / (cores * seconds))}%`;
+  const pgbenchMachine = perWrite(pgbench.cpu.machine, pgbench.transactions);
+  printHeader(["CPU a write, same run", "writes/s", "machine busy", "PostgreSQL", "server", "clients", "the rest", "machine", "ratio"]);
+  const pgbenchPostgres = perWrite(pgbench.cpu.postgres, pgbench.transactions);
+  printRow([
+    `raw: ${pgbench.name}, a transaction`,
+    rate(pgbench.transactions / pgbench.seconds),
+    busy(pgbench.cpu.machine, pgbench.seconds),
+    msCell(pgbenchPostgres),
+    "",
+    "",
+    msCell(pgbenchMachine - pgbenchPostgres),
+    msCell(pgbenchMachine),
+    "1×",
+  ]);
+  for (const run of runs) {
+    const [machine, pg, server, clients] = [run.cpu.machine, run.cpu.postgres, run.cpuSeconds, run.clientCpuSeconds].map((cpu) =>
+      perWrite(cpu, run.mutations),
+    ) as [number, number, number, number];
+    printRow([
+      `Lifeline, ${run.label}, a mutation`,
+      rate(run.mutations / run.seconds),
+      busy(run.cpu.machine, run.seconds),
+      msCell(pg),
+      msCell(server),
+      msCell(clients),
+      msCell(machine - pg - server - clients),
+      msCell(machine),
+      ratio(machine / pgbenchMachine),
+    ]);
+  }
+  const budget = (cores * 1000) / (TARGET_THROUGHPUT * pgbench.tps);
+  console.log(
+    `(the machine's CPU: its ${cores} cores' busy time over the window; "the rest": the kernel's work outside the processes' own time, ` +
+      `pgbench's client, anything else running. At ${TARGET_THROUGHPUT}× pgbench, ${n0(TARGET_THROUGHPUT * pgbench.tps)} mutations/s, ` +
+      `${cores} cores leave at most ${msCell(budget)} of CPU a mutation for PostgreSQL, the server and the clients together)`,
   );
 }
 
@@ -635,19 +721,20 @@ async function main() {
   let sampler: ProcessSampler | null = null;
   try {
     // The raw reference first, with nothing else of this run on the machine.
+    const postmaster = await localPostmaster(sql);
     const raw = await measureRawInserts(dbUrl.toString(), 1, 0); // its latency part only: no rate phase
     log(`raw PostgreSQL: single-row insert p50 ${ms(raw.insertLatency.p50)}, p99 ${ms(raw.insertLatency.p99)}`);
     const pgbenchBin = PGBENCH === "none" ? null : executable(PGBENCH);
     const pgbench = pgbenchBin
-      ? await runPgbench(pgbenchBin, dbUrl, sql)
-      : await runPgbenchMix(dbUrl, PGBENCH === "none" ? "pgbench not used (BENCH_PGBENCH=none)" : `${PGBENCH} not found`);
+      ? await runPgbench(pgbenchBin, dbUrl, sql, postmaster)
+      : await runPgbenchMix(dbUrl, PGBENCH === "none" ? "pgbench not used (BENCH_PGBENCH=none)" : `${PGBENCH} not found`, postmaster);
     log(`raw PostgreSQL: ${n0(pgbench.tps)} tps (${pgbench.label})`);
 
     const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_AGENTS: "0" }, profile);
     sampler = new ProcessSampler(server.pid);
     log(`server (agents off) at ${server.url}, pid ${server.pid}, database ${dbName}`);
-    const bench = new Bench(apiAt(server.url), server, sampler);
+    const bench = new Bench(apiAt(server.url), server, sampler, postmaster);
 
     const latencies: Latency[] = [];
     for (const transport of TRANSPORTS) {

@@ -43,6 +43,23 @@ function expectTables(output: string) {
     expect(output).toMatch(new RegExp(`^\\| latency p99, ${transport} \\| [\\d.]+ ms \\|`, "m"));
   }
   expect(output).toMatch(/^\| server peak RSS \| [\d,]+ MiB \|/m);
+  // Where a write's CPU goes: PostgreSQL's processes (local here) and the whole machine, beside pgbench's.
+  const cpu = "-?[\\d.]+ ms";
+  expect(output).toMatch(
+    /^\| CPU a write, same run \| writes\/s \| machine busy \| PostgreSQL \| server \| clients \| the rest \| machine \| ratio \|$/m,
+  );
+  expect(output).toMatch(
+    new RegExp(
+      `^\\| raw: pgbench -N[^|]*, a transaction \\| [\\d,]+/s \\| \\d+% \\| ${cpu} \\|  \\|  \\| ${cpu} \\| ${cpu} \\| 1× \\|$`,
+      "m",
+    ),
+  );
+  for (const transport of ["HTTP", "graphql-ws"])
+    for (const mode of [`8 models, ${transport}`, `1 model, ${transport}`])
+      expect(output).toMatch(
+        new RegExp(`^\\| Lifeline, ${mode}, a mutation \\| [\\d,]+/s \\| \\d+% \\|( ${cpu} \\|){5} [\\d.]+× \\|$`, "m"),
+      );
+  expect(output).toMatch(/At 0\.4× pgbench, [\d,]+ mutations\/s, \d+ cores leave at most [\d.]+ ms of CPU a mutation/);
 }
 
 describe.skipIf(!onLoopback)(
