@@ -27,6 +27,7 @@ import { type Api, ApiTimeout, apiAt } from "./api.js";
 import { createBenchDatabase } from "./database.js";
 import { describeCleanups, describeMachinesLeft, describeUnitsLeft } from "./leftovers.js";
 import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
+import { type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
 import { ModelWatch } from "./model-watch.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
@@ -76,6 +77,10 @@ interface Phase {
   /** Seconds, or null when the deadline passed. */
   seconds: number | null;
   figures: PhaseFigures;
+  /** The machine's and PostgreSQL's CPU over the phase. */
+  cpu: CpuShares;
+  /** Wall-clock seconds the phase ran, deadline or not. */
+  elapsed: number;
   /** Write transactions and change rows committed in the model during the phase. */
   writes: { transactions: number; rows: number };
 }
@@ -167,6 +172,7 @@ class Bench {
     private readonly sql: postgres.Sql,
     private readonly server: LifelineProcess,
     private readonly sampler: ProcessSampler,
+    private readonly postmaster: number | null,
   ) {}
 
   get failed() {
@@ -184,6 +190,7 @@ class Bench {
   ): Promise<Phase> {
     const from = await revisionOf(this.sql, s.model);
     const measuring = this.sampler.phase();
+    const shares = cpuWindow(this.postmaster);
     const started = performance.now();
     // A CPU profile's timestamps are this monotonic clock's (µs), so a profile can be cut into the phases.
     if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase begins at monotonic ${process.hrtime.bigint() / 1000n} µs`);
@@ -191,6 +198,8 @@ class Bench {
     const unsent = await act(deadline);
     const result = unsent === null ? await wait(deadline) : { missing: unsent };
     const figures = measuring.end();
+    const cpu = shares.end();
+    const elapsed = (performance.now() - started) / 1000;
     if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase ends at monotonic ${process.hrtime.bigint() / 1000n} µs`);
     const writes = await writesBetween(this.sql, s.model, from, await revisionOf(this.sql, s.model));
     if ("missing" in result) {
@@ -201,11 +210,11 @@ class Bench {
       log(
         `  the server logged ${trouble.count} lines that look like trouble; the first: ${trouble.samples.slice(0, 5).join(" | ") || "none"}`,
       );
-      return { seconds: null, figures, writes };
+      return { seconds: null, figures, cpu, elapsed, writes };
     }
     const seconds = (result.at - started) / 1000;
     log(`${s.label}: ${name} in ${seconds.toFixed(1)} s`);
-    return { seconds, figures, writes };
+    return { seconds, figures, cpu, elapsed, writes };
   }
 
   async run(s: Scenario): Promise<Outcome> {
@@ -348,6 +357,44 @@ class Bench {
 const seconds = (phase: Phase) => (phase.seconds === null ? "deadline" : `${phase.seconds.toFixed(1)} s`);
 const perUnit = (phase: Phase, units: number) => (phase.seconds === null ? "n/a" : `${((phase.seconds * 1000) / units).toFixed(2)}`);
 
+/**
+ * Where each phase's CPU went, a unit: the server's (API and agents), PostgreSQL's, and the rest of the machine's
+ * (this benchmark's own client, the kernel, anything else). With the machine's busy share beside it, this says
+ * whether a phase was bound by the cores or by waiting, and what the issue's target leaves a unit.
+ */
+function cpuReport(outcomes: Outcome[]) {
+  const cores = machineCores();
+  const cell = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : "n/a");
+  printHeader(["units", "phase", "machine busy", "server CPU ms/unit", "PostgreSQL ms/unit", "the rest ms/unit", "machine ms/unit"]);
+  for (const o of outcomes) {
+    const n = o.scenario.units;
+    for (const [name, phase] of [
+      ["settled", o.settle],
+      ["removed", o.removal],
+      ["machines removed", o.machines],
+    ] as const) {
+      const [machine, server, pg] = [phase.cpu.machine, phase.figures.cpuSeconds, phase.cpu.postgres].map((cpu) => (cpu * 1000) / n) as [
+        number,
+        number,
+        number,
+      ];
+      printRow([
+        o.scenario.label,
+        name,
+        `${Math.round((100 * phase.cpu.machine) / (cores * phase.elapsed))}%`,
+        cell(server),
+        cell(pg),
+        cell(machine - server - pg),
+        cell(machine),
+      ]);
+    }
+  }
+  console.log(
+    `(machine: its ${cores} cores' busy time over the phase. The issue's target, 10,000 units in 60 s a phase, leaves ` +
+      `${((cores * 60_000) / 10_000).toFixed(1)} ms of the machine's CPU a unit, with every core busy all the time)`,
+  );
+}
+
 async function main() {
   const startLoad = loadAverages();
   const database = await createBenchDatabase("agents");
@@ -368,7 +415,7 @@ async function main() {
     const rawInsertMs = 1000 / raw.insertRate;
     log(`raw PostgreSQL: ${rate(raw.insertRate)} single-row inserts with ${RAW_CONNECTIONS} connections`);
 
-    const bench = new Bench(apiAt(server.url), sql, server, sampler);
+    const bench = new Bench(apiAt(server.url), sql, server, sampler, await localPostmaster(sql));
     const scenarios: Scenario[] = [
       ...sizes.map((units) => ({
         label: n0(units),
@@ -454,6 +501,8 @@ async function main() {
         o.leftBehind,
       ]);
     }
+    console.log("");
+    cpuReport(outcomes);
     const trouble = server.trouble();
     console.log("");
     console.log(
