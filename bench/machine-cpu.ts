@@ -52,17 +52,25 @@ function commandOf(pid: number): string | null {
  * window, those that came and went in it included. NaN when the postmaster is not a process of this machine.
  */
 export function postgresCpuSeconds(postmaster: number): number {
-  const own = statFields(postmaster);
-  if (!own) return Number.NaN;
-  // Fields 14 to 17 of the whole line (utime, stime, cutime, cstime) are 11 to 14 here, counting from 0.
-  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const fields = statFields(Number(entry));
-    // Field 4 (ppid) is 1 here.
-    if (fields && Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+  // A child reaped between reading the postmaster and finding it would be counted nowhere (pgbench's backends
+  // end together with it, at a window's end): read again until the reaped children's time held still throughout.
+  for (let attempt = 0; ; attempt++) {
+    const before = statFields(postmaster);
+    if (!before) return Number.NaN;
+    let live = 0;
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      const fields = statFields(Number(entry));
+      // Field 4 (ppid) is 1 here.
+      if (fields && Number(fields[1]) === postmaster) live += Number(fields[11]) + Number(fields[12]);
+    }
+    const after = statFields(postmaster);
+    if (!after) return Number.NaN;
+    // Fields 14 to 17 of the whole line (utime, stime, cutime, cstime) are 11 to 14 here, counting from 0.
+    const reaped = (f: string[]) => Number(f[13]) + Number(f[14]);
+    if (reaped(before) === reaped(after) || attempt >= 10)
+      return (Number(after[11]) + Number(after[12]) + reaped(after) + live) / TICKS_PER_SECOND;
   }
-  return ticks / TICKS_PER_SECOND;
 }
 
 /** The postmaster's pid when the server `sql` talks to runs on this machine (its backend's parent), else null. */
