@@ -23,10 +23,12 @@ export const CHANGES_CHANNEL = "lifeline_changes";
 /**
  * One statement per model (in a fixed order, so two multi-model transactions cannot
  * deadlock on the counters): the model's revision counter bumped (the row lock taken late,
- * so it is held briefly), the changes numbered from it and appended, and the wake-up,
- * which is delivered at commit, and only if the transaction commits. They run last in their transaction (src/model/transaction.ts).
+ * so it is held briefly), the changes numbered from it and appended, and, with `notify`, the wake-up,
+ * which is delivered at commit, and only if the transaction commits. Without it the committing process
+ * wakes its own feed, which is then the only one listening (presence.ts). They run last in their transaction
+ * (src/model/transaction.ts).
  */
-export function appendStatements(pending: readonly PendingChange[]): Statement[] {
+export function appendStatements(pending: readonly PendingChange[], notify = true): Statement[] {
   const byModel = new Map<string, Change[]>();
   for (const { modelId, change } of pending) {
     const list = byModel.get(modelId) ?? [];
@@ -36,12 +38,13 @@ export function appendStatements(pending: readonly PendingChange[]): Statement[]
   return [...byModel.keys()].sort().map((modelId) => {
     const list = byModel.get(modelId)!;
     const rows = list.map((c) => ({ kind: c.kind, entity: c.entity, life: c.life, removed: c.removed, fields: { ...c.fields } }));
-    return { text: APPEND, params: [list.length, modelId, JSON.stringify(rows), CHANGES_CHANNEL] };
+    const params = [list.length, modelId, JSON.stringify(rows)];
+    return notify ? { text: APPEND, params: [...params, CHANGES_CHANNEL] } : { text: APPEND_QUIETLY, params };
   });
 }
 
-/** $1: how many changes, $2: the model, $3: the changes (a JSON array), $4: the NOTIFY channel. */
-const APPEND = `
+/** $1: how many changes, $2: the model, $3: the changes (a JSON array), and with `notify` $4: the NOTIFY channel. */
+const append = (notify: boolean) => `
   with bump as (
     update models set revision = revision + $1 where id = $2 returning revision
   ), appended as (
@@ -52,6 +55,8 @@ const APPEND = `
   )
   -- A model gone from inside its own transaction cannot be: every writer holds its row lock.
   -- Were it gone, dividing by its missing row's count fails the statement, and so the transaction.
-  select bump.revision, pg_notify($4, $2::text)
+  select bump.revision${notify ? ", pg_notify($4, $2::text)" : ""}
   from (select count(*)::int as n from bump) as present left join bump on true
   where 1 / present.n = 1`;
+const APPEND = append(true);
+const APPEND_QUIETLY = append(false);

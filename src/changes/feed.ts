@@ -3,12 +3,24 @@
 //
 // It reads the table whenever it might have missed something: on a NOTIFY (a wake-up
 // that names the model), on a timer (in case a NOTIFY was lost), and whenever the
-// LISTEN connection (re)connects (notifications sent while it was down are gone). Rows
+// LISTEN connection (re)connects (notifications sent while it was down are gone). When it
+// is the only feed listening on its database, its own process's commits wake it in
+// process instead of by NOTIFY (presence.ts). Rows
 // are read in revision order, and each stream takes them only contiguously, so every
 // stream sees every row it covers exactly once, whichever process committed it.
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Database, Store } from "../db/connect.js";
 import { models } from "../db/schema.js";
+import { CHANGES_CHANNEL } from "./append.js";
+import {
+  type Announcement,
+  announcement,
+  forgetPresence,
+  HEARTBEAT_MS,
+  Presence,
+  parseAnnouncement,
+  registerPresence,
+} from "./presence.js";
 import { checkResumable, logWindow, readRows } from "./replay.js";
 import { routesOf } from "./routes.js";
 import { SnapshotReads } from "./snapshot-reads.js";
@@ -152,6 +164,8 @@ export class ChangeFeed {
   /** Snapshots being read, by model and share key, for streams opening together. */
   private readonly starts = new Map<string, Promise<{ revision: number; events: readonly ChangeEvent[] }>>();
   private wakeups: Wakeups | null = null;
+  /** Who else listens on the database (a server's; PGlite's store is one process's alone, and its notifications never leave it). */
+  private readonly presence: Presence | null;
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
   private readonly snapshots: SnapshotReads;
@@ -161,14 +175,23 @@ export class ChangeFeed {
     readonly options: FeedOptions = defaultFeedOptions,
   ) {
     this.snapshots = new SnapshotReads(store.db, options.maxSnapshot);
+    this.presence = store.driver === "postgres" ? new Presence((modelId) => this.wake(modelId)) : null;
   }
 
   async start(): Promise<void> {
+    const { presence } = this;
+    if (presence) registerPresence(this.store.db, presence);
     this.wakeups = await listenForChanges(
       this.store,
-      (modelId) => void this.tails.get(modelId)?.read().catch(this.report),
-      () => this.readAll(),
+      (payload) => this.notified(payload),
+      () => {
+        this.readAll();
+        // Notifications sent while the LISTEN was down are gone, the others' announcements with them: ask again.
+        presence?.listening();
+        this.announce("join");
+      },
     );
+    if (presence) this.timers.push(setInterval(() => this.announce("here"), HEARTBEAT_MS).unref());
     this.timers.push(setInterval(() => this.readAll(), this.options.pollIntervalMs).unref());
     this.timers.push(setInterval(() => this.tickBookmarks(), this.tickMs).unref());
   }
@@ -176,14 +199,41 @@ export class ChangeFeed {
   /** Ends every stream (their clients see the subscription complete) and stops listening. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.presence) {
+      this.presence.stopped();
+      forgetPresence(this.store.db, this.presence);
+    }
     for (const timer of this.timers) clearInterval(timer);
     for (const tail of this.tails.values()) for (const stream of [...tail.streams]) stream.close();
     await this.wakeups?.close().catch(() => {});
   }
 
+  /** A NOTIFY's payload: a model with new rows, or another feed's announcement (presence.ts). */
+  private notified(payload: string): void {
+    const said = parseAnnouncement(payload);
+    if (said === null) this.wake(payload);
+    else if (this.presence?.heard(said)) this.announce("here");
+  }
+
+  /** A model's new rows are in the log: its tail (if any stream is on it) reads them. */
+  private wake(modelId: string): void {
+    this.tails.get(modelId)?.read().catch(this.report);
+  }
+
+  /** Tells the other feeds on the database that this one listens (presence.ts). */
+  private announce(kind: Announcement["kind"]): void {
+    if (!this.presence || this.stopped) return;
+    this.store.db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${announcement(this.presence.id, kind)})`).catch(this.report);
+  }
+
   /** Reads a tailed model's new rows now, and resolves once they are offered to its streams. */
   async read(modelId: string): Promise<void> {
     await this.tails.get(modelId)?.read();
+  }
+
+  /** Other feeds heard listening on the database lately (presence.ts), for diagnostics and tests; 0 on PGlite. */
+  get peers(): number {
+    return this.presence?.peers ?? 0;
   }
 
   /** Streams open on this process, for diagnostics and tests. */

@@ -17,6 +17,7 @@
 import { eq } from "drizzle-orm";
 import { appendStatements, type DbTx, type PendingChange } from "../changes/append.js";
 import type { Change } from "../changes/change.js";
+import { type Presence, quietFeed } from "../changes/presence.js";
 import { LifelineError, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import type { Database } from "../db/connect.js";
@@ -133,6 +134,8 @@ class Commitments {
   private readonly after: ((db: Database) => void)[] = [];
   /** Writes sent with tx.defer, in the order sent (the order PostgreSQL runs and answers them). */
   readonly deferred: Promise<unknown>[] = [];
+  /** The feed this process wakes itself after the commit, when its change rows went without a NOTIFY (presence.ts). */
+  private wakes: Presence | null = null;
 
   /** `locked`: the model rows the transaction holds locked (lockedRows), shared with the writers running side by side. */
   constructor(readonly locked = new Map<string, Promise<ModelRow>>()) {}
@@ -184,9 +187,16 @@ class Commitments {
     return undefined;
   }
 
-  /** After the commit: what this process remembers of tokens, then the writers' own afterCommit work. */
+  /** The change rows' statements, the last of the transaction: without a NOTIFY when this process's feed is the only one listening. */
+  appendStatements(db: Database) {
+    this.wakes = quietFeed(db);
+    return appendStatements(this.pending, this.wakes === null);
+  }
+
+  /** After the commit: what this process remembers of tokens, its own feed's wake-up, then the writers' own afterCommit work. */
   committed(db: Database): void {
     committed(db, this.pending);
+    if (this.wakes) for (const modelId of new Set(this.pending.map((p) => p.modelId))) this.wakes.wake(modelId);
     for (const then of this.after) then(db);
   }
 }
@@ -312,7 +322,7 @@ async function optimistically(db: Database, group: readonly Writer[]): Promise<G
         }
         statements = log;
       },
-      () => appendStatements(commitments.pending),
+      () => commitments.appendStatements(db),
       false,
       // The change rows and COMMIT go right behind the writers' last statements, without waiting for their answers;
       // PostgreSQL answers a COMMIT behind a failed statement with a rollback, so the group stands only if none failed.
@@ -396,7 +406,7 @@ async function carefully(db: Database, group: readonly Writer[]): Promise<GroupR
           i++;
         }
       },
-      () => appendStatements(commitments.pending),
+      () => commitments.appendStatements(db),
     );
     ok = true;
   } catch {
@@ -425,7 +435,7 @@ async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promi
       result = await runTransaction(
         db,
         (open) => work(commitments.tx(open.tx)),
-        () => appendStatements(commitments.pending),
+        () => commitments.appendStatements(db),
         false,
         () => commitments.deferred,
       );
