@@ -2,8 +2,10 @@
 // and appended as its last statements: the model's revision counter is bumped
 // once (taking the row lock late, so it is held briefly), and within a model
 // commit order is revision order.
+import type { Database } from "../db/connect.js";
 import type { Statement } from "../db/transaction-runner.js";
 import type { Change } from "./change.js";
+import { quietFeed } from "./presence.js";
 
 export type { DbTx } from "../db/transaction-runner.js";
 
@@ -19,6 +21,27 @@ export interface PendingChange {
  * while a listener is disconnected, so readers always catch up from the table.
  */
 export const CHANGES_CHANNEL = "lifeline_changes";
+
+/** A transaction's change rows as they go: the statements it sends last, and its process's part once it committed. */
+export interface Appended {
+  statements: Statement[];
+  /** Wakes this process's own feed when the statements went without NOTIFY; nothing otherwise. */
+  committed(): void;
+}
+
+/**
+ * The change rows of a transaction on `db`: notified, unless this process's feed is the only one listening on the
+ * database (presence.ts), which is then woken in process once the transaction has committed.
+ */
+export function appendChanges(db: Database, pending: readonly PendingChange[]): Appended {
+  const feed = quietFeed(db);
+  return {
+    statements: appendStatements(pending, feed === null),
+    committed: () => {
+      if (feed) for (const modelId of new Set(pending.map((p) => p.modelId))) feed.wake(modelId);
+    },
+  };
+}
 
 /**
  * One statement per model (in a fixed order, so two multi-model transactions cannot

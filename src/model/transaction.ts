@@ -15,9 +15,8 @@
 // are retried a bounded number of times; the retry's own precondition check
 // then gives the proper refusal (ALREADY_EXISTS, say).
 import { eq } from "drizzle-orm";
-import { appendStatements, type DbTx, type PendingChange } from "../changes/append.js";
+import { type Appended, appendChanges, type DbTx, type PendingChange } from "../changes/append.js";
 import type { Change } from "../changes/change.js";
-import { type Presence, quietFeed } from "../changes/presence.js";
 import { LifelineError, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import type { Database } from "../db/connect.js";
@@ -134,8 +133,8 @@ class Commitments {
   private readonly after: ((db: Database) => void)[] = [];
   /** Writes sent with tx.defer, in the order sent (the order PostgreSQL runs and answers them). */
   readonly deferred: Promise<unknown>[] = [];
-  /** The feed this process wakes itself after the commit, when its change rows went without a NOTIFY (presence.ts). */
-  private wakes: Presence | null = null;
+  /** The change rows as they went, once their statements are built: what the commit leaves this process to do. */
+  private appended: Appended | null = null;
 
   /** `locked`: the model rows the transaction holds locked (lockedRows), shared with the writers running side by side. */
   constructor(readonly locked = new Map<string, Promise<ModelRow>>()) {}
@@ -187,16 +186,16 @@ class Commitments {
     return undefined;
   }
 
-  /** The change rows' statements, the last of the transaction: without a NOTIFY when this process's feed is the only one listening. */
+  /** The change rows' statements, the last of the transaction (append.ts). */
   appendStatements(db: Database) {
-    this.wakes = quietFeed(db);
-    return appendStatements(this.pending, this.wakes === null);
+    this.appended = appendChanges(db, this.pending);
+    return this.appended.statements;
   }
 
   /** After the commit: what this process remembers of tokens, its own feed's wake-up, then the writers' own afterCommit work. */
   committed(db: Database): void {
     committed(db, this.pending);
-    if (this.wakes) for (const modelId of new Set(this.pending.map((p) => p.modelId))) this.wakes.wake(modelId);
+    this.appended?.committed();
     for (const then of this.after) then(db);
   }
 }
