@@ -27,7 +27,7 @@ import { type Api, ApiTimeout, apiAt } from "./api.js";
 import { createBenchDatabase } from "./database.js";
 import { describeCleanups, describeMachinesLeft, describeUnitsLeft } from "./leftovers.js";
 import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
-import { type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
+import { busyShare, type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
 import { ModelWatch } from "./model-watch.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
@@ -381,7 +381,7 @@ function cpuReport(outcomes: Outcome[]) {
       printRow([
         o.scenario.label,
         name,
-        `${Math.round((100 * phase.cpu.machine) / (cores * phase.elapsed))}%`,
+        busyShare(phase.cpu.machine, phase.elapsed),
         cell(server),
         cell(pg),
         cell(machine - server - pg),

@@ -8,9 +8,12 @@ import { cpus } from "node:os";
 import type postgres from "postgres";
 
 /** Linux reports CPU times in USER_HZ ticks, 100 a second on every architecture Node runs on. */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
 export const machineCores = () => cpus().length;
+
+/** The share of the machine's cores that `cpuSeconds` of CPU over `seconds` of wall-clock time kept busy, as "N%". */
+export const busyShare = (cpuSeconds: number, seconds: number) => `${Math.round((100 * cpuSeconds) / (machineCores() * seconds))}%`;
 
 /** Seconds the machine's cores have been busy since boot (user, nice, system, irq, softirq), or NaN off Linux. */
 export function machineBusySeconds(): number {
@@ -28,7 +31,7 @@ export function machineBusySeconds(): number {
 }
 
 /** A process's /proc/<pid>/stat fields after its command name (field 3 onwards), or null once it is gone. */
-function statFields(pid: number): string[] | null {
+export function statFields(pid: number): string[] | null {
   try {
     // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
     return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").at(-1)!.split(" ");

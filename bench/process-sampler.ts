@@ -4,9 +4,7 @@
 // phase, which the kernel counts exactly. Per-unit CPU is the figure that stays
 // comparable when the shared machine's load moves wall-clock times.
 import { readFileSync } from "node:fs";
-
-/** Linux reports CPU times in USER_HZ ticks, 100 a second on every architecture Node runs on. */
-const TICKS_PER_SECOND = 100;
+import { statFields, TICKS_PER_SECOND } from "./machine-cpu.js";
 
 export interface PhaseFigures {
   /** The largest resident set size sampled during the phase, in MiB. */
@@ -27,14 +25,9 @@ function rssMiB(pid: number): number {
 
 /** The process's user + system CPU seconds so far, or NaN once it is gone. */
 function cpuSeconds(pid: number): number {
-  try {
-    // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
-    const after = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    // utime and stime are fields 14 and 15 of the whole line, so 12 and 13 after the name.
-    return (Number(after[11]) + Number(after[12])) / TICKS_PER_SECOND;
-  } catch {
-    return Number.NaN;
-  }
+  const fields = statFields(pid);
+  // utime and stime are fields 14 and 15 of the whole line, so 11 and 12 of those after the name.
+  return fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : Number.NaN;
 }
 
 export class ProcessSampler {

@@ -57,7 +57,7 @@ import postgres from "postgres";
 import { type Api, ApiTimeout, apiAt, postGraphql } from "./api.js";
 import { createBenchDatabase } from "./database.js";
 import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
-import { type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
+import { busyShare, type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
 import { ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { loadAverages, machineLine, ms, percentile, printHeader, printRow, rate, ratio } from "./stats.js";
@@ -673,14 +673,13 @@ function cpuReport(pgbench: PgbenchFigures, runs: ThroughputRun[]) {
   const cores = machineCores();
   const perWrite = (seconds: number, writes: number) => (seconds * 1000) / writes;
   const msCell = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)} ms` : "n/a");
-  const busy = (cpu: number, seconds: number) => `${Math.round((100 * cpu) / (cores * seconds))}%`;
   const pgbenchMachine = perWrite(pgbench.cpu.machine, pgbench.transactions);
   printHeader(["CPU a write, same run", "writes/s", "machine busy", "PostgreSQL", "server", "clients", "the rest", "machine", "ratio"]);
   const pgbenchPostgres = perWrite(pgbench.cpu.postgres, pgbench.transactions);
   printRow([
     `raw: ${pgbench.name}, a transaction`,
     rate(pgbench.transactions / pgbench.seconds),
-    busy(pgbench.cpu.machine, pgbench.seconds),
+    busyShare(pgbench.cpu.machine, pgbench.seconds),
     msCell(pgbenchPostgres),
     "",
     "",
@@ -695,7 +694,7 @@ function cpuReport(pgbench: PgbenchFigures, runs: ThroughputRun[]) {
     printRow([
       `Lifeline, ${run.label}, a mutation`,
       rate(run.mutations / run.seconds),
-      busy(run.cpu.machine, run.seconds),
+      busyShare(run.cpu.machine, run.seconds),
       msCell(pg),
       msCell(server),
       msCell(clients),
