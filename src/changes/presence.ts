@@ -70,23 +70,16 @@ export class Presence {
     return kind === "join";
   }
 
-  /** How many other feeds were heard within the TTL (diagnostics, and tests). */
+  /** How many other feeds were heard within the TTL (diagnostics, and tests); those unheard longer are forgotten. */
   get peers(): number {
     const now = this.now();
-    let n = 0;
-    for (const heard of this.others.values()) if (now - heard < PEER_TTL_MS) n++;
-    return n;
+    for (const [feed, heard] of this.others) if (now - heard >= PEER_TTL_MS) this.others.delete(feed);
+    return this.others.size;
   }
 
   /** Whether nobody but this feed listens, as far as it can tell. */
   get alone(): boolean {
-    const now = this.now();
-    if (this.listeningSince === null || now - this.listeningSince < JOIN_GRACE_MS) return false;
-    for (const [feed, heard] of this.others) {
-      if (now - heard < PEER_TTL_MS) return false;
-      this.others.delete(feed);
-    }
-    return true;
+    return this.listeningSince !== null && this.now() - this.listeningSince >= JOIN_GRACE_MS && this.peers === 0;
   }
 }
 
