@@ -22,6 +22,8 @@ export const ErrorCodes = {
   PEER_RELATION: "A peer relation is removed only with its application.",
   CANNOT_ENTER_SCOPE_YET: "A principal's previous subordinate of that application is still Dying or Dead: enter once it is removed.",
   CONTENTION: "The operation kept conflicting with concurrent changes; retry it.",
+  UNAVAILABLE:
+    'The database is out of reach (a connection lost or refused, a restart, a failover in progress): nothing changed, retry shortly (`extensions.retryable`). A write whose connection was lost while it committed says `committed: "unknown"`: read before retrying it.',
   MACHINE_MANAGES_MODEL: "A machine with JobManageModel can never be removed.",
   HAS_UNITS: "A machine with principal units assigned cannot change life (unless forced).",
   HAS_CONTAINERS: "A machine with containers cannot change life (remove-machine unless forced).",

@@ -12,9 +12,11 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { runAutovacuum, runPgliteVacuum } from "./autovacuum.js";
+import { type Listening, listenOnServer } from "./listener.js";
 import { lockDataDir } from "./lock.js";
 import { preparingStatements } from "./prepared.js";
 import * as schema from "./schema.js";
+import { describeServer, resilient } from "./server.js";
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -37,6 +39,11 @@ export interface Store {
   driver: "pglite" | "postgres";
   /** Where the data lives, for log lines: the directory or the server (password elided). */
   location: string;
+  /**
+   * LISTENs on `channel` until the returned handle is closed: `onNotify` with each payload, `onListening` once
+   * listening and again after every reconnect (notifications sent while nobody listened are gone).
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onListening: () => void): Promise<Listening>;
   close(): Promise<void>;
 }
 
@@ -77,6 +84,12 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
       db: db as unknown as Database,
       driver: "pglite",
       location: inMemory ? "memory" : dataDir,
+      // In-process: its notifications cannot be lost to a dropped connection.
+      async listen(channel, onNotify, onListening) {
+        const unlisten = await client.listen(channel, onNotify);
+        onListening();
+        return { close: () => unlisten() };
+      },
       async close() {
         await vacuum.stop();
         await client.close();
@@ -91,7 +104,7 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
 
 async function openPostgres(url: string, max = 10, prepare: boolean, logger: Logger): Promise<Store> {
   // READ COMMITTED whatever the server's or database's default: transactions (src/model/transaction.ts) rely on it.
-  const connected = postgres(url, { max, onnotice: () => {}, connection: { default_transaction_isolation: "read committed" } });
+  const connected = postgres(url, { ...resilient, max, connection: { default_transaction_isolation: "read committed" } });
   const client = prepare ? preparingStatements(connected) : connected;
   const db = drizzlePostgres({ client, schema, logger });
   try {
@@ -104,17 +117,17 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
   // reclaimed: where the server's autovacuum is off, the store does its work (autovacuum.ts), on a connection of its
   // own, as autovacuum has its workers: a VACUUM never holds one of the operations' connections, nor slips between
   // an operation's statements on a store of one connection. Idle, it closes (and opens again when next needed).
-  const upkeep = postgres(url, { max: 1, idle_timeout: 10, onnotice: () => {} });
+  const upkeep = postgres(url, { ...resilient, max: 1, idle_timeout: 10 });
   const autovacuum = await runAutovacuum(upkeep).catch(async (error) => {
     await upkeep.end();
     await client.end();
     throw error;
   });
-  const { host, pathname } = new URL(url);
   return {
     db: db as unknown as Database,
     driver: "postgres",
-    location: `postgres://${host}${pathname}`,
+    location: describeServer(url),
+    listen: (channel, onNotify, onListening) => listenOnServer(url, channel, onNotify, onListening),
     async close() {
       await autovacuum.stop();
       await upkeep.end({ timeout: 5 });

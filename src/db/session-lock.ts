@@ -6,6 +6,7 @@
 // of the pool so that no other statement can end or reuse the session.
 import { hostname } from "node:os";
 import postgres from "postgres";
+import { resilient, takeParameter } from "./server.js";
 
 /** The two-int form of an advisory key (pg_locks shows it as classid, objid, objsubid 2); both non-negative. */
 export type AdvisoryKey = readonly [number, number];
@@ -25,16 +26,14 @@ export class SessionLock {
 
   constructor(url: string, key: AdvisoryKey, options: SessionLockOptions) {
     this.#key = key;
-    const parsed = new URL(url);
     // The url's application_name would override ours (postgres.js lets the url win); keep it as a prefix instead.
-    const prefix = parsed.searchParams.get("application_name") ?? "lifeline";
-    parsed.searchParams.delete("application_name");
-    this.#sql = postgres(parsed.toString(), {
+    const { url: rest, value: prefix } = takeParameter(url, "application_name");
+    this.#sql = postgres(rest, {
+      ...resilient,
       max: 1,
       // postgres.js recycles connections after 30 to 60 minutes by default, which would drop the lock; 0 never does.
       max_lifetime: 0,
-      onnotice: () => {},
-      connection: { application_name: `${prefix} ${options.purpose} ${hostname()} pid ${process.pid}`.slice(0, 63) },
+      connection: { application_name: `${prefix ?? "lifeline"} ${options.purpose} ${hostname()} pid ${process.pid}`.slice(0, 63) },
       onclose: () => {
         if (!this.#held || this.#closing) return;
         this.#held = false;

@@ -13,6 +13,7 @@
 // PGlite runs in-process, with no round trips to save: Drizzle's own transaction.
 import { PostgresJsTransaction } from "drizzle-orm/postgres-js/session";
 import type { Database } from "./connect.js";
+import { CommitInDoubt, isOutage } from "./outage.js";
 import { sentAhead } from "./sent-ahead.js";
 
 /** A transaction's Drizzle handle, as Drizzle's own `transaction` gives it. */
@@ -209,9 +210,10 @@ export async function runTransaction<T>(
       },
     });
     finished = true;
-    const deferred = unanswered();
+    const deferred = unanswered().map(sentAhead); // awaited below, unless something before them failed
     const finals = lastStatements().map((s) => sentAhead(connection.unsafe(s.text, s.params)));
     const committed = commitSent ?? sentAhead(connection.unsafe("commit")); // each awaited below
+    commitSent = committed;
     await Promise.all(sent);
     await Promise.all(deferred); // ahead of the finals: a deferred write's failure is the one to report
     await Promise.all(finals);
@@ -221,6 +223,8 @@ export async function runTransaction<T>(
     finished = true;
     // Nothing is open after a COMMIT that failed or rolled back (or one sent ahead); a ROLLBACK then only warns.
     await connection.unsafe("rollback").catch(() => {});
+    // A connection lost once a write's COMMIT was sent says nothing of whether it committed.
+    if (commitSent && !snapshot && isOutage(error)) throw new CommitInDoubt(error);
     throw error;
   } finally {
     connection.release();

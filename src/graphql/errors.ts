@@ -4,11 +4,33 @@
 import { GraphQLError } from "graphql";
 import { maskError as maskUnexpected } from "graphql-yoga";
 import { LifelineError } from "../core/errors.js";
+import { unavailable } from "../model/index.js";
 
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const located = error instanceof GraphQLError ? error : undefined;
   const original = located ? located.originalError : error;
   if (original instanceof LifelineError) return located ?? new GraphQLError(original.message, { extensions: original.extensions });
+  const outage = unavailable(original);
+  if (outage) {
+    reportOutage(original);
+    return new GraphQLError(outage.message, {
+      ...(located ? { nodes: located.nodes, path: located.path } : {}),
+      extensions: outage.extensions,
+    });
+  }
   // The client sees a masked error; yoga logs the cause for the operator.
   return maskUnexpected(error, message, isDev);
+}
+
+/** The operator hears of an outage once a few seconds, not once a request: during one, every request fails alike. */
+const OUTAGE_REPORT_MS = 5000;
+let lastOutageReport = 0;
+
+function reportOutage(cause: unknown): void {
+  const now = Date.now();
+  if (now - lastOutageReport < OUTAGE_REPORT_MS) return;
+  lastOutageReport = now;
+  console.warn(
+    `lifeline: the database is unavailable, requests are refused with UNAVAILABLE: ${cause instanceof Error ? cause.message : String(cause)}`,
+  );
 }

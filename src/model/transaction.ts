@@ -20,6 +20,7 @@ import type { Change } from "../changes/change.js";
 import { LifelineError, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import type { Database } from "../db/connect.js";
+import { isOutage } from "../db/outage.js";
 import { models } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
@@ -328,7 +329,10 @@ async function optimistically(db: Database, group: readonly Writer[]): Promise<G
       () => [failing(commitments.firstFailure()), failing(statements!.failureSince(0))],
       true,
     );
-  } catch {
+  } catch (error) {
+    // The database out of reach: running the group again would wait on it again, and a COMMIT in doubt may have
+    // committed. Every writer hears of it.
+    if (isOutage(error)) return { outcomes: group.map(() => ({ error })), commitments, committed: false };
     return undefined;
   }
   return { outcomes, commitments, committed: true };
@@ -408,9 +412,10 @@ async function carefully(db: Database, group: readonly Writer[]): Promise<GroupR
       () => commitments.appendStatements(db),
     );
     ok = true;
-  } catch {
-    // The shared transaction failed as a whole (its COMMIT, a savepoint, the connection): nothing of it committed.
-    outcomes = group.map(() => "again");
+  } catch (error) {
+    // The shared transaction failed as a whole (its COMMIT, a savepoint): nothing of it committed, and each writer runs
+    // again alone. Unless the database is out of reach: then each hears so (and a COMMIT in doubt is not run twice).
+    outcomes = group.map(() => (isOutage(error) ? { error } : "again"));
   }
   return { outcomes, commitments, committed: ok };
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { type ExecutionArgs, type execute, GraphQLError, type subscribe } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { createYoga } from "graphql-yoga";
+import { createLogger, createYoga, type YogaLogger } from "graphql-yoga";
 import { WebSocketServer } from "ws";
 import { ChangeFeed, defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
 import { type RetentionOptions, startCompactor } from "../changes/retention.js";
@@ -14,7 +14,7 @@ import type { Store } from "../db/connect.js";
 import type { CloudControl, Context } from "../graphql/context.js";
 import { maskError } from "../graphql/errors.js";
 import { schema } from "../graphql/schema.js";
-import { authenticate, redeemLoginCode } from "../model/index.js";
+import { authenticate, redeemLoginCode, unavailable } from "../model/index.js";
 import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js";
 import { coalesceWrites } from "./coalesce-writes.js";
 import { useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
@@ -77,8 +77,17 @@ export function createYogaApp(
     // GraphiQL's assets come from the installed package, never a CDN: it works air-gapped.
     renderGraphiQL,
     graphiql: { title: "Lifeline", defaultQuery: defaultGraphiQLQuery },
-    logging: process.env.LIFELINE_LOG === "debug" ? "debug" : "warn",
+    logging: requestLogger(process.env.LIFELINE_LOG === "debug" ? "debug" : "warn"),
   });
+}
+
+/**
+ * Yoga's logger, without the errors of an outage: each request refused UNAVAILABLE would log its cause, and the
+ * operator hears of the outage once every few seconds instead (src/graphql/errors.ts).
+ */
+function requestLogger(level: "debug" | "warn"): YogaLogger {
+  const logger = createLogger(level);
+  return { ...logger, error: (...args: unknown[]) => void (args.some((arg) => unavailable(arg)) || logger.error(...args)) };
 }
 
 const defaultGraphiQLQuery = `# Welcome to Lifeline. Try:

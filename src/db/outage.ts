@@ -1,0 +1,71 @@
+// When the database is out of reach: a connection terminated, reset or refused, the server
+// restarting or shutting down, a standby that cannot take writes. These are not bugs in a
+// request and not refusals of it: the client is told UNAVAILABLE, that it may retry, and
+// (for a write whose COMMIT was already on its way) that nobody knows whether it committed.
+import { LifelineError } from "../core/errors.js";
+
+/** postgres.js's own codes for a connection it lost or could not make. */
+const DRIVER_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED", "CONNECT_TIMEOUT"]);
+
+/** The operating system's, for a socket that broke or never connected. */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
+
+/**
+ * PostgreSQL's: connection exceptions (class 08), the server shutting down, crashing or
+ * starting (57P01-57P03), and a write sent to a server in recovery (25006, read_only_sql_transaction: after
+ * a failover, a connection that reached the old primary now a standby, or the standby before its promotion).
+ */
+const outageState = (state: string) => state.startsWith("08") || /^57P0[123]$/.test(state) || state === "25006";
+
+/** Whether `error` (or an error it wraps) says the database is out of reach rather than refusing the request. */
+export function isOutage(error: unknown): boolean {
+  for (const e of causes(error)) {
+    if (e instanceof CommitInDoubt) return true;
+    const code = typeof e.code === "string" ? e.code : typeof e.errno === "string" ? e.errno : undefined;
+    if (code && (DRIVER_CODES.has(code) || SOCKET_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && outageState(code)))) return true;
+  }
+  return false;
+}
+
+/** A write's connection was lost after its COMMIT had been sent: it may have committed or not. */
+export class CommitInDoubt extends Error {
+  constructor(cause: unknown) {
+    super("the database connection was lost while the write's COMMIT was on its way", { cause });
+    this.name = "CommitInDoubt";
+  }
+}
+
+/** The refusal a client gets for an outage, or undefined when `error` is not one. */
+export function unavailable(error: unknown): LifelineError | undefined {
+  if (!isOutage(error)) return undefined;
+  const inDoubt = inChain(error, CommitInDoubt);
+  return new LifelineError(
+    "UNAVAILABLE",
+    inDoubt
+      ? "the database connection was lost while this write was committing: it may have taken effect; read before retrying it"
+      : "the database is unavailable (its connection was lost or refused); nothing was changed: retry shortly",
+    inDoubt ? { retryable: true, committed: "unknown" } : { retryable: true },
+  );
+}
+
+function inChain<T>(error: unknown, kind: abstract new (...args: never[]) => T): boolean {
+  for (const e of causes(error)) if (e instanceof kind) return true;
+  return false;
+}
+
+interface Wrapping {
+  code?: unknown;
+  errno?: unknown;
+  cause?: unknown;
+  /** A GraphQL error's: what a resolver threw. */
+  originalError?: unknown;
+}
+
+/** `error` and the errors it wraps (Drizzle's `cause`, a GraphQL error's `originalError`), a few deep. */
+function* causes(error: unknown): Generator<Wrapping> {
+  let e = error as Wrapping | undefined;
+  for (let depth = 0; e && typeof e === "object" && depth < 8; depth++) {
+    yield e;
+    e = (e.originalError ?? e.cause) as Wrapping | undefined;
+  }
+}
