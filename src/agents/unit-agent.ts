@@ -67,6 +67,7 @@ import {
   type Situation,
   type UniterProgress,
 } from "./uniter/resolver.js";
+import { type HookRetryOptions, JUJU_HOOK_RETRY, RetryTimer } from "./uniter/retry.js";
 
 export interface UnitAgentCredentials {
   model: string;
@@ -93,9 +94,8 @@ export interface UnitAgentOptions {
   runner: HookRunner;
   /** Where the agent keeps its charm directory: a cache, written again from the API when missing. */
   dataDir: string;
-  /** A failed hook is retried after this long, doubling up to retryMaxMs, when the model allows it (Juju: 5 s to 5 min). */
-  retryBaseMs?: number;
-  retryMaxMs?: number;
+  /** When the model allows it, a failed hook is retried after a wait doubling up to a bound (Juju: 5 s to 5 min, the default). */
+  hookRetry?: HookRetryOptions;
   log?: (line: string) => void;
 }
 
@@ -128,8 +128,7 @@ export class UnitAgent {
   private shipped: ReadonlySet<string> | null = null;
   /** Its charm's hooks as start() read them with its state, for its charm directory (null once written, or unread). */
   private charmHooks: UnitCharmHooksFragment["hooks"] | null = null;
-  private failures = 0;
-  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly retryTimer: RetryTimer;
   private retryDue = false;
   /**
    * This agent committed its pending hook as FAILED: it is in error whether or not its own stream has said so yet.
@@ -165,6 +164,10 @@ export class UnitAgent {
     private readonly options: UnitAgentOptions,
   ) {
     this.log = options.log ?? (() => {});
+    this.retryTimer = new RetryTimer(options.hookRetry ?? JUJU_HOOK_RETRY, () => {
+      this.retryDue = true;
+      this.passes.poke();
+    });
     this.passes = new SerialPasses(
       () => this.act(),
       (error) => {
@@ -216,7 +219,7 @@ export class UnitAgent {
   stop(): void {
     if (this.done) return;
     this.done = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer.reset();
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     for (const { unsubscribe } of this.members.values()) unsubscribe();
     const subordinates = [...this.subordinateAgents.values()];
@@ -434,7 +437,7 @@ export class UnitAgent {
       input: { model, unit, run: run.id, result: skip ? "SKIPPED" : "SUCCEEDED", settings: skip ? [] : settings, state: next },
     });
     this.progress = next;
-    this.failures = 0;
+    this.retryTimer.reset();
     this.retryDue = false;
     this.committedFailure = false;
     this.log(`${tag}: ${skip ? "skipped" : outcome.ran ? "ran" : "no"} hook ${spec.name}${spec.remoteUnit ? ` (${spec.remoteUnit})` : ""}`);
@@ -464,7 +467,7 @@ export class UnitAgent {
       },
     });
     this.progress = next;
-    this.failures = 0;
+    this.retryTimer.reset();
     this.retryDue = false;
     this.committedFailure = false;
     this.log(`${tag}: no hook ${passed.map((h) => `${h.name}${h.remoteUnit ? ` (${h.remoteUnit})` : ""}`).join(", ")}`);
@@ -554,13 +557,7 @@ export class UnitAgent {
   private async scheduleRetry(): Promise<void> {
     const { model } = this.credentials;
     if (!(await this.call(ModelRetriesHooksDocument, { model })).model?.automaticallyRetryHooks) return;
-    const wait = Math.min((this.options.retryBaseMs ?? 5000) * 2 ** this.failures, this.options.retryMaxMs ?? 300_000);
-    this.failures++;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
-      this.retryDue = true;
-      this.passes.poke();
-    }, wait);
+    this.retryTimer.start();
   }
 
   /** Seed 001: Dying with its application; as a subordinate, once no Alive container-scoped relation with its principal's application remains. */
