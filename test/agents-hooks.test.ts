@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MachineAgent } from "../src/agents/machine-agent.js";
+import { JUJU_HOOK_RETRY } from "../src/agents/uniter/retry.js";
 import { useAgents } from "./support/agents.js";
+import { ManualClock } from "./support/manual-clock.js";
 import { CHANGES, subscribe, useLiveServer } from "./support/streams.js";
 
 const live = useLiveServer();
@@ -193,6 +195,100 @@ describe("automatic retries (the model's automaticallyRetryHooks, on by default)
     await expect.poll(() => failures(on), DEADLINE).toBeGreaterThan(3);
     expect(await failures(off)).toBe(1);
     expect((await unit(off, "wordpress/0"))!.agentStatus).toMatchObject({ current: "error", message: 'hook failed: "start"' });
+  });
+});
+
+describe("a failed hook runs again only when allowed, once each time (issue 31: a departed hook re-run every half second)", {
+  timeout: 180_000,
+}, () => {
+  const setRetries = (model: string, on: boolean) =>
+    mutate(`mutation ($input: SetModelConfigInput!) { setModelConfig(input: $input) { automaticallyRetryHooks } }`, {
+      model,
+      automaticallyRetryHooks: on,
+    });
+
+  /**
+   * The user's report: wordpress and mysql related, wordpress's db-relation-departed exits 1, `removeUnit wordpress/0`.
+   * The agents' retry waits are Juju's (5 s doubling to 5 min), on a clock the test moves.
+   */
+  async function departedFails(retries: boolean) {
+    const clock = new ManualClock();
+    const { name: model } = await live.newModel();
+    await setRetries(model, retries);
+    const { controller } = await agentsFor(model, undefined, { hookRetry: { ...JUJU_HOOK_RETRY, clock } });
+    // Every run of the unit's hooks, from the model's HOOK stream: it outlives the unit, whose runs go with it.
+    const hooks = subscribe(live.url, CHANGES, { model, kinds: ["HOOK"], entities: ["wordpress/0"] });
+    await hooks.synced();
+    await deploy(model, "wordpress", failHook("db-relation-departed"));
+    await deploy(model, "mysql");
+    await integrate(model, "wordpress", "mysql");
+    await expect.poll(async () => (await unit(model, "wordpress/0"))?.runs.at(-1), DEADLINE).toBe("db-relation-changed mysql/0 SUCCEEDED");
+    await mutate(`mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { outcome } }`, { model, units: ["wordpress/0"] });
+    const ended = (result: string) =>
+      hooks.changes.filter((e) => e.fields.hook === "db-relation-departed" && e.fields.result === result).length;
+    /** How many times the hook has run (begun) and failed, and the agent's status. */
+    const runs = async () => ({
+      begun: ended("running"),
+      failed: ended("failed"),
+      agent: (await unit(model, "wordpress/0"))?.agentStatus.current,
+    });
+    return { model, controller, clock, runs, ended };
+  }
+
+  it("with automatic retries, the agent runs it once after each wait of 5 s, 10 s, 20 s, and stays in error between them", async () => {
+    const { model, clock, runs, ended } = await departedFails(true);
+    await expect.poll(runs, DEADLINE).toEqual({ begun: 1, failed: 1, agent: "error" });
+    for (const [retry, wait] of [5_000, 10_000, 20_000].entries()) {
+      // Juju's uniter arms its retry timer once it finds the hook failed: it fires once, and allows one run.
+      await expect.poll(() => clock.waits(), DEADLINE).toEqual([wait]);
+      clock.advance(wait);
+      await expect.poll(runs, DEADLINE).toEqual({ begun: retry + 2, failed: retry + 2, agent: "error" });
+    }
+    // In error between retries, resolveUnit is taken at once: the person skips the hook, and the removal goes on.
+    await resolve(model, "wordpress/0", false);
+    await expect.poll(async () => unit(model, "wordpress/0"), DEADLINE).toBeNull();
+    expect({ begun: ended("running"), failed: ended("failed"), skipped: ended("skipped") }).toEqual({ begun: 5, failed: 4, skipped: 1 });
+    expect(clock.waits()).toEqual([]); // the skip disarmed the timer
+  });
+
+  it("a resolution starts the schedule over (Juju's StopRetryHookTimer): when its run fails too, the next wait is 5 s again", async () => {
+    const { model, clock, runs } = await departedFails(true);
+    await expect.poll(() => clock.waits(), DEADLINE).toEqual([5_000]);
+    clock.advance(5_000);
+    await expect.poll(runs, DEADLINE).toEqual({ begun: 2, failed: 2, agent: "error" });
+    await expect.poll(() => clock.waits(), DEADLINE).toEqual([10_000]);
+    await resolve(model, "wordpress/0", true);
+    await expect.poll(runs, DEADLINE).toEqual({ begun: 3, failed: 3, agent: "error" });
+    await expect.poll(() => clock.waits(), DEADLINE).toEqual([5_000]);
+  });
+
+  it("an agent that starts with its unit in error arms the retry timer too, as Juju's uniter does on finding a failed hook", async () => {
+    const { controller, clock, runs } = await departedFails(true);
+    await expect.poll(() => clock.waits(), DEADLINE).toEqual([5_000]);
+    // The machine agent restarts: its unit agent, and the timer it armed, are gone; the new one finds the unit in error.
+    const [instance, machineAgent] = [...controller.machineAgents].find(([, a]) => a.unitAgents.has("wordpress/0"))!;
+    machineAgent.stop();
+    await machineAgent.finished;
+    expect(clock.waits()).toEqual([]);
+    const restarted = new MachineAgent(controller.api, machineAgent.credentials, { hookRetry: { ...JUJU_HOOK_RETRY, clock } });
+    controller.machineAgents.set(instance, restarted);
+    await restarted.start();
+    await expect.poll(() => clock.waits(), DEADLINE).toEqual([5_000]);
+    expect(await runs()).toEqual({ begun: 1, failed: 1, agent: "error" });
+    clock.advance(5_000);
+    await expect.poll(runs, DEADLINE).toEqual({ begun: 2, failed: 2, agent: "error" });
+  });
+
+  it("without automatic retries, nothing runs it until resolveUnit, and each resolveUnit with retry runs it once", async () => {
+    const { model, clock, runs, ended } = await departedFails(false);
+    await expect.poll(runs, DEADLINE).toEqual({ begun: 1, failed: 1, agent: "error" });
+    clock.advance(3_600_000); // an hour: no timer of any schedule is left to fire
+    await resolve(model, "wordpress/0", true);
+    await expect.poll(runs, DEADLINE).toEqual({ begun: 2, failed: 2, agent: "error" });
+    clock.advance(3_600_000);
+    await resolve(model, "wordpress/0", false);
+    await expect.poll(async () => unit(model, "wordpress/0"), DEADLINE).toBeNull();
+    expect({ begun: ended("running"), failed: ended("failed"), skipped: ended("skipped") }).toEqual({ begun: 3, failed: 2, skipped: 1 });
   });
 });
 

@@ -40,13 +40,66 @@ describe("resolveUnit", () => {
     expect(await a.revision()).toBe(before);
   });
 
-  it("records RETRY_HOOK by default and SKIP_HOOK with retry: false; asking again before the agent acts replaces it", async () => {
-    const { a } = await failed();
+  it("records RETRY_HOOK by default, SKIP_HOOK with retry: false", async () => {
+    const { db, a } = await failed();
     expect(await a.resolve("wordpress/0")).toEqual({ name: "wordpress/0", resolved: "RETRY_HOOK", agentStatus: { current: "error" } });
-    expect((await a.resolve("wordpress/0", false)).resolved).toBe("SKIP_HOOK");
+    await a.run("wordpress/0", "db-relation-changed", "FAILED", retryChanged(db));
+    expect(await a.resolve("wordpress/0", false)).toEqual({
+      name: "wordpress/0",
+      resolved: "SKIP_HOOK",
+      agentStatus: { current: "error" },
+    });
+  });
+
+  // Juju's SetResolved asserts that no mode is set (state/unit.go), and its TestResolve (state/unit_test.go): `Resolve`
+  // again, either way, fails with "already resolved" and the first mode stands, until ClearResolved: here, the commit
+  // of its agent's next run.
+  it("is refused with ALREADY_RESOLVED while a resolution is pending, either way, and the first one stands, changing nothing", async () => {
+    const { db, a } = await failed();
+    await a.resolve("wordpress/0");
     const revision = await a.revision();
+    for (const retry of [false, true]) {
+      const error = await api.refused("ALREADY_RESOLVED", RESOLVE_UNIT, { input: { model: a.model, unit: "wordpress/0", retry } });
+      expect(error.message).toBe("unit wordpress/0 is already resolved (retry-hook): its agent has yet to act on it");
+      expect(error.extensions).toMatchObject({ code: "ALREADY_RESOLVED", resolved: "retry-hook" });
+    }
+    expect(await a.revision()).toBe(revision);
+    expect((await a.unit("wordpress/0")).resolved).toBe("RETRY_HOOK");
+    // Its agent runs the hook, which fails again: the commit clears the mode, and a new resolution is taken.
+    await a.run("wordpress/0", "db-relation-changed", "FAILED", retryChanged(db));
     expect((await a.resolve("wordpress/0", false)).resolved).toBe("SKIP_HOOK");
-    expect(await a.revision()).toBe(revision); // the same again changes nothing
+    await api.refused("ALREADY_RESOLVED", RESOLVE_UNIT, { input: { model: a.model, unit: "wordpress/0" } });
+    expect((await a.unit("wordpress/0")).resolved).toBe("SKIP_HOOK");
+  });
+
+  // Juju's TestSetClearResolvedWhenNotAlive (state/unit_test.go): SetResolved succeeds on a Dying unit, fails on a Dead one.
+  it("resolves a Dying unit: that is how a removal stuck on a failed hook goes on", async () => {
+    const { l, a } = await failed();
+    await l.removeUnit(["wordpress/0"]);
+    expect(await a.resolve("wordpress/0", false)).toEqual({
+      name: "wordpress/0",
+      resolved: "SKIP_HOOK",
+      agentStatus: { current: "error" },
+    });
+    expect((await a.unit("wordpress/0")).life).toBe("DYING");
+  });
+
+  it("is refused with NOT_ALIVE for a Dead unit, whatever its agent says or was asked, changing nothing", async () => {
+    const { db, l, a } = await failed();
+    await l.removeUnit(["wordpress/0"]);
+    await a.resolve("wordpress/0", false); // asked while Dying; then the unit is made Dead by hand
+    await l.leave(db, "wordpress/0");
+    await l.setUnitDead("wordpress/0");
+    const before = await a.unit("wordpress/0");
+    const revision = await a.revision();
+    for (const retry of [true, false]) {
+      const error = await api.refused("NOT_ALIVE", RESOLVE_UNIT, { input: { model: a.model, unit: "wordpress/0", retry } });
+      expect(error.message).toBe("unit wordpress/0 is dead: its agent runs no more hooks, nothing to resolve");
+      expect(error.extensions).toMatchObject({ code: "NOT_ALIVE", life: "dead" });
+    }
+    expect(await a.revision()).toBe(revision);
+    expect(await a.unit("wordpress/0")).toEqual(before);
+    expect(before).toMatchObject({ life: "DEAD", resolved: "SKIP_HOOK", agentStatus: { current: "error" } });
   });
 
   it("retry: the agent runs the hook again; its success commits the hook's settings, makes it idle and clears resolved", async () => {

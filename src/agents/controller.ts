@@ -12,6 +12,7 @@ import { AgentConnection } from "./connection.js";
 import { HookRunner } from "./hooks/run-hook.js";
 import { MachineAgent, type MachineAgentCredentials, type MachineAgentOptions } from "./machine-agent.js";
 import { Provisioner } from "./provisioner.js";
+import type { HookRetryOptions } from "./uniter/retry.js";
 
 export interface ControllerOptions {
   /** The API's url. */
@@ -33,7 +34,7 @@ export interface ControllerOptions {
   /** Where unit agents keep their charm directories; a temporary directory by default. */
   dataDir?: string;
   /** Unit agents' retry of a failed hook, where the model allows it (Juju: 5 s doubling to 5 min). */
-  hookRetry?: { baseMs: number; maxMs: number };
+  hookRetry?: HookRetryOptions;
   log?: (line: string) => void;
 }
 

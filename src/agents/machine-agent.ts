@@ -30,6 +30,7 @@ import { HookRunner } from "./hooks/run-hook.js";
 import { MachinesView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
 import { type DeployedUnitView, runUnitAgent, UnitAgent } from "./unit-agent.js";
+import type { HookRetryOptions } from "./uniter/retry.js";
 
 export interface MachineAgentOptions {
   /** The machine's private address, which its units publish in their relations (a host knows its own; Juju's machiner reports it). */
@@ -39,7 +40,7 @@ export interface MachineAgentOptions {
   /** Where its unit agents keep their charm directories (a cache of what the API holds); a temporary directory by default. */
   dataDir?: string;
   /** Its unit agents' retry of a failed hook, where the model allows it: the first wait, doubling up to the second (Juju: 5 s, 5 min). */
-  hookRetry?: { baseMs: number; maxMs: number };
+  hookRetry?: HookRetryOptions;
   log?: (line: string) => void;
 }
 
@@ -196,7 +197,7 @@ export class MachineAgent {
                 machineId: machine,
                 runner: this.runner,
                 dataDir: this.options.dataDir ?? join(tmpdir(), "lifeline-agents"),
-                ...(this.options.hookRetry ? { retryBaseMs: this.options.hookRetry.baseMs, retryMaxMs: this.options.hookRetry.maxMs } : {}),
+                ...(this.options.hookRetry ? { hookRetry: this.options.hookRetry } : {}),
                 log: this.log,
               },
             ),

@@ -67,6 +67,7 @@ import {
   type Situation,
   type UniterProgress,
 } from "./uniter/resolver.js";
+import { type HookRetryOptions, JUJU_HOOK_RETRY, RetryTimer } from "./uniter/retry.js";
 
 export interface UnitAgentCredentials {
   model: string;
@@ -93,17 +94,19 @@ export interface UnitAgentOptions {
   runner: HookRunner;
   /** Where the agent keeps its charm directory: a cache, written again from the API when missing. */
   dataDir: string;
-  /** A failed hook is retried after this long, doubling up to retryMaxMs, when the model allows it (Juju: 5 s to 5 min). */
-  retryBaseMs?: number;
-  retryMaxMs?: number;
+  /** When the model allows it, a failed hook is retried after a wait doubling up to a bound (Juju: 5 s to 5 min, the default). */
+  hookRetry?: HookRetryOptions;
   log?: (line: string) => void;
 }
 
 /** The agent's progress as kept on the server (a JSON document): the resolver's, plus a hook begun and not yet committed. */
 type StoredProgress = UniterProgress & { pending: Hook | null };
 
-/** What a pass does about hooks: run one (or skip it, resolved with no retry), nothing, or wait for resolveUnit. */
-type HookChoice = { hook: Hook; skip: boolean } | null | "wait";
+/**
+ * What a pass does about hooks: run one (or skip it, resolved with no retry), nothing, or wait in error. A run of the
+ * failed hook says what allowed it: a person's resolution or the retry timer, each good for one run.
+ */
+type HookChoice = { hook: Hook; skip: boolean; by?: "resolution" | "timer" } | null | "wait";
 
 /** Missing hooks passed in one recordMissingHooks call: well under the server's MAX_MISSING_HOOKS. */
 const MISSING_HOOKS_A_CALL = 500;
@@ -128,9 +131,14 @@ export class UnitAgent {
   private shipped: ReadonlySet<string> | null = null;
   /** Its charm's hooks as start() read them with its state, for its charm directory (null once written, or unread). */
   private charmHooks: UnitCharmHooksFragment["hooks"] | null = null;
-  private failures = 0;
-  private retryTimer: NodeJS.Timeout | null = null;
+  /** Fires once per wait of Juju's schedule: each firing allows one run of the failed hook (retryDue). */
+  private readonly retryTimer: RetryTimer;
   private retryDue = false;
+  /**
+   * The agent has armed the retry timer for the failure it is in, or found that the model does not retry hooks (Juju's
+   * retryHookTimerStarted): a run of the failed hook clears it, so the next failure arms the next wait.
+   */
+  private retryArmed = false;
   /**
    * This agent committed its pending hook as FAILED: it is in error whether or not its own stream has said so yet.
    * Without it, a pass that ran before the stream delivered `error` took the failed hook for one begun and never
@@ -165,6 +173,10 @@ export class UnitAgent {
     private readonly options: UnitAgentOptions,
   ) {
     this.log = options.log ?? (() => {});
+    this.retryTimer = new RetryTimer(options.hookRetry ?? JUJU_HOOK_RETRY, () => {
+      this.retryDue = true;
+      this.passes.poke();
+    });
     this.passes = new SerialPasses(
       () => this.act(),
       (error) => {
@@ -216,7 +228,7 @@ export class UnitAgent {
   stop(): void {
     if (this.done) return;
     this.done = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer.reset();
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     for (const { unsubscribe } of this.members.values()) unsubscribe();
     const subordinates = [...this.subordinateAgents.values()];
@@ -266,7 +278,10 @@ export class UnitAgent {
     // Its subordinates are deployed whatever its hooks are doing: they run beside it, on their own.
     const subordinates = await this.deploySubordinates();
     const choice = this.hookToRun(unit.fields, progress, situation);
-    if (choice === "wait") return;
+    if (choice === "wait") {
+      await this.armRetry();
+      return;
+    }
     if (choice) {
       const shipped = await this.ensureCharm();
       if (!choice.skip && !shipped.has(choice.hook.name)) await this.passMissingHooks(choice.hook, progress, situation, shipped);
@@ -286,11 +301,17 @@ export class UnitAgent {
     }
   }
 
-  /** The hook to run now: a failed one once resolved (or due for a retry), one begun and never committed, or the resolver's next. */
+  /**
+   * The hook to run now: a failed one once resolved or due for a retry, one begun and never committed, or the
+   * resolver's next. In error, nothing else runs: the failed hook waits (Juju's uniter, resolver.go nextOpHookError).
+   */
   private hookToRun(fields: Record<string, unknown>, progress: StoredProgress, situation: Situation): HookChoice {
     if ((fields.agentStatus === "error" || this.committedFailure) && progress.pending) {
-      if (fields.resolved === "retry-hook" || this.retryDue) return { hook: progress.pending, skip: false };
-      if (fields.resolved === "skip-hook") return { hook: progress.pending, skip: true };
+      // A resolution shows on a row of the agent in error; rows its own runs wrote meanwhile may still be on their way.
+      const resolved = fields.agentStatus === "error" ? fields.resolved : null;
+      if (resolved === "retry-hook" || resolved === "skip-hook")
+        return { hook: progress.pending, skip: resolved === "skip-hook", by: "resolution" };
+      if (this.retryDue) return { hook: progress.pending, skip: false, by: "timer" };
       return "wait";
     }
     // A hook begun but never committed (the agent stopped mid-hook) is run again, as Juju treats it as failed.
@@ -398,7 +419,7 @@ export class UnitAgent {
 
   /** Begins, runs and commits one hook (or, resolved with no retry, marks it done without running). */
   private async runHook(
-    { hook: spec, skip }: { hook: Hook; skip: boolean },
+    { hook: spec, skip, by }: Exclude<HookChoice, null | "wait">,
     progress: StoredProgress,
     situation: Situation,
   ): Promise<void> {
@@ -410,6 +431,7 @@ export class UnitAgent {
       })
     ).beginHook;
     this.progress = begun;
+    if (by) this.takeRetry(by); // begun: what allowed this run is spent
     const context = this.context(spec, situation);
     const outcome = skip ? { ran: false as const } : await this.execute(spec, context);
     // Stopped (killed, recalled) while the hook ran: its outcome says nothing about the charm. The run stays begun,
@@ -420,8 +442,8 @@ export class UnitAgent {
         input: { model, unit, run: run.id, result: "FAILED", message: failureMessage(outcome), state: begun },
       });
       this.committedFailure = true;
+      this.retryArmed = false; // a new failure: the next pass arms the schedule's next wait
       this.log(`${tag}: hook ${spec.name} failed (${failureMessage(outcome)})`);
-      await this.scheduleRetry();
       return;
     }
     // Committing -broken leaves the scope (Juju's relationer): the server does both in one transaction.
@@ -434,9 +456,7 @@ export class UnitAgent {
       input: { model, unit, run: run.id, result: skip ? "SKIPPED" : "SUCCEEDED", settings: skip ? [] : settings, state: next },
     });
     this.progress = next;
-    this.failures = 0;
-    this.retryDue = false;
-    this.committedFailure = false;
+    this.outOfError();
     this.log(`${tag}: ${skip ? "skipped" : outcome.ran ? "ran" : "no"} hook ${spec.name}${spec.remoteUnit ? ` (${spec.remoteUnit})` : ""}`);
   }
 
@@ -464,9 +484,7 @@ export class UnitAgent {
       },
     });
     this.progress = next;
-    this.failures = 0;
-    this.retryDue = false;
-    this.committedFailure = false;
+    this.outOfError();
     this.log(`${tag}: no hook ${passed.map((h) => `${h.name}${h.remoteUnit ? ` (${h.remoteUnit})` : ""}`).join(", ")}`);
   }
 
@@ -550,17 +568,39 @@ export class UnitAgent {
     };
   }
 
-  /** A failed hook waits for resolveUnit; where the model allows it (automaticallyRetryHooks), it is also retried with backoff. */
-  private async scheduleRetry(): Promise<void> {
-    const { model } = this.credentials;
-    if (!(await this.call(ModelRetriesHooksDocument, { model })).model?.automaticallyRetryHooks) return;
-    const wait = Math.min((this.options.retryBaseMs ?? 5000) * 2 ** this.failures, this.options.retryMaxMs ?? 300_000);
-    this.failures++;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
-      this.retryDue = true;
-      this.passes.poke();
-    }, wait);
+  /**
+   * In error, with nothing allowing a run: where the model retries hooks (automaticallyRetryHooks), arms the retry
+   * timer for the schedule's next wait, once for this failure (Juju's StartRetryHookTimer). Also after a restart in error.
+   */
+  private async armRetry(): Promise<void> {
+    if (this.retryArmed) return;
+    const { model, tag } = this.credentials;
+    const retries = (await this.call(ModelRetriesHooksDocument, { model })).model?.automaticallyRetryHooks;
+    this.retryArmed = true;
+    if (!retries || this.done) return;
+    const wait = this.retryTimer.start();
+    this.log(`${tag}: retrying the failed hook in ${wait / 1000} s`);
+  }
+
+  /**
+   * The failed hook runs once for what allowed it. A resolution disarms the timer and starts its schedule over (Juju's
+   * StopRetryHookTimer), and counts as taken now: its row still shows it until the agent's commit writes another
+   * (Juju's watcher.ClearResolvedMode), and a pass meanwhile must not run the hook a second time for it.
+   */
+  private takeRetry(by: "resolution" | "timer"): void {
+    this.retryDue = false;
+    this.retryArmed = false;
+    if (by === "timer") return;
+    this.retryTimer.reset();
+    this.own.assume("UNIT", this.credentials.unit, { resolved: null });
+  }
+
+  /** A hook committed succeeded or skipped (or passed missing): out of error, the retry schedule starts over. */
+  private outOfError(): void {
+    this.retryTimer.reset();
+    this.retryDue = false;
+    this.retryArmed = false;
+    this.committedFailure = false;
   }
 
   /** Seed 001: Dying with its application; as a subordinate, once no Alive container-scoped relation with its principal's application remains. */

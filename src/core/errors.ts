@@ -12,7 +12,7 @@ export const ErrorCodes = {
     "Charm config is not valid config.yaml (options with a type of string, int, float or boolean, and a default of that type).",
   INVALID_PLACEMENT: "A placement directive does not parse, or names a machine that cannot take the unit.",
   ALREADY_EXISTS: "An entity with that name or key exists (possibly Dying, until it is removed).",
-  NOT_ALIVE: "The target is Dying or Dead: nothing may be added to it.",
+  NOT_ALIVE: "The target is Dying or Dead: nothing may be added to it (and a Dead unit runs no hook, nor can it be resolved).",
   UNSUPPORTED_SERIES: "The charm does not support the requested series.",
   SERIES_MISMATCH: "Series differ where the seeds require them to match.",
   SUBORDINATE_NOT_ALLOWED: "The operation does not apply to subordinate applications or units.",
@@ -33,6 +33,8 @@ export const ErrorCodes = {
   ALREADY_PROVISIONED: "The machine already has an instance: its instance id is recorded once.",
   NOT_IN_ERROR:
     "`resolved` applies only to a machine whose provisioning failed (status error), or a unit whose agent is in error (a hook failed).",
+  ALREADY_RESOLVED:
+    "The unit's agent has a resolution pending (resolveUnit, `extensions.resolved` says which): a second one waits until its agent has acted on the first.",
   UNIT_IN_ERROR: "The unit's agent is in error: its failed hook comes first, until resolveUnit (or an automatic retry) gets it past.",
   NOT_IN_SCOPE: "Only a unit in a relation's scope writes its settings in that relation.",
   HOOK_RUN_ENDED:

@@ -103,16 +103,31 @@ export interface ResolveUnitInput extends InModel {
 }
 
 /**
- * `juju resolved [--no-retry]` (Juju's Unit.Resolve): only for a unit whose
- * agent is in error. Records what its agent is to do; the agent acts on it
- * (it sees the unit row on its unitLife stream) and its next hook commit
- * clears it. Asking again before the agent acts replaces the mode.
+ * `juju resolved [--no-retry]` (Juju's Unit.Resolve and SetResolved, state/unit.go): records what the agent of a
+ * unit in error is to do with its failed hook; the agent acts on it (it sees the unit row on its unitLife stream)
+ * and its next hook commit clears it. Refused, changing nothing: for a Dead unit (NOT_ALIVE: SetResolved asserts
+ * notDead, and a Dead unit's agent runs no more hooks), for a unit whose agent is not in error (NOT_IN_ERROR), and
+ * while a resolution is pending (ALREADY_RESOLVED: SetResolved asserts the mode is unset, so one asked for stands
+ * until its agent acts). A Dying unit can be resolved: that is how a removal stuck on a failed hook goes on
+ * (state/unit_test.go TestSetClearResolvedWhenNotAlive).
  */
 export const resolveUnit = unitOperation("any", async (tx, model, unit, input: ResolveUnitInput) => {
+  if (unit.life === Life.Dead)
+    throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks, nothing to resolve`, {
+      life: unit.life,
+    });
   if (unit.agentStatus !== UnitAgentStatus.Error)
     throw new LifelineError("NOT_IN_ERROR", `unit ${unit.name}'s agent is ${unit.agentStatus}, not in error: nothing to resolve`, {
       status: unit.agentStatus,
     });
+  if (unit.resolved !== null)
+    throw new LifelineError(
+      "ALREADY_RESOLVED",
+      `unit ${unit.name} is already resolved (${unit.resolved}): its agent has yet to act on it`,
+      {
+        resolved: unit.resolved,
+      },
+    );
   return updateAgent(tx, model, unit, null, input.retry === false ? ResolvedMode.SkipHook : ResolvedMode.RetryHook);
 });
 

@@ -3,6 +3,7 @@
 // per instance, unit agents below those), against a live test server.
 import { afterEach } from "vitest";
 import { Controller } from "../../src/agents/controller.js";
+import type { HookRetryOptions } from "../../src/agents/uniter/retry.js";
 import { issueMachineCredentials, modelsNotDead } from "../../src/model/index.js";
 import { DummyProvider } from "../../src/provider/dummy.js";
 import type { LiveServer } from "./streams.js";
@@ -16,7 +17,7 @@ export function useAgents(live: LiveServer) {
   return async function agentsFor(
     model: string,
     provider = new DummyProvider(),
-    options: { dataDir?: string; hookRetry?: { baseMs: number; maxMs: number } } = {},
+    options: { dataDir?: string; hookRetry?: HookRetryOptions } = {},
   ) {
     const controller = new Controller({
       url: live.url,

@@ -17,6 +17,7 @@ const UNIT = `query ($model: String!, $unit: String!) { model(name: $model) { re
 
 export function agent(api: Api, model: string) {
   return {
+    model,
     begin: (unit: string, hook: string, extra: Record<string, unknown> = {}) =>
       api.ok(BEGIN_HOOK, { input: { model, unit, hook, ...extra } }).then((d) => d.beginHook),
     commit: (unit: string, run: string, result: string, extra: Record<string, unknown> = {}) =>

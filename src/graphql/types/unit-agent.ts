@@ -258,8 +258,9 @@ builder.mutationFields((t) => ({
   resolveUnit: t.field({
     type: UnitRef,
     description:
-      "`juju resolved` (retry: true) and `juju resolved --no-retry` (retry: false) for a unit whose agent is in error (NOT_IN_ERROR otherwise): " +
-      "records what its agent is to do with the failed hook; the agent's next hook commit clears it.",
+      "`juju resolved` (retry: true) and `juju resolved --no-retry` (retry: false) for a unit whose agent is in error (NOT_IN_ERROR otherwise), " +
+      "Alive or Dying (NOT_ALIVE when Dead): records what its agent is to do with the failed hook; the agent's next hook commit clears it. " +
+      "ALREADY_RESOLVED while one is pending.",
     args: { input: t.arg({ type: ResolveUnitInput, required: true }) },
     authScopes: { person: "operator" },
     resolve: (_root, { input }, ctx) => resolveUnit(ctx.db, input),
