@@ -1,0 +1,243 @@
+// Issue 31, the database's bad day: every connection of a running `npm start` process
+// terminated by the server (pg_terminate_backend), under writes, eight times in a row.
+// What must hold: the process lives; every request refused meanwhile says UNAVAILABLE with
+// retryable: true (never INTERNAL_SERVER_ERROR); the model takes writes again within
+// seconds each time; no acknowledged write is lost, and a write refused as "nothing
+// changed" changed nothing; a change stream resumed with `since` sees every change once;
+// the LISTEN connection comes back; the agents are elected again.
+//
+// On PostgreSQL only: PGlite runs in the process, with no connection to lose. The process
+// runs on a database of its own, since its agents take on every model in it.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
+import { onPostgres, uniqueName } from "./support/store.js";
+import { CHANGES, post, type StreamEvent, type Subscription, subscribe } from "./support/streams.js";
+
+const ROUNDS = 8;
+/** How long the model may take to take writes again after its connections are terminated. */
+const RESUME_MS = 10_000;
+const APPLICATIONS = ["mysql", "wordpress", "memcached", "haproxy"];
+const RUNS = /agents: this process \(pid \d+\) runs the agents/g;
+
+interface Attempt {
+  value: number;
+  outcome: "ok" | { code: string; retryable: unknown; committed: unknown };
+}
+
+/** Writes 0, 1, 2… into one application's config, one request at a time, until stopped; keeps each answer. */
+class Writer {
+  readonly attempts: Attempt[] = [];
+  private stopped = false;
+  readonly done: Promise<void>;
+
+  constructor(
+    private readonly url: string,
+    readonly application: string,
+  ) {
+    this.done = this.run();
+  }
+
+  get acknowledged(): number {
+    return this.attempts.filter((a) => a.outcome === "ok").length;
+  }
+
+  stop(): Promise<void> {
+    this.stopped = true;
+    return this.done;
+  }
+
+  private async run(): Promise<void> {
+    for (let value = 0; !this.stopped; value++) {
+      const result = await post(
+        this.url,
+        `mutation ($app: String!, $v: String!) { setApplicationConfig(input: { application: $app, values: [{ key: "fail-hook", value: $v }] }) { name } }`,
+        { app: this.application, v: `value-${value}` },
+      ).catch((error: Error) => ({ errors: [{ extensions: { code: `no answer: ${error.message}` } }] }));
+      const error = result.errors?.[0];
+      this.attempts.push({
+        value,
+        outcome: error
+          ? { code: error.extensions?.code, retryable: error.extensions?.retryable, committed: error.extensions?.committed }
+          : "ok",
+      });
+      if (error) await new Promise((resolve) => setTimeout(resolve, 20)); // a client's retry pause, not a wait for anything
+    }
+  }
+}
+
+/** A `changes` stream that, when the server ends it with an error, subscribes again from the last revision it saw. */
+class ResumingStream {
+  readonly events: StreamEvent[] = [];
+  readonly failures: unknown[] = [];
+  private current: Subscription;
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly model: string,
+  ) {
+    this.current = this.open(null);
+  }
+
+  /** Where it stands: the last CHANGE or BOOKMARK (a snapshot's STATE events all carry the snapshot's revision). */
+  get revision(): number {
+    return Number([...this.events].reverse().find((e) => e.type !== "STATE")?.revision ?? 0);
+  }
+
+  private open(since: string | null): Subscription {
+    const subscription = subscribe(this.url, CHANGES, { model: this.model, kinds: ["APPLICATION"], since });
+    let taken = 0;
+    const take = () => {
+      for (; taken < subscription.events.length; taken++) this.events.push(subscription.events[taken]!);
+      if ((subscription.errors || subscription.completed) && !this.closed && this.current === subscription) {
+        this.failures.push(subscription.errors);
+        this.current = this.open(String(this.revision));
+      }
+    };
+    void subscription.until(() => (take(), this.closed), 600_000).catch(() => {});
+    return subscription;
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    return this.current.close();
+  }
+}
+
+describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL only: PGlite has no connection to lose)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "lifeline-outage-"));
+  const admin = onPostgres ? postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} }) : null;
+  const database = uniqueName("lifeline_outage").replaceAll("-", "_");
+  const url = new URL(process.env.DATABASE_URL ?? "postgres://unused");
+  url.pathname = `/${database}`;
+  let server: LifelineProcess;
+  let api: string;
+  let stream: ResumingStream | undefined;
+
+  const terminateAll = () =>
+    admin!.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${database}' and pid <> pg_backend_pid()`);
+  /** Sessions on the database whose last statement was the change feed's LISTEN. */
+  const listening = async () =>
+    (await admin!.unsafe(`select count(*)::int as n from pg_stat_activity where datname = '${database}' and query like 'listen %'`))[0]!
+      .n as number;
+
+  beforeAll(async () => {
+    await admin!.unsafe(`create database "${database}"`);
+    server = startLifeline({
+      DATABASE_URL: url.toString(),
+      LIFELINE_AGENTS: "1",
+      LIFELINE_AGENTS_ELECTION_MS: "200",
+      LIFELINE_CLOUD_FILE: join(dir, "cloud.json"),
+    });
+    api = await server.ready();
+    for (const charm of APPLICATIONS)
+      await server.ok(`mutation ($charm: String!) { deploy(input: { charm: $charm, numUnits: 0 }) { name } }`, { charm });
+  }, 60_000);
+
+  afterAll(async () => {
+    await stream?.close();
+    if (server && server.child.exitCode === null) server.child.kill("SIGKILL");
+    await server?.exited;
+    await admin?.unsafe(`drop database if exists "${database}" with (force)`);
+    await admin?.end();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("eight rounds: the process lives, refusals are UNAVAILABLE and retryable, writes resume within seconds, nothing acknowledged is lost, the stream sees each change once, LISTEN and the agents come back", {
+    timeout: 180_000,
+  }, async () => {
+    stream = new ResumingStream(api, "default");
+    const writers = APPLICATIONS.map((app) => new Writer(api, app));
+    const acknowledged = () => writers.reduce((n, w) => n + w.acknowledged, 0);
+    await expect.poll(acknowledged, { timeout: RESUME_MS, interval: 20 }).toBeGreaterThan(10);
+
+    for (let round = 0; round < ROUNDS; round++) {
+      const killed = await terminateAll();
+      expect(killed.length, `round ${round}: connections terminated`).toBeGreaterThan(0);
+      // Every writer's model takes writes again: each writer gets a write through after the terminations.
+      const before = writers.map((w) => w.acknowledged);
+      await expect.poll(() => writers.every((w, i) => w.acknowledged > before[i]!), { timeout: RESUME_MS, interval: 20 }).toBe(true);
+      expect(server.child.exitCode, `round ${round}: the process is alive`).toBeNull();
+    }
+    await Promise.all(writers.map((w) => w.stop()));
+
+    // Every refusal was an outage's, said so, and retryable.
+    const refusals = writers.flatMap((w) => w.attempts.map((a) => a.outcome).filter((o) => o !== "ok"));
+    for (const refusal of refusals) expect(refusal).toMatchObject({ code: "UNAVAILABLE", retryable: true });
+    expect(server.output()).not.toMatch(/INTERNAL_SERVER_ERROR|Unexpected error/);
+
+    // Nothing acknowledged is lost, and a refusal that did not say "committed: unknown" changed nothing.
+    const CONFIG = `query ($app: String!) { model(name: "default") { application(name: $app) { config } } }`;
+    for (const writer of writers) {
+      const { model } = await server.ok(CONFIG, { app: writer.application });
+      const value = Number(String(model.application.config["fail-hook"]).replace("value-", ""));
+      const lastAcknowledged = Math.max(...writer.attempts.filter((a) => a.outcome === "ok").map((a) => a.value));
+      const after = writer.attempts.filter((a) => a.value > lastAcknowledged);
+      if (value !== lastAcknowledged) {
+        expect(
+          after.map((a) => a.value),
+          `${writer.application}: its value was attempted after the last acknowledged`,
+        ).toContain(value);
+        expect(after.find((a) => a.value === value)!.outcome).toMatchObject({ committed: "unknown" });
+      }
+    }
+
+    // The stream, resumed with `since` whenever the server ended it, saw each change once and reached the end.
+    const { model } = await server.ok(`{ model(name: "default") { revision } }`);
+    await expect.poll(() => stream!.revision, { timeout: RESUME_MS }).toBeGreaterThanOrEqual(Number(model.revision));
+    const changes = stream!.events.filter((e) => e.type === "CHANGE").map((e) => Number(e.revision));
+    expect(new Set(changes).size, "no change delivered twice").toBe(changes.length);
+    expect(changes).toEqual([...changes].sort((a, b) => a - b));
+    for (const writer of writers) {
+      const seen = stream!.events.filter((e) => e.entity === writer.application).map((e) => e.fields?.config?.["fail-hook"]);
+      for (const attempt of writer.attempts) {
+        if (attempt.outcome === "ok")
+          expect(seen, `${writer.application}: acknowledged value-${attempt.value} on the stream`).toContain(`value-${attempt.value}`);
+        else if (attempt.outcome.committed !== "unknown") expect(seen).not.toContain(`value-${attempt.value}`);
+      }
+    }
+
+    // The change feed listens again, and the agents were elected again after losing their lock.
+    await expect.poll(listening, { timeout: RESUME_MS }).toBeGreaterThan(0);
+    expect(server.output()).toContain("this process lost the agents' lock");
+    await expect.poll(() => server.output().match(RUNS)?.length ?? 0, { timeout: RESUME_MS }).toBeGreaterThan(1);
+  });
+
+  // Each kind of connection alone, the others left as they are.
+  const kinds = [
+    {
+      kind: "the pool's idle connections",
+      where: `state = 'idle' and query not like 'listen %' and application_name not like '% agents %'`,
+    },
+    {
+      kind: "the connections in a transaction",
+      where: `state like 'idle in transaction%' or (state = 'active' and query not like 'listen %')`,
+    },
+    { kind: "the LISTEN connection", where: `query like 'listen %'` },
+    { kind: "the agents' election lock", where: `application_name like '% agents %'` },
+  ];
+  for (const { kind, where } of kinds)
+    it(`${kind}, terminated under writes: writes resume, the feed listens, the agents run`, { timeout: 60_000 }, async () => {
+      const writers = APPLICATIONS.map((app) => new Writer(api, app));
+      const acknowledged = () => writers.map((w) => w.acknowledged);
+      await expect.poll(() => Math.min(...acknowledged()), { timeout: RESUME_MS, interval: 20 }).toBeGreaterThan(2);
+      const elected = server.output().match(RUNS)?.length ?? 0;
+      const killed = await admin!.unsafe(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${database}' and pid <> pg_backend_pid() and (${where})`,
+      );
+      const before = acknowledged();
+      await expect.poll(() => acknowledged().every((n, i) => n > before[i]! + 2), { timeout: RESUME_MS, interval: 20 }).toBe(true);
+      await Promise.all(writers.map((w) => w.stop()));
+      expect(server.child.exitCode).toBeNull();
+      for (const writer of writers)
+        for (const attempt of writer.attempts)
+          if (attempt.outcome !== "ok") expect(attempt.outcome).toMatchObject({ code: "UNAVAILABLE", retryable: true });
+      await expect.poll(listening, { timeout: RESUME_MS }).toBe(1);
+      if (kind === "the agents' election lock" && killed.length > 0)
+        await expect.poll(() => server.output().match(RUNS)?.length ?? 0, { timeout: RESUME_MS }).toBeGreaterThan(elected);
+    });
+});
