@@ -98,7 +98,11 @@ class ResumingStream {
         this.current = this.open(String(this.revision));
       }
     };
-    void subscription.until(() => (take(), this.closed), 600_000).catch(() => {});
+    const watching = () => {
+      take();
+      return this.closed;
+    };
+    void subscription.until(watching, 600_000).catch(() => {});
     return subscription;
   }
 

@@ -27,6 +27,19 @@ export function isOutage(error: unknown): boolean {
   return false;
 }
 
+/** How often a process says the database is out of reach, at most: during an outage every request and read fails alike. */
+export const OUTAGE_REPORT_MS = 5000;
+
+/** The outage's cause in a few words (the driver's or the system's code and message), for a log line. */
+export function outageCause(error: unknown): string {
+  for (const e of causes(error)) {
+    const code = typeof e.code === "string" ? e.code : undefined;
+    if (code && (DRIVER_CODES.has(code) || SOCKET_CODES.has(code) || /^[0-9A-Z]{5}$/.test(code)))
+      return `${code}: ${(e as { message?: string }).message ?? ""}`.trim();
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** A write's connection was lost after its COMMIT had been sent: it may have committed or not. */
 export class CommitInDoubt extends Error {
   constructor(cause: unknown) {

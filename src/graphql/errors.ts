@@ -4,7 +4,7 @@
 import { GraphQLError } from "graphql";
 import { maskError as maskUnexpected } from "graphql-yoga";
 import { LifelineError } from "../core/errors.js";
-import { unavailable } from "../model/index.js";
+import { OUTAGE_REPORT_MS, outageCause, unavailable } from "../model/index.js";
 
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const located = error instanceof GraphQLError ? error : undefined;
@@ -23,14 +23,11 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
 }
 
 /** The operator hears of an outage once a few seconds, not once a request: during one, every request fails alike. */
-const OUTAGE_REPORT_MS = 5000;
 let lastOutageReport = 0;
 
 function reportOutage(cause: unknown): void {
   const now = Date.now();
   if (now - lastOutageReport < OUTAGE_REPORT_MS) return;
   lastOutageReport = now;
-  console.warn(
-    `lifeline: the database is unavailable, requests are refused with UNAVAILABLE: ${cause instanceof Error ? cause.message : String(cause)}`,
-  );
+  console.warn(`lifeline: the database is unavailable, requests are refused with UNAVAILABLE (${outageCause(cause)})`);
 }

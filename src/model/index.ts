@@ -4,7 +4,7 @@
 // (checked by .dependency-cruiser.cjs).
 
 export type { Database } from "../db/connect.js";
-export { unavailable } from "../db/outage.js";
+export { OUTAGE_REPORT_MS, outageCause, unavailable } from "../db/outage.js";
 export { AGENT_STATE_LIMIT, setUnitAgentState, type UnitAgentStateInput } from "./agent-state.js";
 export { type ResolveUnitInput, resolveUnit, setUnitAgentStatus, type UnitAgentStatusInput } from "./agent-status.js";
 export {
