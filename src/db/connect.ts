@@ -16,7 +16,7 @@ import { type Listening, listenOnServer } from "./listener.js";
 import { lockDataDir } from "./lock.js";
 import { preparingStatements } from "./prepared.js";
 import * as schema from "./schema.js";
-import { describeServer, resilient } from "./server.js";
+import { describeServer, driverPatched, resilient } from "./server.js";
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -103,6 +103,10 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
 }
 
 async function openPostgres(url: string, max = 10, prepare: boolean, logger: Logger): Promise<Store> {
+  if (!driverPatched())
+    console.warn(
+      "lifeline: postgres.js is not patched (npm install ran without scripts?): a lost connection may end the process; run `npx patch-package`",
+    );
   // READ COMMITTED whatever the server's or database's default: transactions (src/model/transaction.ts) rely on it.
   const connected = postgres(url, { ...resilient, max, connection: { default_transaction_isolation: "read committed" } });
   const client = prepare ? preparingStatements(connected) : connected;

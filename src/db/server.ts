@@ -7,6 +7,8 @@
 // A connection string may name several hosts (`postgres://a:5432,b:5432/db`), as libpq's
 // do, with `target_session_attrs=read-write` to pick the primary among them: after a
 // failover, connections are made to whichever host is the primary then.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type postgres from "postgres";
 
 /**
@@ -50,4 +52,17 @@ export function takeParameter(url: string, name: string): { url: string; value: 
   params.delete(name);
   const rest = params.toString();
   return { url: rest ? `${url.slice(0, q)}?${rest}` : url.slice(0, q), value };
+}
+
+/**
+ * Whether the installed postgres.js carries Lifeline's patch (patches/, applied by patch-package on `npm install`):
+ * without it a lost connection can end the process. An install that skipped the project's own scripts lacks it.
+ */
+export function driverPatched(): boolean {
+  try {
+    const connection = fileURLToPath(new URL("./connection.js", import.meta.resolve("postgres")));
+    return readFileSync(connection, "utf8").includes("lifeline:");
+  } catch {
+    return false;
+  }
 }
