@@ -144,6 +144,8 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
 
   afterAll(async () => {
     await stream?.close();
+    // A process that ended by itself is the failure to explain: say what it printed.
+    if (server && server.child.exitCode !== null) console.error(`the server exited with ${server.child.exitCode}:\n${server.output()}`);
     if (server && server.child.exitCode === null) server.child.kill("SIGKILL");
     await server?.exited;
     await admin?.unsafe(`drop database if exists "${database}" with (force)`);
@@ -244,4 +246,11 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
       if (kind === "the agents' election lock" && killed.length > 0)
         await expect.poll(() => server.output().match(RUNS)?.length ?? 0, { timeout: RESUME_MS }).toBeGreaterThan(elected);
     });
+
+  it("after all that, the agents still settle a new unit: provisioned, deployed, its hooks run", { timeout: 90_000 }, async () => {
+    await server.ok(`mutation { deploy(input: { charm: "wordpress", application: "blog", numUnits: 1 }) { name } }`);
+    const UNIT = `{ model(name: "default") { unit(name: "blog/0") { agentStatus { current } } } }`;
+    await expect.poll(async () => (await server.ok(UNIT)).model.unit?.agentStatus.current, { timeout: 60_000, interval: 200 }).toBe("idle");
+    expect(server.child.exitCode).toBeNull();
+  });
 });

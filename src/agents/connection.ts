@@ -17,16 +17,30 @@ import { print } from "graphql";
 import { type Client, createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { corkForTurn } from "../core/cork.js";
+import { PASS_RETRY } from "./serial.js";
+import { RetryTimer } from "./uniter/retry.js";
 
 /** A refusal or failure the API answered with; `code` is its `extensions.code`. */
 export class ApiError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The server said the same request may succeed later (`extensions.retryable`: the database out of reach). */
+    readonly retryable = false,
   ) {
     super(message);
     this.name = "ApiError";
   }
+}
+
+/**
+ * Whether a failure passes by itself, so that the work that met it is worth doing again after a wait: one the server
+ * calls retryable, CONTENTION, or one that is not the server's answer at all (a socket that closed under a request).
+ * As Juju's dependency engine restarts a worker after any error.
+ */
+export function passesAgain(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.retryable || error.code === "CONTENTION";
 }
 
 type Result = { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] };
@@ -43,7 +57,7 @@ function textOf(document: TypedDocumentNode<unknown, unknown>): string {
 
 const failure = (result: Result) => {
   const first = result.errors?.[0];
-  return first ? new ApiError(String(first.extensions?.code ?? "UNKNOWN"), first.message) : null;
+  return first ? new ApiError(String(first.extensions?.code ?? "UNKNOWN"), first.message, first.extensions?.retryable === true) : null;
 };
 
 /** How long a socket with nothing in flight stays open: agents that act again within it reuse it. */
@@ -134,22 +148,45 @@ export class AgentConnection {
     token: string,
     handlers: { next: (data: R) => void; failed: (error: Error) => void },
   ): () => void {
-    return this.streams[socketOf(token)]!.subscribe<R>(
-      {
-        query: textOf(document as TypedDocumentNode<unknown, unknown>),
-        variables: variables as Record<string, unknown>,
-        extensions: { authorization: `Bearer ${token}` },
-      },
-      {
-        next: (result) => {
-          const error = failure(result as Result);
-          if (error) handlers.failed(error);
-          else handlers.next(result.data as R);
+    // A stream the server ends for a reason that passes (UNAVAILABLE: the database out of reach) is opened again, after
+    // 1 s doubling to 30 s, and starts over with the full state, as after a reconnect: the agent reconciles from it.
+    let ended = false;
+    let unsubscribe = () => {};
+    const retry = new RetryTimer(PASS_RETRY, () => open());
+    const open = () => {
+      unsubscribe(); // the stream that failed, if it is still open
+      unsubscribe = this.streams[socketOf(token)]!.subscribe<R>(
+        {
+          query: textOf(document as TypedDocumentNode<unknown, unknown>),
+          variables: variables as Record<string, unknown>,
+          extensions: { authorization: `Bearer ${token}` },
         },
-        error: (error) => handlers.failed(error instanceof Error ? error : new Error(String(error))),
-        complete: () => {},
-      },
-    );
+        {
+          next: (result) => {
+            const error = failure(result as Result);
+            if (!error) {
+              retry.reset();
+              handlers.next(result.data as R);
+            } else streamEnded(error);
+          },
+          // graphql-ws hands a refusal at subscribe time (before the stream's first event) as the list of its errors.
+          error: (error) =>
+            streamEnded(Array.isArray(error) ? failure({ errors: error })! : error instanceof Error ? error : new Error(String(error))),
+          complete: () => {},
+        },
+      );
+    };
+    const streamEnded = (error: Error) => {
+      if (ended) return;
+      if (error instanceof ApiError && error.retryable) retry.start();
+      else handlers.failed(error);
+    };
+    open();
+    return () => {
+      ended = true;
+      retry.reset();
+      unsubscribe();
+    };
   }
 
   async close(): Promise<void> {

@@ -25,7 +25,7 @@ import {
   SetMachineStatusDocument,
   SetUnitDeadDocument,
 } from "../client/graphql.js";
-import { type AgentConnection, ApiError } from "./connection.js";
+import { type AgentConnection, ApiError, passesAgain } from "./connection.js";
 import { HookRunner } from "./hooks/run-hook.js";
 import { MachinesView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
@@ -85,6 +85,7 @@ export class MachineAgent {
     this.passes = new SerialPasses(
       () => this.act(),
       (error) => this.log(`${credentials.tag}: ${String(error)}`),
+      { retryable: passesAgain },
     );
   }
 

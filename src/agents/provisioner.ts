@@ -30,7 +30,7 @@ import {
 } from "../client/graphql.js";
 import { type Instance, type Provider, ProviderError } from "../provider/provider.js";
 import { Batch } from "./batch.js";
-import { type AgentConnection, ApiError } from "./connection.js";
+import { type AgentConnection, ApiError, passesAgain } from "./connection.js";
 import { MachinesView, type MachineView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
 
@@ -99,6 +99,7 @@ export class Provisioner {
     this.passes = new SerialPasses(
       () => this.reconcile(),
       (error) => this.log(`provisioner of ${this.options.model}: ${String(error)}`),
+      { retryable: passesAgain },
     );
   }
 

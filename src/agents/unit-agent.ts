@@ -48,7 +48,7 @@ import {
 } from "../client/graphql.js";
 import { Scope } from "../core/relation.js";
 import { applicationOfUnit } from "../core/unit-name.js";
-import { type AgentConnection, ApiError } from "./connection.js";
+import { type AgentConnection, ApiError, passesAgain } from "./connection.js";
 import type { HookRunner } from "./hooks/run-hook.js";
 import { SerialPasses } from "./serial.js";
 import { StreamView } from "./stream-view.js";
@@ -182,6 +182,7 @@ export class UnitAgent {
       (error) => {
         if (!this.done) this.log(`${credentials.tag}: ${String(error)}`);
       },
+      { retryable: passesAgain },
     );
   }
 
