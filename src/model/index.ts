@@ -4,6 +4,15 @@
 // (checked by .dependency-cruiser.cjs).
 
 export type { Database } from "../db/connect.js";
+export {
+  type AgentKey,
+  agentsHeld,
+  agentsLeft,
+  markAgentsBack,
+  markAgentsLost,
+  renewLease,
+  sweepLostAgents,
+} from "./agent-presence.js";
 export { AGENT_STATE_LIMIT, setUnitAgentState, type UnitAgentStateInput } from "./agent-state.js";
 export { type ResolveUnitInput, resolveUnit, setUnitAgentStatus, type UnitAgentStatusInput } from "./agent-status.js";
 export {
