@@ -7,15 +7,28 @@
 // or polls with a deadline, never sleeps.
 
 import { sql } from "drizzle-orm";
+import { print } from "graphql";
+import { type Client, createClient } from "graphql-ws";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { AgentConnection } from "../src/agents/connection.js";
 import { MachineLifeDocument, SetMachineStatusDocument, SetUnitAgentStatusDocument, UnitLifeDocument } from "../src/client/graphql.js";
 import { rowsOf, type Store } from "../src/db/connect.js";
 import { issueMachineCredentials, issueUnitCredentials } from "../src/model/index.js";
 import { type RunningServer, startServer } from "../src/server/app.js";
 import { useAgents } from "./support/agents.js";
-import { openTestStore, uniqueName } from "./support/store.js";
+import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
+import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
 import { CHANGES, type LiveServer, post, subscribe } from "./support/streams.js";
+
+/** A socket whose errors (its server killed under it) nobody needs to hear. */
+class QuietWebSocket extends WebSocket {
+  constructor(...args: ConstructorParameters<typeof WebSocket>) {
+    super(...args);
+    this.on("error", () => {});
+  }
+}
 
 const GRACE_MS = 1500;
 const PRESENCE = { graceMs: GRACE_MS };
@@ -219,3 +232,98 @@ describe("what is not lost", { timeout: 60_000 }, () => {
     await expect.poll(async () => (await machineOf(model, "0")).status.current, DEADLINE).toBe("down");
   });
 });
+
+describe.skipIf(!onPostgres)(
+  "several server processes on one PostgreSQL database (skipped on PGlite: one process per data directory)",
+  { timeout: 120_000 },
+  () => {
+    // A database of their own: each process sweeps every agent in its database.
+    const admin = onPostgres ? postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} }) : null;
+    const database = uniqueName("lifeline_presence").replaceAll("-", "_");
+    const databaseUrl = new URL(process.env.DATABASE_URL ?? "postgres://unused");
+    databaseUrl.pathname = `/${database}`;
+    const servers: LifelineProcess[] = [];
+    const clients: Client[] = [];
+    beforeAll(async () => {
+      await admin!.unsafe(`create database "${database}"`);
+    });
+    afterAll(async () => {
+      await Promise.all(clients.map((c) => c.dispose()));
+      for (const server of servers) if (server.child.exitCode === null) server.child.kill("SIGKILL");
+      await Promise.all(servers.map((s) => s.exited));
+      await admin?.unsafe(`drop database if exists "${database}" with (force)`);
+      await admin?.end();
+    });
+    const server = () => {
+      const started = startLifeline({
+        DATABASE_URL: databaseUrl.toString(),
+        LIFELINE_AGENTS: "0",
+        LIFELINE_AGENT_GRACE_MS: String(GRACE_MS),
+      });
+      servers.push(started);
+      return started;
+    };
+
+    it("agents connected to each; one process killed: its agents are lost after the grace period, the other's stay", async () => {
+      // One after the other: the first migrates the fresh database.
+      const a = server();
+      const urlA = await a.ready();
+      const b = server();
+      const urlB = await b.ready();
+      await b.ok(`mutation { deploy(input: { charm: "wordpress", numUnits: 2 }) { name } }`);
+      for (const machine of ["1", "2"])
+        await b.ok(`mutation ($machine: String!) { setMachineProvisioned(input: { machine: $machine, instanceId: $machine }) { id } }`, {
+          machine,
+        });
+      /**
+       * A unit's agent connected to one process (its stream open), having reported idle. Its socket does not
+       * reconnect: the process it is connected to gets killed.
+       */
+      const unitAgent = async (unit: string, via: string) => {
+        const { token } = (await b.ok(`mutation ($unit: String!) { issueUnitCredentials(input: { unit: $unit }) { token } }`, { unit }))
+          .issueUnitCredentials;
+        const client = createClient({
+          url: via.replace(/^http/, "ws"),
+          webSocketImpl: QuietWebSocket,
+          retryAttempts: 0,
+          connectionParams: { authorization: `Bearer ${token}` },
+        });
+        clients.push(client);
+        await new Promise<void>((resolve) =>
+          client.subscribe(
+            { query: print(UnitLifeDocument), variables: { model: "default", unit } },
+            { next: (r: any) => r.data?.unitLife.type === "BOOKMARK" && resolve(), error: () => {}, complete: () => {} },
+          ),
+        );
+        const reported = await fetch(via, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify({
+            query: print(SetUnitAgentStatusDocument),
+            variables: { input: { model: "default", unit, status: "IDLE" } },
+          }),
+        });
+        expect((await reported.json()).errors).toBeUndefined();
+      };
+      await unitAgent("wordpress/0", urlA);
+      await unitAgent("wordpress/1", urlB);
+      const statuses = async () =>
+        Object.fromEntries(
+          (await b.ok(`{ model(name: "default") { units { edges { node { name agentStatus { current } } } } } }`)).model.units.edges.map(
+            (e: any) => [e.node.name, e.node.agentStatus.current],
+          ),
+        );
+      expect(await statuses()).toEqual({ "wordpress/0": "idle", "wordpress/1": "idle" });
+
+      a.child.kill("SIGKILL");
+      await a.exited;
+      const killed = Date.now();
+      await expect.poll(statuses, DEADLINE).toEqual({ "wordpress/0": "lost", "wordpress/1": "idle" });
+      expect(Date.now() - killed).toBeGreaterThanOrEqual(GRACE_MS - 500); // its last heartbeat was before the kill
+      // And the other's stays connected well past the grace period.
+      const waited = Date.now();
+      await expect.poll(() => Date.now() - waited >= 2 * GRACE_MS, { timeout: 10_000, interval: 100 }).toBe(true);
+      expect(await statuses()).toEqual({ "wordpress/0": "lost", "wordpress/1": "idle" });
+    });
+  },
+);
