@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { AgentConnection } from "../src/agents/connection.js";
 import { MachineLifeDocument, SetMachineStatusDocument, SetUnitAgentStatusDocument, UnitLifeDocument } from "../src/client/graphql.js";
+import { shownMachineStatus } from "../src/core/presence.js";
 import { rowsOf, type Store } from "../src/db/connect.js";
 import { issueMachineCredentials, issueUnitCredentials } from "../src/model/index.js";
 import { type RunningServer, startServer } from "../src/server/app.js";
@@ -190,6 +191,14 @@ describe("an agent whose connection is gone for longer than the grace period is 
 });
 
 describe("what is not lost", { timeout: 60_000 }, () => {
+  it("a machine in error, pending or Dead does not read down when its agent is lost: its own status says more", () => {
+    const lostSince = new Date("2025-01-01T00:00:00Z");
+    const shown = (status: string, life = "alive") =>
+      shownMachineStatus({ life, status, statusMessage: "", statusSince: new Date(), agentLostSince: lostSince }).status;
+    expect([shown("started"), shown("stopped", "dying")]).toEqual(["down", "down"]);
+    expect([shown("error"), shown("pending"), shown("stopped", "dead")]).toEqual(["error", "pending", "stopped"]);
+  });
+
   it("a server restarted within the grace period flaps nothing: its agents reconnect to the new one and none reads lost", async () => {
     const { model, unitAgent, machineAgent } = await scene();
     const { revision } = (await ok(`query ($model: String!) { model(name: $model) { revision } }`, { model })).model;

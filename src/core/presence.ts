@@ -43,10 +43,11 @@ export interface MachineStatusShown {
 
 /**
  * Whether a machine shows as down: its agent is lost, and the machine is neither Dead nor still pending (Juju shows
- * neither down: a Dead machine's agent has finished, a pending one's has not started).
+ * neither down: a Dead machine's agent has finished, a pending one's has not started), nor in error (its instance
+ * could not be started, or was lost: the error says why its agent is gone, and the provisioner acts on it).
  */
 export const machineDown = (m: { life: string; status: string; agentLostSince: Date | null }) =>
-  m.agentLostSince !== null && m.life !== Life.Dead && m.status !== "pending";
+  m.agentLostSince !== null && m.life !== Life.Dead && m.status !== "pending" && m.status !== "error";
 
 /** A machine's status as shown: `down` while its agent is lost, else the status last set. */
 export function shownMachineStatus(m: MachineStatusShown & { life: string; agentLostSince: Date | null }): MachineStatusShown {

@@ -78,8 +78,14 @@ export class AgentPresence {
   /** Takes the lease (before the port opens: agents arriving find the process known), then beats. */
   async start(): Promise<void> {
     await renewLease(this.db, { id: this.id, label: this.label, graceMs: this.graceMs });
-    this.timer = setInterval(() => {
-      this.beat = this.beat.then(() => this.heartbeat());
+    this.schedule();
+  }
+
+  /** The next heartbeat, once this one is over: a slow one delays the next rather than piling up behind it. */
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.beat = this.heartbeat().finally(() => this.schedule());
     }, this.heartbeatMs);
     this.timer.unref();
   }
@@ -90,7 +96,7 @@ export class AgentPresence {
    */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     await this.beat;
     await renewLease(this.db, { id: this.id, label: this.label, graceMs: this.graceMs }).catch(() => {});
   }
