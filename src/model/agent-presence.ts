@@ -21,7 +21,7 @@
 // It comes back when a process holds it again: that process clears the mark, with its
 // change rows, before the agent's first operation there goes on, so an agent never reads
 // itself lost.
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { machineStatusSet, unitAgentChanged } from "../changes/change.js";
 import { Life } from "../core/life.js";
 import { unitAgentLost } from "../core/presence.js";
@@ -30,7 +30,7 @@ import { agentPresence, machines, models, serverProcesses, units } from "../db/s
 import { statement } from "../db/statement.js";
 import type { Blocker } from "./blocker.js";
 import type { MachineRow, UnitRow } from "./rows.js";
-import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import { type InModel, modelOperation } from "./transaction.js";
 
 /** An agent, as presence knows it: its model and its entity. */
 export interface AgentKey {
@@ -184,7 +184,7 @@ const FORGET_PROCESSES_AFTER = "1 day";
  */
 export async function sweepLostAgents(db: Database): Promise<number> {
   const names = await modelsWithLostAgents(db);
-  for (const model of names) await markAgentsLost(db, { model });
+  for (const model of names) while ((await markAgentsLost(db, { model })) === LOST_BATCH);
   await db.execute(
     sql`delete from ${serverProcesses} s where s.lease_until < now() - ${FORGET_PROCESSES_AFTER}::interval
       and not exists (select 1 from ${agentPresence} p where p.server = s.id)`,
@@ -192,47 +192,77 @@ export async function sweepLostAgents(db: Database): Promise<number> {
   return names.length;
 }
 
-const setUnitLost = (tx: Tx, modelId: string, names: string[], since: Date | null) =>
-  tx.db
-    .update(units)
-    .set({ agentLostSince: since })
-    .where(and(eq(units.modelId, modelId), inArray(units.name, names)))
-    .returning();
-const setMachineLost = (tx: Tx, modelId: string, ids: string[], since: Date | null) =>
-  tx.db
-    .update(machines)
-    .set({ agentLostSince: since })
-    .where(and(eq(machines.modelId, modelId), inArray(machines.id, ids)))
-    .returning();
+/** Agents a sweep marks lost in one transaction, at most: a process that held thousands takes a few. */
+export const LOST_BATCH = 1000;
 
-/**
- * The model's agents past their deadline are lost: their units and machines say so (agentLostSince, with its change
- * rows). An agent whose unit or machine is gone or Dead has finished: its row is forgotten instead. Rows an arriving
- * agent holds are skipped (SKIP LOCKED): it is back.
- */
-export const markAgentsLost = modelOperation("any", async (tx, model, _input: InModel) => {
-  const rows = await tx.db
+const dueOfModel = statement(["modelId", "limit"], (db, p) =>
+  db
     .select({ kind: agentPresence.kind, entity: agentPresence.entity, lastSeen })
     .from(agentPresence)
     .leftJoin(serverProcesses, eq(serverProcesses.id, agentPresence.server))
-    .where(and(eq(agentPresence.modelId, model.id), due))
-    .for("update", { of: agentPresence, skipLocked: true });
+    .where(and(sql`${agentPresence.modelId} = ${p.modelId}::uuid`, due))
+    .limit(p.limit)
+    .for("update", { of: agentPresence, skipLocked: true }),
+);
+const unitsNamed = statement(["modelId", "names"], (db, p) =>
+  db.select().from(units).where(sql`${units.modelId} = ${p.modelId}::uuid and ${units.name} = any(${p.names}::text[])`),
+);
+const machinesNamed = statement(["modelId", "ids"], (db, p) =>
+  db.select().from(machines).where(sql`${machines.modelId} = ${p.modelId}::uuid and ${machines.id} = any(${p.ids}::text[])`),
+);
+/** Each named agent's row: lost since when it was last seen, its process forgotten (its lease no longer stands for it). */
+const presenceLost = statement(["modelId", "kinds", "entities", "sinces"], (db, p) =>
+  db
+    .update(agentPresence)
+    .set({ lostSince: sql`d.since`, seenAt: sql`d.since`, server: null, lostAfter: null })
+    .from(sql`unnest(${p.kinds}::text[], ${p.entities}::text[], ${p.sinces}::timestamptz[]) as d(kind, entity, since)`)
+    .where(sql`${agentPresence.modelId} = ${p.modelId}::uuid and ${agentPresence.kind} = d.kind and ${agentPresence.entity} = d.entity`),
+);
+const unitsLost = statement(["modelId", "names", "sinces"], (db, p) =>
+  db
+    .update(units)
+    .set({ agentLostSince: sql`d.since` })
+    .from(sql`unnest(${p.names}::text[], ${p.sinces}::timestamptz[]) as d(name, since)`)
+    .where(sql`${units.modelId} = ${p.modelId}::uuid and ${units.name} = d.name`)
+    .returning(),
+);
+const machinesLost = statement(["modelId", "ids", "sinces"], (db, p) =>
+  db
+    .update(machines)
+    .set({ agentLostSince: sql`d.since` })
+    .from(sql`unnest(${p.ids}::text[], ${p.sinces}::timestamptz[]) as d(id, since)`)
+    .where(sql`${machines.modelId} = ${p.modelId}::uuid and ${machines.id} = d.id`)
+    .returning(),
+);
+const unitsBack = statement(["modelId", "names"], (db, p) =>
+  db
+    .update(units)
+    .set({ agentLostSince: null })
+    .where(sql`${units.modelId} = ${p.modelId}::uuid and ${units.name} = any(${p.names}::text[]) and ${units.agentLostSince} is not null`)
+    .returning(),
+);
+const machinesBack = statement(["modelId", "ids"], (db, p) =>
+  db
+    .update(machines)
+    .set({ agentLostSince: null })
+    .where(
+      sql`${machines.modelId} = ${p.modelId}::uuid and ${machines.id} = any(${p.ids}::text[]) and ${machines.agentLostSince} is not null`,
+    )
+    .returning(),
+);
+
+/**
+ * The model's agents past their deadline are lost (LOST_BATCH at most): their units and machines say so
+ * (agentLostSince, with their change rows). An agent whose unit or machine is gone or Dead has finished: its row is
+ * forgotten instead. Rows an arriving agent holds are skipped (SKIP LOCKED): it is back. Returns how many it took.
+ */
+export const markAgentsLost = modelOperation("any", async (tx, model, _input: InModel) => {
+  const rows = await dueOfModel(tx.db, { modelId: model.id, limit: LOST_BATCH });
   if (rows.length === 0) return 0;
-  const unitsNamed = rows.filter((r) => r.kind === "unit").map((r) => r.entity);
-  const machinesNamed = rows.filter((r) => r.kind === "machine").map((r) => r.entity);
+  const ofKind = (kind: AgentKey["kind"]) => rows.filter((r) => r.kind === kind).map((r) => r.entity);
   const [unitRows, machineRows] = await Promise.all([
-    unitsNamed.length
-      ? tx.db
-          .select()
-          .from(units)
-          .where(and(eq(units.modelId, model.id), inArray(units.name, unitsNamed)))
-      : [],
-    machinesNamed.length
-      ? tx.db
-          .select()
-          .from(machines)
-          .where(and(eq(machines.modelId, model.id), inArray(machines.id, machinesNamed)))
-      : [],
+    unitsNamed(tx.db, { modelId: model.id, names: ofKind("unit") }),
+    machinesNamed(tx.db, { modelId: model.id, ids: ofKind("machine") }),
   ]);
   const living = new Set([
     ...unitRows.filter((u) => u.life !== Life.Dead).map((u) => `unit ${u.name}`),
@@ -241,19 +271,34 @@ export const markAgentsLost = modelOperation("any", async (tx, model, _input: In
   const finished = rows.filter((r) => !living.has(`${r.kind} ${r.entity}`));
   if (finished.length) await tx.db.delete(agentPresence).where(keyListed(model.id, finished));
   const lost = rows.filter((r) => living.has(`${r.kind} ${r.entity}`));
-  for (const { kind, entity, lastSeen: since } of lost) {
-    // Its process's lease no longer stands for it: forget the process, keep when it was last seen.
-    await tx.db
-      .update(agentPresence)
-      .set({ lostSince: since, seenAt: since, server: null, lostAfter: null })
-      .where(and(eq(agentPresence.modelId, model.id), eq(agentPresence.kind, kind), eq(agentPresence.entity, entity)));
-    const [marked] =
-      kind === "unit" ? await setUnitLost(tx, model.id, [entity], since) : await setMachineLost(tx, model.id, [entity], since);
-    if (!marked) continue;
-    if (kind === "unit") tx.record(model.id, unitAgentChanged(marked as UnitRow));
-    else tx.record(model.id, machineStatusSet(marked as MachineRow));
-  }
-  return lost.length;
+  if (lost.length === 0) return rows.length;
+  const sinceOf = (r: (typeof rows)[number]) => r.lastSeen.toISOString();
+  const lostOf = (kind: AgentKey["kind"]) => lost.filter((r) => r.kind === kind);
+  const [, markedUnits, markedMachines] = await Promise.all([
+    presenceLost(tx.db, {
+      modelId: model.id,
+      kinds: lost.map((r) => r.kind),
+      entities: lost.map((r) => r.entity),
+      sinces: lost.map(sinceOf),
+    }),
+    lostOf("unit").length
+      ? (unitsLost(tx.db, {
+          modelId: model.id,
+          names: lostOf("unit").map((r) => r.entity),
+          sinces: lostOf("unit").map(sinceOf),
+        }) as Promise<UnitRow[]>)
+      : ([] as UnitRow[]),
+    lostOf("machine").length
+      ? (machinesLost(tx.db, {
+          modelId: model.id,
+          ids: lostOf("machine").map((r) => r.entity),
+          sinces: lostOf("machine").map(sinceOf),
+        }) as Promise<MachineRow[]>)
+      : ([] as MachineRow[]),
+  ]);
+  for (const unit of markedUnits) tx.record(model.id, unitAgentChanged(unit));
+  for (const machine of markedMachines) tx.record(model.id, machineStatusSet(machine));
+  return rows.length;
 });
 
 interface AgentsBackInput extends InModel {
@@ -267,11 +312,14 @@ export const markAgentsBack = modelOperation("any", async (tx, model, input: Age
     .set({ lostSince: null })
     .where(and(keyListed(model.id, input.agents), isNotNull(agentPresence.lostSince), isNotNull(agentPresence.server)))
     .returning({ kind: agentPresence.kind, entity: agentPresence.entity });
-  const unitsBack = back.filter((a) => a.kind === "unit").map((a) => a.entity);
-  const machinesBack = back.filter((a) => a.kind === "machine").map((a) => a.entity);
-  if (unitsBack.length) for (const unit of await setUnitLost(tx, model.id, unitsBack, null)) tx.record(model.id, unitAgentChanged(unit));
-  if (machinesBack.length)
-    for (const machine of await setMachineLost(tx, model.id, machinesBack, null)) tx.record(model.id, machineStatusSet(machine));
+  const names = back.filter((a) => a.kind === "unit").map((a) => a.entity);
+  const ids = back.filter((a) => a.kind === "machine").map((a) => a.entity);
+  const [unitRows, machineRows] = await Promise.all([
+    names.length ? unitsBack(tx.db, { modelId: model.id, names }) : ([] as UnitRow[]),
+    ids.length ? machinesBack(tx.db, { modelId: model.id, ids }) : ([] as MachineRow[]),
+  ]);
+  for (const unit of unitRows) tx.record(model.id, unitAgentChanged(unit));
+  for (const machine of machineRows) tx.record(model.id, machineStatusSet(machine));
   return back.length;
 });
 
