@@ -210,27 +210,28 @@ const unitsNamed = statement(["modelId", "names"], (db, p) =>
 const machinesNamed = statement(["modelId", "ids"], (db, p) =>
   db.select().from(machines).where(sql`${machines.modelId} = ${p.modelId}::uuid and ${machines.id} = any(${p.ids}::text[])`),
 );
+// Instants travel as ISO 8601 text: postgres.js serializes no timestamptz[] parameter.
 /** Each named agent's row: lost since when it was last seen, its process forgotten (its lease no longer stands for it). */
 const presenceLost = statement(["modelId", "kinds", "entities", "sinces"], (db, p) =>
   db
     .update(agentPresence)
-    .set({ lostSince: sql`d.since`, seenAt: sql`d.since`, server: null, lostAfter: null })
-    .from(sql`unnest(${p.kinds}::text[], ${p.entities}::text[], ${p.sinces}::timestamptz[]) as d(kind, entity, since)`)
+    .set({ lostSince: sql`d.since::timestamptz`, seenAt: sql`d.since::timestamptz`, server: null, lostAfter: null })
+    .from(sql`unnest(${p.kinds}::text[], ${p.entities}::text[], ${p.sinces}::text[]) as d(kind, entity, since)`)
     .where(sql`${agentPresence.modelId} = ${p.modelId}::uuid and ${agentPresence.kind} = d.kind and ${agentPresence.entity} = d.entity`),
 );
 const unitsLost = statement(["modelId", "names", "sinces"], (db, p) =>
   db
     .update(units)
-    .set({ agentLostSince: sql`d.since` })
-    .from(sql`unnest(${p.names}::text[], ${p.sinces}::timestamptz[]) as d(name, since)`)
+    .set({ agentLostSince: sql`d.since::timestamptz` })
+    .from(sql`unnest(${p.names}::text[], ${p.sinces}::text[]) as d(name, since)`)
     .where(sql`${units.modelId} = ${p.modelId}::uuid and ${units.name} = d.name`)
     .returning(),
 );
 const machinesLost = statement(["modelId", "ids", "sinces"], (db, p) =>
   db
     .update(machines)
-    .set({ agentLostSince: sql`d.since` })
-    .from(sql`unnest(${p.ids}::text[], ${p.sinces}::timestamptz[]) as d(id, since)`)
+    .set({ agentLostSince: sql`d.since::timestamptz` })
+    .from(sql`unnest(${p.ids}::text[], ${p.sinces}::text[]) as d(id, since)`)
     .where(sql`${machines.modelId} = ${p.modelId}::uuid and ${machines.id} = d.id`)
     .returning(),
 );
