@@ -21,7 +21,7 @@ import { type RunningServer, startServer } from "../src/server/app.js";
 import { useAgents } from "./support/agents.js";
 import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
 import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
-import { CHANGES, type LiveServer, post, subscribe } from "./support/streams.js";
+import { CHANGES, EVENT_FIELDS, type LiveServer, post, subscribe } from "./support/streams.js";
 
 /** A socket whose errors (its server killed under it) nobody needs to hear. */
 class QuietWebSocket extends WebSocket {
@@ -187,6 +187,30 @@ describe("an agent whose connection is gone for longer than the grace period is 
     expect(stream.changes.map((e) => e.fields.agentStatus)).toEqual(["lost", "idle"]);
     expect(stream.changes.at(-1)!.fields.agentLostSince).toBeNull();
     await again.gone();
+  });
+});
+
+describe("an agent never reads itself lost", { timeout: 60_000 }, () => {
+  it("unitLife, the unit agent's own stream, passes no row saying its agent is lost; changes does", async () => {
+    const { model, unitAgent } = await scene();
+    const own = subscribe(
+      url,
+      `subscription ($model: String!, $unit: String!) { unitLife(model: $model, unit: $unit) { ${EVENT_FIELDS} } }`,
+      {
+        model,
+        unit: "wordpress/0",
+      },
+    );
+    const all = subscribe(url, CHANGES, { model, kinds: ["UNIT"], entities: ["wordpress/0"] });
+    await Promise.all([own.synced(), all.synced()]);
+    await unitAgent.gone();
+    await all.until((s) => s.changes.some((e) => e.fields.agentStatus === "lost"), DEADLINE.timeout);
+    // Something after the lost row reaches both: the workload status, set by an operator.
+    await ok(`mutation ($model: String!) { setWorkloadStatus(input: { model: $model, unit: "wordpress/0", status: ACTIVE }) { name } }`, {
+      model,
+    });
+    await own.until((s) => s.changes.some((e) => e.fields.workloadStatus === "active"), DEADLINE.timeout);
+    expect(own.changes.map((e) => e.fields.agentStatus ?? null)).toEqual([null]);
   });
 });
 
