@@ -11,7 +11,8 @@
 import type { ConfigSettings } from "../core/config.js";
 import type { AgentStatusData, HookResult, ResolvedMode } from "../core/hooks.js";
 import type { Life } from "../core/life.js";
-import type { ContainerType, MachineJob, UnitAgentStatus } from "../core/machine.js";
+import type { ContainerType, MachineJob } from "../core/machine.js";
+import { type ShownAgentStatus, shownMachineStatus, shownUnitAgent } from "../core/presence.js";
 import type { Role, Scope } from "../core/relation.js";
 import { applicationOfUnit } from "../core/unit-name.js";
 import type {
@@ -41,8 +42,11 @@ export interface MachineFields {
   parentId?: string | null;
   containerType?: ContainerType | null;
   instanceId?: string | null;
+  /** As shown: `down` while its agent is lost (core/presence.ts). Rows about its status carry `agentLostSince` too. */
   status?: string;
   statusMessage?: string;
+  /** ISO 8601: since when its agent is lost (when it was last connected); null while it is not. */
+  agentLostSince?: string | null;
 }
 
 export interface CharmFields {
@@ -74,13 +78,15 @@ export interface UnitFields {
   principal?: string | null;
   workloadStatus?: string;
   workloadMessage?: string;
-  /** Rows about the unit's agent carry all four agent fields together. */
-  agentStatus?: UnitAgentStatus;
+  /** Rows about the unit's agent carry all five agent fields together. As shown: `lost` while its agent is (core/presence.ts). */
+  agentStatus?: ShownAgentStatus;
   agentMessage?: string;
   /** The hook the status is about, while executing or in error. */
   agentStatusData?: AgentStatusData;
   /** What `resolveUnit` asked of the agent; null when nothing. */
   resolved?: ResolvedMode | null;
+  /** ISO 8601: since when its agent is lost (when it was last connected); null while it is not. */
+  agentLostSince?: string | null;
 }
 
 export interface RelationFields {
@@ -220,10 +226,16 @@ export const machineAdded = (m: MachineRow) =>
 export const machineLifeSet = (id: string, life: Life) => row("machine", id, life, {});
 export const machineProvisioned = (m: Pick<MachineRow, "id" | "life" | "instanceId">) =>
   row("machine", m.id, m.life, { instanceId: m.instanceId });
-export const machineStatusSet = (m: Pick<MachineRow, "id" | "life" | "status" | "statusMessage">) =>
-  row("machine", m.id, m.life, { status: m.status, statusMessage: m.statusMessage });
-export const machineResolved = (m: Pick<MachineRow, "id" | "life" | "constraints" | "status" | "statusMessage" | "instanceId">) =>
-  row("machine", m.id, m.life, { constraints: m.constraints, status: m.status, statusMessage: m.statusMessage, instanceId: m.instanceId });
+type MachineStatusRow = Pick<MachineRow, "id" | "life" | "status" | "statusMessage" | "statusSince" | "agentLostSince">;
+/** A machine's status fields as change rows and snapshots carry them: as shown, and whether its agent is lost. */
+export const machineStatusFields = (m: MachineStatusRow) => {
+  const { status, statusMessage } = shownMachineStatus(m);
+  return { status, statusMessage, agentLostSince: m.agentLostSince?.toISOString() ?? null };
+};
+/** Its status set, or its agent lost or back (agent-presence.ts). */
+export const machineStatusSet = (m: MachineStatusRow) => row("machine", m.id, m.life, machineStatusFields(m));
+export const machineResolved = (m: MachineStatusRow & Pick<MachineRow, "constraints" | "instanceId">) =>
+  row("machine", m.id, m.life, { constraints: m.constraints, instanceId: m.instanceId, ...machineStatusFields(m) });
 export const machineRemoved = (m: Pick<MachineRow, "id" | "instanceId">) =>
   row("machine", m.id, "dead", { instanceId: m.instanceId }, true);
 
@@ -262,18 +274,29 @@ export const unitAdded = (u: UnitRow) =>
   });
 /**
  * Every unit row names the unit's application, so a watcher of an application needs no second read.
- * Its agent's status, message, hook and resolved mode travel together: a row is the agent as it stands.
+ * Its agent's status (as shown), message, hook, resolved mode and lost mark travel together: a row is the agent as it
+ * stands. Also the row of its agent lost or back (agent-presence.ts).
  */
 export const unitAgentChanged = (
-  u: Pick<UnitRow, "name" | "application" | "life" | "agentStatus" | "agentMessage" | "agentStatusData" | "resolved">,
-) =>
-  row("unit", u.name, u.life, {
-    application: u.application,
-    agentStatus: u.agentStatus,
-    agentMessage: u.agentMessage,
-    agentStatusData: u.agentStatusData,
+  u: Pick<
+    UnitRow,
+    "name" | "application" | "life" | "agentStatus" | "agentMessage" | "agentStatusData" | "agentSince" | "resolved" | "agentLostSince"
+  >,
+) => row("unit", u.name, u.life, { application: u.application, ...unitAgentFields(u) });
+
+/** A unit agent's fields as change rows and snapshots carry them. */
+export const unitAgentFields = (
+  u: Pick<UnitRow, "life" | "agentStatus" | "agentMessage" | "agentStatusData" | "agentSince" | "resolved" | "agentLostSince">,
+) => {
+  const shown = shownUnitAgent(u);
+  return {
+    agentStatus: shown.agentStatus,
+    agentMessage: shown.agentMessage,
+    agentStatusData: shown.agentStatusData,
     resolved: u.resolved,
-  });
+    agentLostSince: u.agentLostSince?.toISOString() ?? null,
+  };
+};
 /** A charm's status-set. */
 export const unitWorkloadStatusSet = (u: Pick<UnitRow, "name" | "application" | "life" | "workloadStatus" | "workloadMessage">) =>
   row("unit", u.name, u.life, { application: u.application, workloadStatus: u.workloadStatus, workloadMessage: u.workloadMessage });

@@ -18,7 +18,7 @@ import {
 } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { DbTx } from "./append.js";
-import { cleanupFields, configIfSmall, type EntityKind, hookRunFields, memberId } from "./change.js";
+import { cleanupFields, configIfSmall, type EntityKind, hookRunFields, machineStatusFields, memberId, unitAgentFields } from "./change.js";
 import { type EntityEvent, stateEvent } from "./stream-event.js";
 
 /** Entities of one kind, restricted by `where`, at most `limit` of them. */
@@ -237,8 +237,7 @@ export const machineState = (m: typeof machines.$inferSelect) =>
     parentId: m.parentId,
     containerType: m.containerType,
     instanceId: m.instanceId,
-    status: m.status,
-    statusMessage: m.statusMessage,
+    ...machineStatusFields(m),
   });
 
 export const unitState = (u: typeof units.$inferSelect) =>
@@ -248,10 +247,7 @@ export const unitState = (u: typeof units.$inferSelect) =>
     machineId: u.machineId,
     principal: u.principal,
     workloadStatus: u.workloadStatus,
-    agentStatus: u.agentStatus,
-    agentMessage: u.agentMessage,
-    agentStatusData: u.agentStatusData,
-    resolved: u.resolved,
+    ...unitAgentFields(u),
   });
 
 export const scopeState = (s: typeof relationScopes.$inferSelect) =>

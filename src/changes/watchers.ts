@@ -7,6 +7,7 @@
 import { and, asc, eq, getTableColumns, inArray, like, or } from "drizzle-orm";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Life } from "../core/life.js";
+import { AGENT_LOST } from "../core/presence.js";
 import { counterpartRole, type Role } from "../core/relation.js";
 import { machines, relationEndpoints, relationScopes, relationSettings, relations, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
@@ -106,13 +107,20 @@ export function modelChanges(filter: {
   };
 }
 
-/** A unit's own changes and its application's (what a unit agent watches first). */
+/**
+ * A unit's own changes and its application's (what a unit agent watches first). Not the rows that say its agent is
+ * lost: the agent reading them is connected, so such a row is stale (it was marked while its process could not reach
+ * the database, and is about to be taken back), and it would hide the status the agent acts on (an error). The row
+ * that says it is back carries that status again.
+ */
 export function unitLife(unit: string): Watcher {
   const application = unit.slice(0, unit.indexOf("/"));
   return {
     primedBySnapshot: false, // its snapshot only refuses a unit that does not exist; a resume must not
     routes: new Routes([route.entity("unit", unit), route.entity("application", application)]),
-    covers: (e) => (e.kind === "unit" && e.entity === unit) || (e.kind === "application" && e.entity === application),
+    covers: (e) =>
+      (e.kind === "unit" && e.entity === unit && e.fields.agentStatus !== AGENT_LOST) ||
+      (e.kind === "application" && e.entity === application),
     async snapshot(q, modelId, _limit, _purpose, last) {
       // Sent together: neither needs the other's answer.
       const [app, self] = await last(

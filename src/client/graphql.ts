@@ -76,6 +76,8 @@ export type BeginHookInput = {
 export type BlockerKind =
   /** Nothing holds it: an agent has not acted yet. */
   | 'AGENT'
+  /** The agent it waits for is lost (not connected for longer than the grace period), since the time the message gives: it carries on if it comes back; force removes it anyway. */
+  | 'AGENT_LOST'
   /** The model still has applications. */
   | 'APPLICATIONS'
   /** Principal units are assigned to the machine. */

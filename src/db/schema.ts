@@ -81,6 +81,8 @@ export const machines = pgTable(
     statusMessage: text("status_message").notNull().default(""),
     statusSince: timestamp("status_since", { withTimezone: true }).notNull().defaultNow(),
     life: lifeEnum("life").notNull().default("alive"),
+    /** Set while its agent is lost (src/model/agent-presence.ts): when it was last connected. Its status then reads `down`. */
+    agentLostSince: timestamp("agent_lost_since", { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.modelId, t.id] }),
@@ -176,6 +178,11 @@ export const units = pgTable(
     resolved: text("resolved").$type<ResolvedMode>(),
     /** The workload status's. */
     statusSince: timestamp("status_since", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Set while its agent is lost (src/model/agent-presence.ts): when it was last connected. Its agent status then reads
+     * `lost`; the status its agent last set is kept, and reads again once it is back.
+     */
+    agentLostSince: timestamp("agent_lost_since", { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.modelId, t.name] }),
@@ -390,4 +397,43 @@ export const cleanups = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("cleanups_due_idx").on(t.modelId, t.dueAt), index("cleanups_target_idx").on(t.modelId, t.kind, t.target)],
+);
+
+/**
+ * The server processes on this database, each with its lease: the agents connected to a process count as connected
+ * until its lease ends (src/model/agent-presence.ts). A process renews its lease every few seconds, in one statement.
+ */
+export const serverProcesses = pgTable("server_processes", {
+  id: uuid("id").primaryKey(),
+  /** Host and pid, for people. */
+  label: text("label").notNull(),
+  heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Its heartbeat plus its grace period: past this, its agents are lost. */
+  leaseUntil: timestamp("lease_until", { withTimezone: true }).notNull(),
+});
+
+/**
+ * Juju's agent presence: where each agent that has connected is connected (a server process), or since when it is not.
+ * Written when an agent arrives at or leaves a process, in batches, not per request; the process's lease stands for
+ * every agent it holds.
+ */
+export const agentPresence = pgTable(
+  "agent_presence",
+  {
+    modelId: uuid("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<"machine" | "unit">().notNull(),
+    /** The machine id or unit name. */
+    entity: text("entity").notNull(),
+    /** The process it is connected to; null once it left (and then `lostAfter` says when it is lost). */
+    server: uuid("server"),
+    /** When it was last known connected: its arrival while connected, its departure once gone. */
+    seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
+    /** For an agent connected nowhere: its departure plus the grace period of the process it left. */
+    lostAfter: timestamp("lost_after", { withTimezone: true }),
+    /** Set once it is marked lost (its entity's agentLostSince too): when it was last connected. */
+    lostSince: timestamp("lost_since", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.modelId, t.kind, t.entity] }), index("agent_presence_server_idx").on(t.server)],
 );

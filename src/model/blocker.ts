@@ -17,6 +17,7 @@ export type BlockerKind =
   | "machines"
   | "pending-cleanup"
   | "hook-failed"
+  | "agent-lost"
   | "agent";
 
 export interface Blocker {

@@ -5,6 +5,15 @@
 
 export type { Database } from "../db/connect.js";
 export { OUTAGE_REPORT_MS, outageCause, unavailable } from "../db/outage.js";
+export {
+  type AgentKey,
+  agentsHeld,
+  agentsLeft,
+  markAgentsBack,
+  markAgentsLost,
+  renewLease,
+  sweepLostAgents,
+} from "./agent-presence.js";
 export { AGENT_STATE_LIMIT, setUnitAgentState, type UnitAgentStateInput } from "./agent-state.js";
 export { type ResolveUnitInput, resolveUnit, setUnitAgentStatus, type UnitAgentStatusInput } from "./agent-status.js";
 export {

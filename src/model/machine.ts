@@ -9,6 +9,7 @@ import { type ContainerType, MachineJob, MachineStatus } from "../core/machine.j
 import { machines, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
+import { machineAgentLostBlocker } from "./agent-presence.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, mergeConstraints, parseConstraints } from "./constraints.js";
@@ -88,6 +89,7 @@ export async function createMachine(tx: Tx, model: ModelRow, spec: NewMachine, r
     statusMessage: "",
     statusSince: now,
     life: Life.Alive,
+    agentLostSince: null,
   };
   tx.defer(insertMachine(tx.db, { ...machine, since: now }));
   tx.record(model.id, machineAdded(machine));
@@ -323,12 +325,17 @@ function hostOf(id: string): string | null {
   return type > 0 ? id.slice(0, type) : null;
 }
 
-/** "Why is it still here?" for a machine: its occupancy and pending cleanups, else the agent it waits for. */
+/** "Why is it still here?" for a machine: its agent lost, its occupancy and pending cleanups, else the agent it waits for. */
 export async function machineBlockers(q: Queryable, machine: MachineRow): Promise<Blocker[]> {
   if (machine.life === Life.Alive) return [];
   if (machine.life === Life.Dead)
     return [{ kind: "agent", message: "Dead: waiting for the provisioner to release its instance and remove it", entities: [] }];
-  const blockers: Blocker[] = [...(await occupancy(q, machine)), ...(await pendingCleanups(q, machine.modelId, "machine", machine.id))];
+  const lost = machineAgentLostBlocker(machine);
+  const blockers: Blocker[] = [
+    ...(lost ? [lost] : []),
+    ...(await occupancy(q, machine)),
+    ...(await pendingCleanups(q, machine.modelId, "machine", machine.id)),
+  ];
   if (!blockers.length)
     blockers.push({
       kind: "agent",

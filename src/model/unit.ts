@@ -13,6 +13,7 @@ import { applicationOfUnit } from "../core/unit-name.js";
 import { applications, hookRuns, machines, relationScopes, relations, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
+import { unitAgentLostBlocker } from "./agent-presence.js";
 import { hookFailure } from "./agent-status.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
@@ -129,6 +130,7 @@ function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, unit: NewUnit,
     agentSince: unit.now,
     resolved: null,
     statusSince: unit.now,
+    agentLostSince: null,
   };
   tx.defer(insertUnitRow(tx.db, { ...row, since: unit.now }));
   return row;
@@ -592,9 +594,11 @@ export async function unitBlockers(q: Queryable, unit: UnitRow): Promise<Blocker
       { kind: "agent", message: `Dead: waiting for ${deployer} to remove it`, entities: [unit.principal ?? unit.machineId ?? unit.name] },
     ];
   }
-  // A failed hook first: until it is resolved, nothing else moves.
+  // Its agent lost, then a failed hook: until it is back, or the hook resolved, nothing else moves.
+  const lost = unitAgentLostBlocker(unit);
   const failure = hookFailure(unit);
   const blockers: Blocker[] = [
+    ...(lost ? [lost] : []),
     ...(failure ? [failure] : []),
     ...(await deathHolds(q, unit)),
     ...(await pendingCleanups(q, unit.modelId, "unit", unit.name)),

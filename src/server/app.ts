@@ -18,6 +18,7 @@ import { authenticate, redeemLoginCode, unavailable } from "../model/index.js";
 import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js";
 import { coalesceWrites } from "./coalesce-writes.js";
 import { useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
+import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
 import { keepSharedResult, replaceSharedPayload, spliceSharedFrames } from "./shared-frames.js";
@@ -36,7 +37,8 @@ export type CloudSource = CloudControl | (() => CloudControl | undefined);
 /**
  * The API; subscriptions need the process's change feed (without one they refuse). `bodiesChecked`: the HTTP server
  * in front has refused every body over the limit by its Content-Length, and every body without one (startServer);
- * yoga's own count of the bytes, a stream transform on every request's body, is then only cost.
+ * yoga's own count of the bytes, a stream transform on every request's body, is then only cost. `presence`: the
+ * process's agent presence, told of every agent's operations (its first one here waits until it is recorded).
  */
 export function createYogaApp(
   store: Store,
@@ -44,6 +46,7 @@ export function createYogaApp(
   cloud?: CloudSource,
   limits: RequestLimits = defaultRequestLimits,
   bodiesChecked = false,
+  presence?: AgentPresence,
 ) {
   return createYoga<Record<string, unknown>, Context>({
     schema,
@@ -63,7 +66,9 @@ export function createYogaApp(
         extensions: params?.extensions,
       });
       const provider = typeof cloud === "function" ? cloud() : cloud;
-      return { db: store.db, feed, provider, actor: token ? await authenticate(store.db, token) : null };
+      const actor = token ? await authenticate(store.db, token) : null;
+      await presence?.seen(actor);
+      return { db: store.db, feed, provider, actor };
     },
     // The refusal status first, so it sees every refusal; then the limits: a request they refuse costs nothing else.
     plugins: [
@@ -72,6 +77,7 @@ export function createYogaApp(
       useRequestLimits(limits),
       useAuthentication(),
       useSharedSubscriptionExecution(),
+      usePresence(presence),
     ],
     maskedErrors: { maskError },
     // GraphiQL's assets come from the installed package, never a CDN: it works air-gapped.
@@ -136,6 +142,8 @@ export interface RunningServer {
   url: string;
   server: Server;
   feed: ChangeFeed;
+  /** The process's agent presence, when it keeps one. */
+  presence?: AgentPresence;
   close(): Promise<void>;
 }
 
@@ -152,6 +160,8 @@ export interface ServerOptions {
    * slowly is not. Either way nothing is lost: it resumes with `since`.
    */
   keepAliveMs?: number;
+  /** Keeps agent presence (src/server/presence.ts): `npm start` always does; off unless given. */
+  presence?: PresenceOptions;
 }
 
 /** graphql-ws's own default. */
@@ -181,7 +191,9 @@ export async function startServer(store: Store, host: string, port: number, opti
   await feed.start();
   const compactor = options.retention ? startCompactor(store.db, options.retention, options.retention.intervalMs) : null;
   const limits = options.limits ?? defaultRequestLimits;
-  const yoga = createYogaApp(store, feed, options.provider, limits, true);
+  const presence = options.presence ? new AgentPresence(store.db, options.presence) : undefined;
+  await presence?.start();
+  const yoga = createYogaApp(store, feed, options.provider, limits, true, presence);
   const server = createServer((req, res) => {
     if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store, req, res);
     else if (!refuseOversizeBody(req, res, limits.maxRequestBytes)) void yoga(req, res);
@@ -233,6 +245,7 @@ export async function startServer(store: Store, host: string, port: number, opti
       server.listen(port, host, () => resolve());
     });
   } catch (error) {
+    await presence?.stop();
     await compactor?.stop();
     await feed.stop();
     throw error;
@@ -243,8 +256,11 @@ export async function startServer(store: Store, host: string, port: number, opti
     url: `http://${shownHost}:${address.port}${GRAPHQL_PATH}`,
     server,
     feed,
+    ...(presence ? { presence } : {}),
     async close() {
-      // Sockets go first: clients see the connection end (and resume elsewhere) rather than a completed stream.
+      // Presence stops first: the sockets closing are not its agents leaving (they come back to the next process).
+      await presence?.stop();
+      // Then the sockets: clients see the connection end (and resume elsewhere) rather than a completed stream.
       await ws.dispose();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -6,6 +6,7 @@ import { defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
 import { defaultRetention, type RetentionOptions } from "../changes/retention.js";
 import type { StoreOptions } from "../db/connect.js";
 import { DEFAULT_KEEP_ALIVE_MS } from "./app.js";
+import { DEFAULT_AGENT_GRACE_MS, type PresenceOptions } from "./presence.js";
 import { defaultRequestLimits, type RequestLimits } from "./request-limits.js";
 
 export interface Config {
@@ -17,6 +18,8 @@ export interface Config {
   limits: RequestLimits;
   /** graphql-ws keep-alive: ping interval, and how long a ping may go unanswered (0: off). */
   keepAliveMs: number;
+  /** Agent presence: how long an agent may be connected nowhere before it is lost. */
+  presence: PresenceOptions;
   /** The in-process agents (provisioners on the dummy cloud, machine agents). */
   agents: {
     enabled: boolean;
@@ -84,6 +87,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     },
     limits: requestLimits(env),
     keepAliveMs: positive(env, "LIFELINE_WS_KEEPALIVE_MS", DEFAULT_KEEP_ALIVE_MS),
+    presence: { graceMs: Math.max(100, positive(env, "LIFELINE_AGENT_GRACE_MS", DEFAULT_AGENT_GRACE_MS)) },
     agents: {
       enabled: env.LIFELINE_AGENTS !== "0",
       startAttempts: Math.max(1, positive(env, "LIFELINE_PROVISIONER_START_ATTEMPTS", 10)),

@@ -27,6 +27,7 @@ async function main() {
     retention: config.retention,
     limits: config.limits,
     keepAliveMs: config.keepAliveMs,
+    presence: config.presence,
     // The admin's cloud API reaches the cloud of this process's agents, while they run here.
     ...(config.agents.enabled ? { provider: () => agents?.cloud } : {}),
   });

@@ -19,6 +19,11 @@ const BlockerKindEnum = builder.enumType("BlockerKind", {
       value: "hook-failed",
       description: "The unit's agent stopped on a failed hook: resolveUnit (retry or skip it), or removeUnit with force.",
     },
+    AGENT_LOST: {
+      value: "agent-lost",
+      description:
+        "The agent it waits for is lost (not connected for longer than the grace period), since the time the message gives: it carries on if it comes back; force removes it anyway.",
+    },
     AGENT: { value: "agent", description: "Nothing holds it: an agent has not acted yet." },
   } satisfies Record<string, { value: BlockerKind; description: string }>,
 });

@@ -1,3 +1,4 @@
+import { shownMachineStatus } from "../../core/presence.js";
 import {
   addMachine,
   checkMachineId,
@@ -26,7 +27,12 @@ MachineRef.implement({
     instanceId: t.exposeString("instanceId", { nullable: true, description: "The provider's instance, once provisioned." }),
     status: t.field({
       type: StatusRef,
-      resolve: (m) => ({ current: m.status, message: m.statusMessage, since: m.statusSince }),
+      description:
+        "Juju's machine status: pending, started, stopped, error; `down` (agent is not communicating with the server) while its agent is lost.",
+      resolve: (m) => {
+        const shown = shownMachineStatus(m);
+        return { current: shown.status, message: shown.statusMessage, since: shown.statusSince };
+      },
     }),
     containerType: t.expose("containerType", { type: ContainerTypeEnum, nullable: true }),
     parent: t.field({

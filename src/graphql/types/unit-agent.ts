@@ -3,6 +3,7 @@
 // and `juju resolved` for a person to get a failed hook moving.
 import type { DefaultConnectionArguments } from "@pothos/plugin-relay";
 import { HookResult, ResolvedMode } from "../../core/hooks.js";
+import { shownUnitAgent } from "../../core/presence.js";
 import {
   agentStatesOf,
   beginHook,
@@ -68,8 +69,14 @@ interface AgentStatusShape {
 const AgentStatusRef = builder.objectRef<AgentStatusShape>("AgentStatus").implement({
   description: "A unit agent's status, as `juju status` shows it, with the hook it is about while executing or in error.",
   fields: (t) => ({
-    current: t.exposeString("current", { description: '"allocating", "idle", "executing" or "error".' }),
-    message: t.exposeString("message", { description: 'Juju\'s: `running <hook> hook`, or `hook failed: "<hook>"`; empty otherwise.' }),
+    current: t.exposeString("current", {
+      description:
+        '"allocating", "idle", "executing" or "error", as its agent last set it; "lost" while its agent is (no connection for longer than the grace period).',
+    }),
+    message: t.exposeString("message", {
+      description:
+        'Juju\'s: `running <hook> hook`, or `hook failed: "<hook>"`; `agent lost, see its hook history` while lost; empty otherwise.',
+    }),
     since: t.expose("since", { type: "DateTime" }),
     hook: t.exposeString("hook", { nullable: true, description: "The hook it is running, or the one that failed." }),
     relation: t.exposeInt("relation", { nullable: true, description: "That hook's relation id, for a relation hook." }),
@@ -100,14 +107,17 @@ const hookRunConnection = (args: DefaultConnectionArguments, page: (w: PageWindo
 builder.objectFields(UnitRef, (t) => ({
   agentStatus: t.field({
     type: AgentStatusRef,
-    resolve: (u) => ({
-      current: u.agentStatus,
-      message: u.agentMessage,
-      since: u.agentSince,
-      hook: u.agentStatusData.hook ?? null,
-      relation: u.agentStatusData.relationId ?? null,
-      remoteUnit: u.agentStatusData.remoteUnit ?? null,
-    }),
+    resolve: (u) => {
+      const shown = shownUnitAgent(u);
+      return {
+        current: shown.agentStatus,
+        message: shown.agentMessage,
+        since: shown.agentSince,
+        hook: shown.agentStatusData.hook ?? null,
+        relation: shown.agentStatusData.relationId ?? null,
+        remoteUnit: shown.agentStatusData.remoteUnit ?? null,
+      };
+    },
   }),
   resolved: t.expose("resolved", {
     type: ResolvedModeEnum,
