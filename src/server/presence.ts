@@ -16,7 +16,18 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Plugin } from "graphql-yoga";
 import type { Context } from "../graphql/context.js";
-import { type Actor, type AgentKey, agentsHeld, agentsLeft, type Database, renewLease, sweepLostAgents } from "../model/index.js";
+import {
+  type Actor,
+  type AgentKey,
+  agentsHeld,
+  agentsLeft,
+  type Database,
+  OUTAGE_REPORT_MS,
+  outageCause,
+  renewLease,
+  sweepLostAgents,
+  unavailable,
+} from "../model/index.js";
 
 export interface PresenceOptions {
   /** How long an agent may be connected nowhere before it is lost (LIFELINE_AGENT_GRACE_MS). */
@@ -64,6 +75,7 @@ export class AgentPresence {
   private timer: NodeJS.Timeout | null = null;
   private beat: Promise<void> = Promise.resolve();
   private stopped = false;
+  private outageReportedAt = 0;
   private readonly log: (line: string) => void;
 
   constructor(
@@ -214,7 +226,15 @@ export class AgentPresence {
       try {
         await step();
       } catch (error) {
-        this.log(`presence: could not ${what}: ${String(error)}`);
+        // The database out of reach fails every step alike: said once every few seconds, and the rest left to the next beat.
+        if (!unavailable(error)) this.log(`presence: could not ${what}: ${String(error)}`);
+        else {
+          if (Date.now() - this.outageReportedAt >= OUTAGE_REPORT_MS) {
+            this.outageReportedAt = Date.now();
+            this.log(`presence: the database is out of reach (${outageCause(error)}); trying again every ${this.heartbeatMs} ms`);
+          }
+          return;
+        }
       }
     }
   }
