@@ -1,0 +1,94 @@
+// What tests of a bad day drive a running `npm start` process with: writers that each
+// write 0, 1, 2… into one application's config and keep every answer, and a change
+// stream that is resumed with `since` whenever the server ends it. The checks on them
+// (nothing acknowledged lost, each change seen once) are the specs' own.
+import { CHANGES, post, type StreamEvent, type Subscription, subscribe } from "./streams.js";
+
+export interface Attempt {
+  value: number;
+  outcome: "ok" | { code: string; retryable: unknown; committed: unknown };
+}
+
+/** Writes 0, 1, 2… into one application's config, one request at a time, until stopped; keeps each answer. */
+export class Writer {
+  readonly attempts: Attempt[] = [];
+  private stopped = false;
+  readonly done: Promise<void>;
+
+  constructor(
+    private readonly url: string,
+    readonly application: string,
+  ) {
+    this.done = this.run();
+  }
+
+  get acknowledged(): number {
+    return this.attempts.filter((a) => a.outcome === "ok").length;
+  }
+
+  stop(): Promise<void> {
+    this.stopped = true;
+    return this.done;
+  }
+
+  private async run(): Promise<void> {
+    for (let value = 0; !this.stopped; value++) {
+      const result = await post(
+        this.url,
+        `mutation ($app: String!, $v: String!) { setApplicationConfig(input: { application: $app, values: [{ key: "fail-hook", value: $v }] }) { name } }`,
+        { app: this.application, v: `value-${value}` },
+      ).catch((error: Error) => ({ errors: [{ extensions: { code: `no answer: ${error.message}` } }] }));
+      const error = result.errors?.[0];
+      this.attempts.push({
+        value,
+        outcome: error
+          ? { code: error.extensions?.code, retryable: error.extensions?.retryable, committed: error.extensions?.committed }
+          : "ok",
+      });
+      if (error) await new Promise((resolve) => setTimeout(resolve, 20)); // a client's retry pause, not a wait for anything
+    }
+  }
+}
+
+/** A `changes` stream that, when the server ends it with an error, subscribes again from the last revision it saw. */
+export class ResumingStream {
+  readonly events: StreamEvent[] = [];
+  readonly failures: unknown[] = [];
+  private current: Subscription;
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly model: string,
+  ) {
+    this.current = this.open(null);
+  }
+
+  /** Where it stands: the last CHANGE or BOOKMARK (a snapshot's STATE events all carry the snapshot's revision). */
+  get revision(): number {
+    return Number([...this.events].reverse().find((e) => e.type !== "STATE")?.revision ?? 0);
+  }
+
+  private open(since: string | null): Subscription {
+    const subscription = subscribe(this.url, CHANGES, { model: this.model, kinds: ["APPLICATION"], since });
+    let taken = 0;
+    const take = () => {
+      for (; taken < subscription.events.length; taken++) this.events.push(subscription.events[taken]!);
+      if ((subscription.errors || subscription.completed) && !this.closed && this.current === subscription) {
+        this.failures.push(subscription.errors);
+        this.current = this.open(String(this.revision));
+      }
+    };
+    const watching = () => {
+      take();
+      return this.closed;
+    };
+    void subscription.until(watching, 600_000).catch(() => {});
+    return subscription;
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    return this.current.close();
+  }
+}
