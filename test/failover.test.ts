@@ -206,7 +206,6 @@ describe.skipIf(!own.run)(`a failover to a synchronous standby, under writes and
       LIFELINE_AGENTS_ELECTION_MS: "200",
       LIFELINE_PROVISIONER_POLL_MS: "200",
       LIFELINE_CLOUD_FILE: join(dir, "cloud.json"),
-      LIFELINE_DATA_DIR: join(dir, "unused"),
     });
     const url = await lifeline.ready();
     await lifeline.until(RUNS_AGENTS);
