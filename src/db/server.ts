@@ -6,7 +6,11 @@
 //
 // A connection string may name several hosts (`postgres://a:5432,b:5432/db`), as libpq's
 // do, with `target_session_attrs=read-write` to pick the primary among them: after a
-// failover, connections are made to whichever host is the primary then.
+// failover, connections are made to whichever host is the primary then. As patched
+// (patches/postgres+3.4.9.patch), postgres.js does that as libpq does: a hot standby is
+// never taken for the primary, and once every host has been tried for a query (none
+// answering, or none read-write: the primary gone, its standby not yet promoted), the
+// query fails as an outage instead of waiting while the connection goes round them.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type postgres from "postgres";
