@@ -14,7 +14,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
-import { ResumingStream, Writer } from "./support/outage.js";
+import { expectEachChangeOnce, expectOutageRefusals, expectWritesKept, ResumingStream, Writer } from "./support/outage.js";
 import { onPostgres, uniqueName } from "./support/store.js";
 
 const ROUNDS = 8;
@@ -82,41 +82,9 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
     }
     await Promise.all(writers.map((w) => w.stop()));
 
-    // Every refusal was an outage's, said so, and retryable.
-    const refusals = writers.flatMap((w) => w.attempts.map((a) => a.outcome).filter((o) => o !== "ok"));
-    for (const refusal of refusals) expect(refusal).toMatchObject({ code: "UNAVAILABLE", retryable: true });
-    expect(server.output()).not.toMatch(/INTERNAL_SERVER_ERROR|Unexpected error/);
-
-    // Nothing acknowledged is lost, and a refusal that did not say "committed: unknown" changed nothing.
-    const CONFIG = `query ($app: String!) { model(name: "default") { application(name: $app) { config } } }`;
-    for (const writer of writers) {
-      const { model } = await server.ok(CONFIG, { app: writer.application });
-      const value = Number(String(model.application.config["fail-hook"]).replace("value-", ""));
-      const lastAcknowledged = Math.max(...writer.attempts.filter((a) => a.outcome === "ok").map((a) => a.value));
-      const after = writer.attempts.filter((a) => a.value > lastAcknowledged);
-      if (value !== lastAcknowledged) {
-        expect(
-          after.map((a) => a.value),
-          `${writer.application}: its value was attempted after the last acknowledged`,
-        ).toContain(value);
-        expect(after.find((a) => a.value === value)!.outcome).toMatchObject({ committed: "unknown" });
-      }
-    }
-
-    // The stream, resumed with `since` whenever the server ended it, saw each change once and reached the end.
-    const { model } = await server.ok(`{ model(name: "default") { revision } }`);
-    await expect.poll(() => stream!.revision, { timeout: RESUME_MS }).toBeGreaterThanOrEqual(Number(model.revision));
-    const changes = stream!.events.filter((e) => e.type === "CHANGE").map((e) => Number(e.revision));
-    expect(new Set(changes).size, "no change delivered twice").toBe(changes.length);
-    expect(changes).toEqual([...changes].sort((a, b) => a - b));
-    for (const writer of writers) {
-      const seen = stream!.events.filter((e) => e.entity === writer.application).map((e) => e.fields?.config?.["fail-hook"]);
-      for (const attempt of writer.attempts) {
-        if (attempt.outcome === "ok")
-          expect(seen, `${writer.application}: acknowledged value-${attempt.value} on the stream`).toContain(`value-${attempt.value}`);
-        else if (attempt.outcome.committed !== "unknown") expect(seen).not.toContain(`value-${attempt.value}`);
-      }
-    }
+    expectOutageRefusals(server, writers);
+    await expectWritesKept(server, writers);
+    await expectEachChangeOnce(server, stream!, writers);
 
     // The change feed listens again, and the agents were elected again after losing their lock.
     await expect.poll(listening, { timeout: RESUME_MS }).toBeGreaterThan(0);

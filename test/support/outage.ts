@@ -2,6 +2,8 @@
 // write 0, 1, 2… into one application's config and keep every answer, and a change
 // stream that is resumed with `since` whenever the server ends it. The checks on them
 // (nothing acknowledged lost, each change seen once) are the specs' own.
+import { expect } from "vitest";
+import type { LifelineProcess } from "./lifeline-process.js";
 import { CHANGES, post, type StreamEvent, type Subscription, subscribe } from "./streams.js";
 
 export interface Attempt {
@@ -90,5 +92,57 @@ export class ResumingStream {
   close(): Promise<void> {
     this.closed = true;
     return this.current.close();
+  }
+}
+
+/** Every refusal the writers met was an outage's, said so, and retryable; the server masked nothing as internal. */
+export function expectOutageRefusals(server: LifelineProcess, writers: readonly Writer[]): void {
+  const refusals = writers.flatMap((w) => w.attempts.map((a) => a.outcome).filter((o) => o !== "ok"));
+  for (const refusal of refusals) expect(refusal).toMatchObject({ code: "UNAVAILABLE", retryable: true });
+  expect(server.output()).not.toMatch(/INTERNAL_SERVER_ERROR|Unexpected error/);
+}
+
+/**
+ * Nothing acknowledged is lost, and a refusal that did not say `committed: "unknown"` changed nothing: each
+ * application's value is its writer's last acknowledged one, or one written after it whose answer was in doubt.
+ */
+export async function expectWritesKept(server: LifelineProcess, writers: readonly Writer[], model = "default"): Promise<void> {
+  const CONFIG = `query ($model: String!, $app: String!) { model(name: $model) { application(name: $app) { config } } }`;
+  for (const writer of writers) {
+    const found = await server.ok(CONFIG, { model, app: writer.application });
+    const value = Number(String(found.model.application.config["fail-hook"]).replace("value-", ""));
+    const lastAcknowledged = Math.max(...writer.attempts.filter((a) => a.outcome === "ok").map((a) => a.value));
+    if (value === lastAcknowledged) continue;
+    const after = writer.attempts.filter((a) => a.value > lastAcknowledged);
+    expect(
+      after.map((a) => a.value),
+      `${writer.application}: its value was attempted after the last acknowledged`,
+    ).toContain(value);
+    expect(after.find((a) => a.value === value)!.outcome).toMatchObject({ committed: "unknown" });
+  }
+}
+
+/**
+ * The stream, resumed with `since` whenever the server ended it, reached the model's revision and saw each change
+ * once, in order: every acknowledged value, and no value whose refusal said nothing changed.
+ */
+export async function expectEachChangeOnce(
+  server: LifelineProcess,
+  stream: ResumingStream,
+  writers: readonly Writer[],
+  model = "default",
+): Promise<void> {
+  const found = await server.ok(`query ($model: String!) { model(name: $model) { revision } }`, { model });
+  await expect.poll(() => stream.revision, { timeout: 10_000 }).toBeGreaterThanOrEqual(Number(found.model.revision));
+  const changes = stream.events.filter((e) => e.type === "CHANGE").map((e) => Number(e.revision));
+  expect(new Set(changes).size, "no change delivered twice").toBe(changes.length);
+  expect(changes).toEqual([...changes].sort((a, b) => a - b));
+  for (const writer of writers) {
+    const seen = stream.events.filter((e) => e.entity === writer.application).map((e) => e.fields?.config?.["fail-hook"]);
+    for (const attempt of writer.attempts) {
+      if (attempt.outcome === "ok")
+        expect(seen, `${writer.application}: acknowledged value-${attempt.value} on the stream`).toContain(`value-${attempt.value}`);
+      else if (attempt.outcome.committed !== "unknown") expect(seen).not.toContain(`value-${attempt.value}`);
+    }
   }
 }

@@ -1,0 +1,92 @@
+// Issue 31, the database's bad day, second part: the PostgreSQL server itself goes away
+// mid-write, restarted cleanly (`pg_ctl restart -m fast`) and crashed (SIGKILL, then
+// started again), on a server of the test's own (test/support/own-postgres.ts), under an
+// `npm start` process with its agents. What must hold: the process lives; every request
+// meanwhile is refused UNAVAILABLE with retryable: true, never INTERNAL_SERVER_ERROR; once
+// the server answers again the model takes writes within seconds by itself; nothing
+// acknowledged is lost; a stream resumed with `since` sees each change once; the agents
+// are elected again and settle a new unit.
+//
+// It needs no DATABASE_URL: it runs wherever the server binaries are (CI makes sure).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
+import { expectEachChangeOnce, expectOutageRefusals, expectWritesKept, ResumingStream, Writer } from "./support/outage.js";
+import { type OwnPostgres, ownPostgres, skipNote, startOwnPostgres } from "./support/own-postgres.js";
+
+const own = ownPostgres();
+/** How long the model may take to take writes again once the server answers. */
+const RESUME_MS = 10_000;
+const APPLICATIONS = ["mysql", "wordpress"];
+const RUNS = /agents: this process \(pid \d+\) runs the agents/g;
+
+describe.skipIf(!own.run)(`PostgreSQL restarted and crashed under writes${skipNote(own)}`, () => {
+  const dir = mkdtempSync(join(tmpdir(), "lifeline-restart-"));
+  let database: OwnPostgres;
+  let server: LifelineProcess;
+  let api: string;
+  let stream: ResumingStream | undefined;
+
+  beforeAll(async () => {
+    database = await startOwnPostgres();
+    const url = await database.createDatabase("lifeline");
+    server = startLifeline({
+      DATABASE_URL: url,
+      LIFELINE_AGENTS: "1",
+      LIFELINE_AGENTS_ELECTION_MS: "200",
+      LIFELINE_CLOUD_FILE: join(dir, "cloud.json"),
+    });
+    api = await server.ready();
+    for (const charm of APPLICATIONS)
+      await server.ok(`mutation ($charm: String!) { deploy(input: { charm: $charm, numUnits: 0 }) { name } }`, { charm });
+  }, 90_000);
+
+  afterAll(async () => {
+    await stream?.close();
+    if (server && server.child.exitCode !== null) console.error(`the server exited with ${server.child.exitCode}:\n${server.output()}`);
+    if (server && server.child.exitCode === null) server.child.kill("SIGKILL");
+    await server?.exited;
+    await database?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs `outage` under the writers; resolves once every writer got a write through after it, with how long that took. */
+  async function underWrites(writers: Writer[], outage: () => Promise<void>): Promise<number> {
+    await expect.poll(() => Math.min(...writers.map((w) => w.acknowledged)), { timeout: RESUME_MS, interval: 20 }).toBeGreaterThan(2);
+    const refusedBefore = writers.map((w) => w.attempts.length - w.acknowledged);
+    await outage();
+    const answering = Date.now();
+    const before = writers.map((w) => w.acknowledged);
+    await expect.poll(() => writers.every((w, i) => w.acknowledged > before[i]!), { timeout: RESUME_MS, interval: 20 }).toBe(true);
+    // The writers were refused meanwhile (the outage was seen), and the process lived through it.
+    expect(writers.some((w, i) => w.attempts.length - w.acknowledged > refusedBefore[i]!)).toBe(true);
+    expect(server.child.exitCode).toBeNull();
+    return Date.now() - answering;
+  }
+
+  it("a clean restart (pg_ctl restart -m fast), then a crash (SIGKILL, started again): the process lives, refusals are UNAVAILABLE, writes resume within seconds, nothing acknowledged is lost, the stream sees each change once", {
+    timeout: 180_000,
+  }, async () => {
+    stream = new ResumingStream(api, "default");
+    const writers = APPLICATIONS.map((app) => new Writer(api, app));
+    await underWrites(writers, () => database.restart("fast"));
+    await underWrites(writers, async () => {
+      await database.kill();
+      await database.start();
+    });
+    await Promise.all(writers.map((w) => w.stop()));
+    expectOutageRefusals(server, writers);
+    await expectWritesKept(server, writers);
+    await expectEachChangeOnce(server, stream, writers);
+  });
+
+  it("the agents are elected again, and settle a new unit: provisioned, deployed, its hooks run", { timeout: 90_000 }, async () => {
+    expect(server.output()).toContain("this process lost the agents' lock");
+    await expect.poll(() => server.output().match(RUNS)?.length ?? 0, { timeout: RESUME_MS }).toBeGreaterThan(1);
+    await server.ok(`mutation { deploy(input: { charm: "wordpress", application: "blog", numUnits: 1 }) { name } }`);
+    const UNIT = `{ model(name: "default") { unit(name: "blog/0") { agentStatus { current } } } }`;
+    await expect.poll(async () => (await server.ok(UNIT)).model.unit?.agentStatus.current, { timeout: 60_000, interval: 200 }).toBe("idle");
+  });
+});
