@@ -13,8 +13,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
-import { expectEachChangeOnce, expectOutageRefusals, expectWritesKept, ResumingStream, Writer } from "./support/outage.js";
+import type { LifelineProcess } from "./support/lifeline-process.js";
+import {
+  endProcess,
+  expectEachChangeOnce,
+  expectOutageRefusals,
+  expectWritesKept,
+  ResumingStream,
+  startWithApplications,
+  Writer,
+} from "./support/outage.js";
 import { onPostgres, uniqueName } from "./support/store.js";
 
 const ROUNDS = 8;
@@ -42,23 +50,12 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
 
   beforeAll(async () => {
     await admin!.unsafe(`create database "${database}"`);
-    server = startLifeline({
-      DATABASE_URL: url.toString(),
-      LIFELINE_AGENTS: "1",
-      LIFELINE_AGENTS_ELECTION_MS: "200",
-      LIFELINE_CLOUD_FILE: join(dir, "cloud.json"),
-    });
-    api = await server.ready();
-    for (const charm of APPLICATIONS)
-      await server.ok(`mutation ($charm: String!) { deploy(input: { charm: $charm, numUnits: 0 }) { name } }`, { charm });
+    ({ server, api } = await startWithApplications(url.toString(), dir, APPLICATIONS));
   }, 60_000);
 
   afterAll(async () => {
     await stream?.close();
-    // A process that ended by itself is the failure to explain: say what it printed.
-    if (server && server.child.exitCode !== null) console.error(`the server exited with ${server.child.exitCode}:\n${server.output()}`);
-    if (server && server.child.exitCode === null) server.child.kill("SIGKILL");
-    await server?.exited;
+    await endProcess(server);
     await admin?.unsafe(`drop database if exists "${database}" with (force)`);
     await admin?.end();
     rmSync(dir, { recursive: true, force: true });

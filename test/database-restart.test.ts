@@ -12,8 +12,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
-import { expectEachChangeOnce, expectOutageRefusals, expectWritesKept, ResumingStream, Writer } from "./support/outage.js";
+import type { LifelineProcess } from "./support/lifeline-process.js";
+import {
+  endProcess,
+  expectEachChangeOnce,
+  expectOutageRefusals,
+  expectWritesKept,
+  ResumingStream,
+  startWithApplications,
+  Writer,
+} from "./support/outage.js";
 import { type OwnPostgres, ownPostgres, skipNote, startOwnPostgres } from "./support/own-postgres.js";
 
 const own = ownPostgres();
@@ -32,22 +40,12 @@ describe.skipIf(!own.run)(`PostgreSQL restarted and crashed under writes${skipNo
   beforeAll(async () => {
     database = await startOwnPostgres();
     const url = await database.createDatabase("lifeline");
-    server = startLifeline({
-      DATABASE_URL: url,
-      LIFELINE_AGENTS: "1",
-      LIFELINE_AGENTS_ELECTION_MS: "200",
-      LIFELINE_CLOUD_FILE: join(dir, "cloud.json"),
-    });
-    api = await server.ready();
-    for (const charm of APPLICATIONS)
-      await server.ok(`mutation ($charm: String!) { deploy(input: { charm: $charm, numUnits: 0 }) { name } }`, { charm });
+    ({ server, api } = await startWithApplications(url, dir, APPLICATIONS));
   }, 90_000);
 
   afterAll(async () => {
     await stream?.close();
-    if (server && server.child.exitCode !== null) console.error(`the server exited with ${server.child.exitCode}:\n${server.output()}`);
-    if (server && server.child.exitCode === null) server.child.kill("SIGKILL");
-    await server?.exited;
+    await endProcess(server);
     await database?.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -2,8 +2,9 @@
 // write 0, 1, 2… into one application's config and keep every answer, and a change
 // stream that is resumed with `since` whenever the server ends it. The checks on them
 // (nothing acknowledged lost, each change seen once) are the specs' own.
+import { join } from "node:path";
 import { expect } from "vitest";
-import type { LifelineProcess } from "./lifeline-process.js";
+import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
 import { CHANGES, post, type StreamEvent, type Subscription, subscribe } from "./streams.js";
 
 export interface Attempt {
@@ -145,4 +146,26 @@ export async function expectEachChangeOnce(
       else if (attempt.outcome.committed !== "unknown") expect(seen).not.toContain(`value-${attempt.value}`);
     }
   }
+}
+
+/** `npm start` with its agents on `databaseUrl`, quick to elect them again, and `applications` deployed (no units). */
+export async function startWithApplications(databaseUrl: string, cloudDir: string, applications: readonly string[]) {
+  const server = startLifeline({
+    DATABASE_URL: databaseUrl,
+    LIFELINE_AGENTS: "1",
+    LIFELINE_AGENTS_ELECTION_MS: "200",
+    LIFELINE_CLOUD_FILE: join(cloudDir, "cloud.json"),
+  });
+  const api = await server.ready();
+  for (const charm of applications)
+    await server.ok(`mutation ($charm: String!) { deploy(input: { charm: $charm, numUnits: 0 }) { name } }`, { charm });
+  return { server, api };
+}
+
+/** Kills the process if it still runs. One that ended by itself is the failure to explain: what it printed is shown. */
+export async function endProcess(server: LifelineProcess | undefined): Promise<void> {
+  if (!server) return;
+  if (server.child.exitCode !== null) console.error(`the server exited with ${server.child.exitCode}:\n${server.output()}`);
+  else server.child.kill("SIGKILL");
+  await server.exited;
 }
