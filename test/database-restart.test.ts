@@ -11,7 +11,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import type { LifelineProcess } from "./support/lifeline-process.js";
 import {
   endProcess,
@@ -23,6 +25,8 @@ import {
   Writer,
 } from "./support/outage.js";
 import { type OwnPostgres, ownPostgres, skipNote, startOwnPostgres } from "./support/own-postgres.js";
+import { adminHeaders } from "./support/store.js";
+import { post } from "./support/streams.js";
 
 const own = ownPostgres();
 /** How long the model may take to take writes again once the server answers. */
@@ -86,5 +90,49 @@ describe.skipIf(!own.run)(`PostgreSQL restarted and crashed under writes${skipNo
     await server.ok(`mutation { deploy(input: { charm: "wordpress", application: "blog", numUnits: 1 }) { name } }`);
     const UNIT = `{ model(name: "default") { unit(name: "blog/0") { agentStatus { current } } } }`;
     await expect.poll(async () => (await server.ok(UNIT)).model.unit?.agentStatus.current, { timeout: 60_000, interval: 200 }).toBe("idle");
+  });
+
+  it("a subscription opened while the database is down is refused UNAVAILABLE alone: the other streams on its socket go on", {
+    timeout: 60_000,
+  }, async () => {
+    const client = createClient({
+      url: api.replace(/^http/, "ws"),
+      webSocketImpl: WebSocket,
+      connectionParams: adminHeaders,
+      retryAttempts: 0,
+    });
+    const open = { events: 0, ended: false };
+    client.subscribe<unknown>(
+      { query: `subscription { changes(model: "default", kinds: [APPLICATION]) { type revision } }` },
+      { next: () => void open.events++, error: () => void (open.ended = true), complete: () => void (open.ended = true) },
+    );
+    await expect.poll(() => open.events, { timeout: RESUME_MS }).toBeGreaterThan(0); // its snapshot
+    await database.stop("fast");
+    const refused = await new Promise<unknown>((resolve) =>
+      client.subscribe<unknown>(
+        { query: `subscription { changes(model: "default") { type revision } }` },
+        { next: (result) => resolve(result), error: (error) => resolve(error), complete: () => resolve("complete") },
+      ),
+    );
+    // Refused at its start (reading the token) or by its first read (a token known to the process a second longer).
+    const errors = Array.isArray(refused) ? refused : (refused as { errors?: unknown[] }).errors;
+    expect(errors).toMatchObject([{ extensions: { code: "UNAVAILABLE", retryable: true } }]);
+    await database.start();
+    const seen = open.events;
+    await expect
+      .poll(
+        async () =>
+          (
+            await post(
+              api,
+              `mutation { setApplicationConfig(input: { application: "mysql", values: [{ key: "fail-hook", value: "after" }] }) { name } }`,
+            )
+          ).errors ?? null,
+        { timeout: RESUME_MS },
+      )
+      .toBeNull();
+    await expect.poll(() => open.events, { timeout: RESUME_MS }).toBeGreaterThan(seen);
+    expect(open.ended).toBe(false);
+    await client.dispose();
   });
 });

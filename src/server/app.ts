@@ -226,12 +226,23 @@ export async function startServer(store: Store, host: string, port: number, opti
         }
         const errors = validate(schema, document);
         if (errors.length) return errors.map((e: unknown) => withCode(e, "GRAPHQL_VALIDATION_FAILED"));
+        let contextValue: Awaited<ReturnType<typeof contextFactory>>;
+        try {
+          contextValue = await contextFactory();
+        } catch (error) {
+          // The token is read from the database: out of reach (yoga hands the error masked, with its code), this
+          // subscription alone is refused UNAVAILABLE.
+          if (error instanceof GraphQLError && error.extensions.code === "UNAVAILABLE") return [error];
+          const outage = unavailable(error);
+          if (!outage) throw error;
+          return [new GraphQLError(outage.message, { extensions: outage.extensions })];
+        }
         return {
           schema,
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: await contextFactory(),
+          contextValue,
           rootValue: { execute, subscribe },
         };
       },
