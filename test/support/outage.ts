@@ -165,7 +165,16 @@ export async function startWithApplications(databaseUrl: string, cloudDir: strin
 /** Kills the process if it still runs. One that ended by itself is the failure to explain: what it printed is shown. */
 export async function endProcess(server: LifelineProcess | undefined): Promise<void> {
   if (!server) return;
-  if (server.child.exitCode !== null) console.error(`the server exited with ${server.child.exitCode}:\n${server.output()}`);
-  else server.child.kill("SIGKILL");
+  const { exitCode, signalCode } = server.child;
+  if (exitCode !== null || signalCode !== null) console.error(`the server exited (${exitCode ?? signalCode}):\n${server.output()}`);
+  else {
+    // Alive but not answering is as much to explain.
+    const answering = await post(await server.ready(), "{ __typename }").then(
+      () => true,
+      () => false,
+    );
+    if (!answering) console.error(`the server runs but does not answer:\n${server.output()}`);
+    server.child.kill("SIGKILL");
+  }
   await server.exited;
 }
