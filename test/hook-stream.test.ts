@@ -89,6 +89,7 @@ describe("the HOOK stream", () => {
         agentMessage: 'hook failed: "install"',
         agentStatusData: { hook: "install" },
         resolved: null,
+        agentLostSince: null,
       },
       {
         application: "wordpress",
@@ -96,6 +97,7 @@ describe("the HOOK stream", () => {
         agentMessage: 'hook failed: "install"',
         agentStatusData: { hook: "install" },
         resolved: "retry-hook",
+        agentLostSince: null,
       },
     ]);
   });
