@@ -596,15 +596,13 @@ export class UnitAgent {
 
   /**
    * The failed hook runs once for what allowed it. A resolution disarms the timer and starts its schedule over (Juju's
-   * StopRetryHookTimer), and counts as taken now: its row still shows it until the agent's commit writes another
-   * (Juju's watcher.ClearResolvedMode), and a pass meanwhile must not run the hook a second time for it.
+   * StopRetryHookTimer). The server took the resolution as the run began: a stale row of the stream that still shows
+   * it gets a second run of it refused (RESOLUTION_MISMATCH), so the agent keeps no note of its own that it is taken.
    */
   private takeRetry(by: "resolution" | "timer"): void {
     this.retryDue = false;
     this.retryArmed = false;
-    if (by === "timer") return;
-    this.retryTimer.reset();
-    this.own.assume("UNIT", this.credentials.unit, { resolved: null });
+    if (by === "resolution") this.retryTimer.reset();
   }
 
   /** A hook committed succeeded or skipped (or passed missing): out of error, the retry schedule starts over. */
