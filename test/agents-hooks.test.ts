@@ -5,9 +5,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { describe, expect, it } from "vitest";
+import { AgentConnection, ApiError } from "../src/agents/connection.js";
 import { MachineAgent } from "../src/agents/machine-agent.js";
 import { JUJU_HOOK_RETRY } from "../src/agents/uniter/retry.js";
+import { BeginHookDocument, CommitHookDocument, UnitLifeDocument, type UnitLifeSubscription } from "../src/client/graphql.js";
 import { useAgents } from "./support/agents.js";
 import { ManualClock } from "./support/manual-clock.js";
 import { CHANGES, subscribe, useLiveServer } from "./support/streams.js";
@@ -289,6 +292,114 @@ describe("a failed hook runs again only when allowed, once each time (issue 31: 
     await resolve(model, "wordpress/0", false);
     await expect.poll(async () => unit(model, "wordpress/0"), DEADLINE).toBeNull();
     expect({ begun: ended("running"), failed: ended("failed"), skipped: ended("skipped") }).toEqual({ begun: 3, failed: 2, skipped: 1 });
+  });
+});
+
+/**
+ * A connection whose `unit`'s unitLife stream starts over at the worst moment, as after a reconnect: from the first
+ * beginHook on, the stream's rows are held back, and once that run is committed the stream sends again the full state
+ * it sent first (from before the begin). The rows held back come when the test releases them.
+ */
+class StaleSnapshotConnection extends AgentConnection {
+  private readonly first: UnitLifeSubscription[] = [];
+  private firstSent = false;
+  private held: UnitLifeSubscription[] | null = null;
+  private replayed = false;
+  private deliver: (data: UnitLifeSubscription) => void = () => {};
+  /** Each beginHook's outcome: "begun", or the code it was refused with. */
+  readonly begins: string[] = [];
+
+  constructor(
+    url: string,
+    private readonly unit: string,
+  ) {
+    super(url);
+  }
+
+  override subscribe<R, V>(
+    document: TypedDocumentNode<R, V>,
+    variables: V,
+    token: string,
+    handlers: { next: (data: R) => void; failed: (error: Error) => void },
+  ): () => void {
+    if ((document as unknown) !== UnitLifeDocument || (variables as { unit?: string }).unit !== this.unit)
+      return super.subscribe(document, variables, token, handlers);
+    this.deliver = handlers.next as (data: UnitLifeSubscription) => void;
+    return super.subscribe(document, variables, token, {
+      ...handlers,
+      next: (data) => {
+        const event = data as UnitLifeSubscription;
+        if (!this.firstSent) this.first.push(event);
+        if (event.unitLife.type === "BOOKMARK") this.firstSent = true;
+        if (this.held) this.held.push(event);
+        else handlers.next(data);
+      },
+    });
+  }
+
+  override async request<R, V>(document: TypedDocumentNode<R, V>, variables: V, token: string): Promise<R> {
+    const begin = (document as unknown) === BeginHookDocument;
+    if (begin && !this.replayed) this.held ??= [];
+    try {
+      const result = await super.request(document, variables, token);
+      if (begin) this.begins.push("begun");
+      return result;
+    } catch (error) {
+      if (begin) this.begins.push(error instanceof ApiError ? error.code : String(error));
+      throw error;
+    } finally {
+      // Committed: the stream starts over, with the state from before the begin, before the agent's next pass.
+      if ((document as unknown) === CommitHookDocument && this.held && !this.replayed) {
+        this.replayed = true;
+        for (const event of this.first) this.deliver(event);
+      }
+    }
+  }
+
+  release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const event of held) this.deliver(event);
+  }
+}
+
+describe("a resolution allows one run, whatever the agent's stream says (Juju clears it as the run starts)", { timeout: 180_000 }, () => {
+  it("an agent whose stream starts over with the resolution still pending, after the run it allowed failed, runs the hook no second time", async () => {
+    const { name: model } = await live.newModel();
+    await mutate(`mutation ($input: SetModelConfigInput!) { setModelConfig(input: $input) { automaticallyRetryHooks } }`, {
+      model,
+      automaticallyRetryHooks: false,
+    });
+    const { controller } = await agentsFor(model);
+    const hooks = subscribe(live.url, CHANGES, { model, kinds: ["HOOK"], entities: ["wordpress/0"] });
+    await hooks.synced();
+    await deploy(model, "wordpress", failHook("start"));
+    const runs = (result: string) => hooks.changes.filter((e) => e.fields.hook === "start" && e.fields.result === result).length;
+    await expect.poll(() => runs("failed"), DEADLINE).toBe(1);
+    // Its machine agent stops; the person resolves; the agent comes back on a connection whose stream will start over.
+    const [instance, machineAgent] = [...controller.machineAgents].find(([, a]) => a.unitAgents.has("wordpress/0"))!;
+    machineAgent.stop();
+    await machineAgent.finished;
+    await resolve(model, "wordpress/0", true);
+    const connection = new StaleSnapshotConnection(live.url, "wordpress/0");
+    const restarted = new MachineAgent(connection, machineAgent.credentials);
+    controller.machineAgents.set(instance, restarted);
+    try {
+      await restarted.start();
+      // The resolution's run fails; the stream shows the resolution again; each pass meanwhile (any change pokes one)
+      // acts on it, and is refused: nothing is begun.
+      await expect.poll(() => connection.begins.length, DEADLINE).toBeGreaterThanOrEqual(2);
+      expect(connection.begins[0]).toBe("begun");
+      expect(new Set(connection.begins.slice(1))).toEqual(new Set(["RESOLUTION_MISMATCH"]));
+      connection.release();
+      await expect.poll(() => runs("failed"), DEADLINE).toBe(2);
+      await expect.poll(async () => (await unit(model, "wordpress/0"))?.agentStatus.current, DEADLINE).toBe("error");
+      expect(runs("running")).toBe(2);
+    } finally {
+      restarted.stop();
+      await restarted.finished;
+      await connection.close();
+    }
   });
 });
 

@@ -15,7 +15,8 @@ const RESOLVE = `mutation ($model: String!, $unit: String!) { resolveUnit(input:
 async function scene() {
   const { name: model } = await live.newModel();
   await live.ok(DEPLOY, { model });
-  const begin = async (unit: string, hook: string) => (await live.ok(BEGIN, { input: { model, unit, hook } })).beginHook.id as string;
+  const begin = async (unit: string, hook: string, resolved?: string) =>
+    (await live.ok(BEGIN, { input: { model, unit, hook, resolved } })).beginHook.id as string;
   const commit = (unit: string, run: string, result: string) => live.ok(COMMIT, { input: { model, unit, run, result } });
   return { model, begin, commit };
 }
@@ -89,6 +90,7 @@ describe("the HOOK stream", () => {
         agentMessage: 'hook failed: "install"',
         agentStatusData: { hook: "install" },
         resolved: null,
+        agentLostSince: null,
       },
       {
         application: "wordpress",
@@ -96,7 +98,25 @@ describe("the HOOK stream", () => {
         agentMessage: 'hook failed: "install"',
         agentStatusData: { hook: "install" },
         resolved: "retry-hook",
+        agentLostSince: null,
       },
     ]);
+  });
+
+  it("a unitLife stream opened once the resolution's run has begun does not bring the resolution back: the begin took it", async () => {
+    const { model, begin, commit } = await scene();
+    await commit("wordpress/0", await begin("wordpress/0", "install"), "FAILED");
+    await live.ok(RESOLVE, { model, unit: "wordpress/0" });
+    await begin("wordpress/0", "install", "RETRY_HOOK");
+    const s = subscribe(
+      live.url,
+      `subscription ($model: String!, $unit: String!) { unitLife(model: $model, unit: $unit) { ${EVENT_FIELDS} } }`,
+      { model, unit: "wordpress/0" },
+    );
+    await s.synced();
+    expect(s.events.find((e) => e.type === "STATE" && e.kind === "UNIT")!.fields).toMatchObject({
+      agentStatus: "executing",
+      resolved: null,
+    });
   });
 });

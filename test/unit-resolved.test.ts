@@ -1,11 +1,12 @@
 // A failed hook stops its unit's progress (agent status error, Juju's
 // `hook failed: "<hook>"`), until `juju resolved` (retry it) or
-// `juju resolved --no-retry` (skip it) and the agent's next commit, or until
-// the unit is removed with force (../shared/JUJU-AGENTS.md "Hook failures and `resolved`").
+// `juju resolved --no-retry` (skip it) and the run its agent begins for it,
+// or until the unit is removed with force (../shared/JUJU-AGENTS.md "Hook
+// failures and `resolved`"). The run takes the resolution as it begins.
 import { describe, expect, it } from "vitest";
 import { useApi } from "./support/api.js";
 import { deploy, integrate } from "./support/fixtures.js";
-import { agent, RESOLVE_UNIT } from "./support/hooks.js";
+import { agent, BEGIN_HOOK, RESOLVE_UNIT } from "./support/hooks.js";
 import { lifecycle } from "./support/lifecycle.js";
 
 const api = useApi();
@@ -27,7 +28,10 @@ async function failed() {
   return { model, db, l, a, failedRun };
 }
 
-const retryChanged = (db: number) => ({ begin: { relation: db, remoteUnit: "mysql/0" } });
+/** The failed hook's run, naming the resolution it acts on (null: none, as the retry timer's). */
+const failedHookRun = (db: number, resolved: "RETRY_HOOK" | "SKIP_HOOK" | null = "RETRY_HOOK") => ({
+  begin: { relation: db, remoteUnit: "mysql/0", resolved },
+});
 
 describe("resolveUnit", () => {
   it("is refused with NOT_IN_ERROR for a unit whose agent is not in error, changing nothing", async () => {
@@ -43,7 +47,7 @@ describe("resolveUnit", () => {
   it("records RETRY_HOOK by default, SKIP_HOOK with retry: false", async () => {
     const { db, a } = await failed();
     expect(await a.resolve("wordpress/0")).toEqual({ name: "wordpress/0", resolved: "RETRY_HOOK", agentStatus: { current: "error" } });
-    await a.run("wordpress/0", "db-relation-changed", "FAILED", retryChanged(db));
+    await a.run("wordpress/0", "db-relation-changed", "FAILED", failedHookRun(db));
     expect(await a.resolve("wordpress/0", false)).toEqual({
       name: "wordpress/0",
       resolved: "SKIP_HOOK",
@@ -52,8 +56,8 @@ describe("resolveUnit", () => {
   });
 
   // Juju's SetResolved asserts that no mode is set (state/unit.go), and its TestResolve (state/unit_test.go): `Resolve`
-  // again, either way, fails with "already resolved" and the first mode stands, until ClearResolved: here, the commit
-  // of its agent's next run.
+  // again, either way, fails with "already resolved" and the first mode stands, until ClearResolved: here, its agent
+  // beginning the run it allows.
   it("is refused with ALREADY_RESOLVED while a resolution is pending, either way, and the first one stands, changing nothing", async () => {
     const { db, a } = await failed();
     await a.resolve("wordpress/0");
@@ -65,8 +69,8 @@ describe("resolveUnit", () => {
     }
     expect(await a.revision()).toBe(revision);
     expect((await a.unit("wordpress/0")).resolved).toBe("RETRY_HOOK");
-    // Its agent runs the hook, which fails again: the commit clears the mode, and a new resolution is taken.
-    await a.run("wordpress/0", "db-relation-changed", "FAILED", retryChanged(db));
+    // Its agent runs the hook, which fails again: the run took the mode as it began, and a new resolution is taken.
+    await a.run("wordpress/0", "db-relation-changed", "FAILED", failedHookRun(db));
     expect((await a.resolve("wordpress/0", false)).resolved).toBe("SKIP_HOOK");
     await api.refused("ALREADY_RESOLVED", RESOLVE_UNIT, { input: { model: a.model, unit: "wordpress/0" } });
     expect((await a.unit("wordpress/0")).resolved).toBe("SKIP_HOOK");
@@ -106,7 +110,7 @@ describe("resolveUnit", () => {
     const { db, a } = await failed();
     await a.resolve("wordpress/0");
     const retried = await a.run("wordpress/0", "db-relation-changed", "SUCCEEDED", {
-      ...retryChanged(db),
+      ...failedHookRun(db),
       commit: { settings: [{ relation: db, set: [{ key: "url", value: "http://wp" }] }] },
     });
     expect(retried.result).toBe("SUCCEEDED");
@@ -119,7 +123,7 @@ describe("resolveUnit", () => {
   it("a retried hook that fails again is in error again, and needs another resolveUnit", async () => {
     const { db, a } = await failed();
     await a.resolve("wordpress/0");
-    await a.run("wordpress/0", "db-relation-changed", "FAILED", retryChanged(db));
+    await a.run("wordpress/0", "db-relation-changed", "FAILED", failedHookRun(db));
     expect(await a.unit("wordpress/0")).toMatchObject({
       resolved: null,
       agentStatus: { current: "error", message: 'hook failed: "db-relation-changed"' },
@@ -130,10 +134,92 @@ describe("resolveUnit", () => {
     const { db, a } = await failed();
     const settings = await a.settings(db, "wordpress/0");
     await a.resolve("wordpress/0", false);
-    const skipped = await a.run("wordpress/0", "db-relation-changed", "SKIPPED", retryChanged(db));
+    const skipped = await a.run("wordpress/0", "db-relation-changed", "SKIPPED", failedHookRun(db, "SKIP_HOOK"));
     expect(skipped.result).toBe("SKIPPED");
     expect(await a.unit("wordpress/0")).toMatchObject({ resolved: null, agentStatus: { current: "idle" } });
     expect(await a.settings(db, "wordpress/0")).toEqual(settings);
+  });
+});
+
+// Juju's uniter clears the resolved mode as the operation it allows starts (worker/uniter/resolver.go nextOpHookError:
+// ClearResolved, then RunHook or SkipHook), and takes a pending resolution before its retry timer. Here the run's begin
+// takes it, in its transaction, and the run names it: so one resolution allows one run, whatever the agent's stream says.
+describe("a resolution is taken by the run it allows, as the run begins", () => {
+  const refusedBegin = (a: ReturnType<typeof agent>, db: number, resolved: string | null) =>
+    api.refused("RESOLUTION_MISMATCH", BEGIN_HOOK, {
+      input: { model: a.model, unit: "wordpress/0", hook: "db-relation-changed", relation: db, remoteUnit: "mysql/0", resolved },
+    });
+
+  it("beginHook naming the pending resolution takes it: the unit reads resolved null, executing, before any commit", async () => {
+    const { db, a } = await failed();
+    await a.resolve("wordpress/0");
+    await a.begin("wordpress/0", "db-relation-changed", failedHookRun(db).begin);
+    expect(await a.unit("wordpress/0")).toMatchObject({ resolved: null, agentStatus: { current: "executing" } });
+  });
+
+  it("a skip takes SKIP_HOOK as its run begins, before the SKIPPED commit", async () => {
+    const { db, a } = await failed();
+    await a.resolve("wordpress/0", false);
+    await a.begin("wordpress/0", "db-relation-changed", failedHookRun(db, "SKIP_HOOK").begin);
+    expect((await a.unit("wordpress/0")).resolved).toBeNull();
+  });
+
+  it("a second run naming the resolution its first run took is refused with RESOLUTION_MISMATCH, beginning nothing: one run a resolution", async () => {
+    const { db, a } = await failed();
+    await a.resolve("wordpress/0");
+    await a.run("wordpress/0", "db-relation-changed", "FAILED", failedHookRun(db)); // in error again, nothing pending
+    const revision = await a.revision();
+    const error = await refusedBegin(a, db, "RETRY_HOOK");
+    expect(error.message).toBe(
+      "unit wordpress/0 has no resolution pending: its agent has begun the run it allowed already (one run a resolution)",
+    );
+    expect(error.extensions).toMatchObject({ resolved: null });
+    expect(await a.revision()).toBe(revision);
+  });
+
+  it("a run naming a resolution for a unit not in error is refused with RESOLUTION_MISMATCH: the run it allowed succeeded", async () => {
+    const { db, a } = await failed();
+    await a.resolve("wordpress/0");
+    await a.run("wordpress/0", "db-relation-changed", "SUCCEEDED", failedHookRun(db));
+    const error = await refusedBegin(a, db, "RETRY_HOOK");
+    expect(error.message).toBe("unit wordpress/0's agent is idle, not in error: no resolution to act on");
+  });
+
+  it("the retry timer's run (naming none) while a resolution is pending is refused with RESOLUTION_MISMATCH, and the resolution stands: it comes first", async () => {
+    const { db, a } = await failed();
+    await a.resolve("wordpress/0", false);
+    const revision = await a.revision();
+    const error = await refusedBegin(a, db, null);
+    expect(error.message).toBe("unit wordpress/0 is resolved (skip-hook): the failed hook's next run acts on it, and names it");
+    expect(error.extensions).toMatchObject({ resolved: "skip-hook" });
+    expect(await a.revision()).toBe(revision);
+    expect((await a.unit("wordpress/0")).resolved).toBe("SKIP_HOOK");
+  });
+
+  it("a run naming another resolution than the pending one is refused with RESOLUTION_MISMATCH, and the pending one stands", async () => {
+    const { db, a } = await failed();
+    await a.resolve("wordpress/0", false);
+    const error = await refusedBegin(a, db, "RETRY_HOOK");
+    expect(error.message).toBe("unit wordpress/0 is resolved (skip-hook), not retry-hook");
+    expect((await a.unit("wordpress/0")).resolved).toBe("SKIP_HOOK");
+  });
+
+  it("a resolution allows a run of the failed hook only: naming it for another hook is INVALID_ARGUMENT, changing nothing", async () => {
+    const { db, a } = await failed();
+    await a.resolve("wordpress/0");
+    const revision = await a.revision();
+    const error = await api.refused("INVALID_ARGUMENT", BEGIN_HOOK, {
+      input: {
+        model: a.model,
+        unit: "wordpress/0",
+        hook: "db-relation-joined",
+        relation: db,
+        remoteUnit: "mysql/0",
+        resolved: "RETRY_HOOK",
+      },
+    });
+    expect(error.message).toBe('a resolution allows a run of the failed hook only ("db-relation-changed"), not of "db-relation-joined"');
+    expect(await a.revision()).toBe(revision);
   });
 });
 
@@ -172,7 +258,7 @@ describe("an agent in error", () => {
     expect((await a.unit("wordpress/0")).blockers[0].message).toMatch(
       "a skip was asked for (resolveUnit with retry: false): waiting for its agent",
     );
-    await a.run("wordpress/0", "db-relation-changed", "SKIPPED", retryChanged(db));
+    await a.run("wordpress/0", "db-relation-changed", "SKIPPED", failedHookRun(db, "SKIP_HOOK"));
     expect((await a.unit("wordpress/0")).blockers.map((b: any) => b.kind)).toEqual(["IN_SCOPE"]);
   });
 

@@ -31,16 +31,6 @@ export class StreamView {
     return [...this.entities.values()].filter((e) => e.kind === kind);
   }
 
-  /**
-   * Merges in fields the agent itself has just changed, before its stream brings the row that says so (an event
-   * still on its way would otherwise show the old values). A later event carrying those fields overrides them.
-   */
-  assume(kind: EntityKind, entity: string, fields: Record<string, unknown>): void {
-    const key = keyOf(kind, entity);
-    const known = this.entities.get(key);
-    if (known) this.entities.set(key, { ...known, fields: { ...known.fields, ...fields } });
-  }
-
   /** Applies one event; true when the view changed in a way worth reconciling. */
   apply(event: ChangeEventFragment): boolean {
     if (event.type === "STATE") {

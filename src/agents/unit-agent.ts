@@ -286,7 +286,7 @@ export class UnitAgent {
     if (choice) {
       const shipped = await this.ensureCharm();
       if (!choice.skip && !shipped.has(choice.hook.name)) await this.passMissingHooks(choice.hook, progress, situation, shipped);
-      else await this.runHook(choice, progress, situation);
+      else if (!(await this.runHook(choice, progress, situation))) return;
       this.allocating = false;
       this.passes.poke(); // one hook a pass: the next pass sees what it changed
       return;
@@ -418,26 +418,36 @@ export class UnitAgent {
     };
   }
 
-  /** Begins, runs and commits one hook (or, resolved with no retry, marks it done without running). */
+  /**
+   * Begins, runs and commits one hook (or, resolved with no retry, marks it done without running). False when the server
+   * begins nothing: the run named a resolution it no longer has pending, or none while one is (RESOLUTION_MISMATCH),
+   * because the agent's stream is behind; the rows it has yet to bring poke the next pass.
+   */
   private async runHook(
     { hook: spec, skip, by }: Exclude<HookChoice, null | "wait">,
     progress: StoredProgress,
     situation: Situation,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const { model, unit, tag } = this.credentials;
     const begun = { ...progress, pending: spec };
-    const run = (
-      await this.call(BeginHookDocument, {
-        input: { model, unit, hook: spec.name, relation: spec.relation?.id ?? null, remoteUnit: spec.remoteUnit ?? null, state: begun },
-      })
-    ).beginHook;
+    // The resolution the run acts on: the server takes it as the run begins, once (Juju's ClearResolved).
+    const resolved = by === "resolution" ? (skip ? "SKIP_HOOK" : "RETRY_HOOK") : null;
+    let run: { id: string };
+    try {
+      const hook = { hook: spec.name, relation: spec.relation?.id ?? null, remoteUnit: spec.remoteUnit ?? null };
+      run = (await this.call(BeginHookDocument, { input: { model, unit, ...hook, resolved, state: begun } })).beginHook;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === "RESOLUTION_MISMATCH")) throw error;
+      this.log(`${tag}: hook ${spec.name} not begun: ${error.message}; waiting for its stream`);
+      return false;
+    }
     this.progress = begun;
     if (by) this.takeRetry(by); // begun: what allowed this run is spent
     const context = this.context(spec, situation);
     const outcome = skip ? { ran: false as const } : await this.execute(spec, context);
     // Stopped (killed, recalled) while the hook ran: its outcome says nothing about the charm. The run stays begun,
     // and whoever runs this unit next runs the hook again, as Juju treats a hook interrupted by a restart.
-    if (this.done) return;
+    if (this.done) return true;
     if (outcome.ran && !outcome.ok) {
       await this.call(CommitHookDocument, {
         input: { model, unit, run: run.id, result: "FAILED", message: failureMessage(outcome), state: begun },
@@ -445,7 +455,7 @@ export class UnitAgent {
       this.committedFailure = true;
       this.retryArmed = false; // a new failure: the next pass arms the schedule's next wait
       this.log(`${tag}: hook ${spec.name} failed (${failureMessage(outcome)})`);
-      return;
+      return true;
     }
     // Committing -broken leaves the scope (Juju's relationer): the server does both in one transaction.
     const next: StoredProgress = { ...afterHook(progress, spec, situation), pending: null };
@@ -459,6 +469,7 @@ export class UnitAgent {
     this.progress = next;
     this.outOfError();
     this.log(`${tag}: ${skip ? "skipped" : outcome.ran ? "ran" : "no"} hook ${spec.name}${spec.remoteUnit ? ` (${spec.remoteUnit})` : ""}`);
+    return true;
   }
 
   /**
@@ -585,15 +596,13 @@ export class UnitAgent {
 
   /**
    * The failed hook runs once for what allowed it. A resolution disarms the timer and starts its schedule over (Juju's
-   * StopRetryHookTimer), and counts as taken now: its row still shows it until the agent's commit writes another
-   * (Juju's watcher.ClearResolvedMode), and a pass meanwhile must not run the hook a second time for it.
+   * StopRetryHookTimer). The server took the resolution as the run began: a stale row of the stream that still shows
+   * it gets a second run of it refused (RESOLUTION_MISMATCH), so the agent keeps no note of its own that it is taken.
    */
   private takeRetry(by: "resolution" | "timer"): void {
     this.retryDue = false;
     this.retryArmed = false;
-    if (by === "timer") return;
-    this.retryTimer.reset();
-    this.own.assume("UNIT", this.credentials.unit, { resolved: null });
+    if (by === "resolution") this.retryTimer.reset();
   }
 
   /** A hook committed succeeded or skipped (or passed missing): out of error, the retry schedule starts over. */

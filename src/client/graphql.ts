@@ -68,6 +68,8 @@ export type BeginHookInput = {
   relation?: number | null | undefined;
   /** For -joined, -changed and -departed: the unit the hook is about. */
   remoteUnit?: string | null | undefined;
+  /** The resolution this run acts on, as the unit showed it pending (the failed hook's run it allows); none for any other run, its retry timer's included. The run takes it. */
+  resolved?: ResolvedMode | null | undefined;
   /** The agent's state document, saved with the run (at most 256 KiB of JSON). */
   state?: Record<string, unknown> | null | undefined;
   unit: string;

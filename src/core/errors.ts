@@ -35,6 +35,8 @@ export const ErrorCodes = {
     "`resolved` applies only to a machine whose provisioning failed (status error), or a unit whose agent is in error (a hook failed).",
   ALREADY_RESOLVED:
     "The unit's agent has a resolution pending (resolveUnit, `extensions.resolved` says which): a second one waits until its agent has acted on the first.",
+  RESOLUTION_MISMATCH:
+    "beginHook's `resolved` is not the unit's pending resolution (`extensions.resolved`, null for none): a run of a failed hook names the resolution pending, if any, which it takes, so a resolution allows one run. Nothing was begun; the agent waits for its stream to show where things stand.",
   UNIT_IN_ERROR: "The unit's agent is in error: its failed hook comes first, until resolveUnit (or an automatic retry) gets it past.",
   NOT_IN_SCOPE: "Only a unit in a relation's scope writes its settings in that relation.",
   HOOK_RUN_ENDED:

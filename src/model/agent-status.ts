@@ -1,8 +1,9 @@
 // A unit agent's status (Juju's agent status: allocating, idle, executing,
 // error) with the hook it is about, and `juju resolved`: what a person asks of
-// an agent whose hook failed. A failed hook stops the unit's progress until a
-// hook commit ends the error: the retried hook succeeding, or the skip asked
-// for with `resolved --no-retry` (hook-runs.ts).
+// an agent whose hook failed, taken when the run it allows begins. A failed
+// hook stops the unit's progress until a hook commit ends the error: the
+// retried hook succeeding, or the skip asked for with `resolved --no-retry`
+// (hook-runs.ts).
 import { unitAgentChanged } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import { type AgentStatusData, ResolvedMode } from "../core/hooks.js";
@@ -104,8 +105,8 @@ export interface ResolveUnitInput extends InModel {
 
 /**
  * `juju resolved [--no-retry]` (Juju's Unit.Resolve and SetResolved, state/unit.go): records what the agent of a
- * unit in error is to do with its failed hook; the agent acts on it (it sees the unit row on its unitLife stream)
- * and its next hook commit clears it. Refused, changing nothing: for a Dead unit (NOT_ALIVE: SetResolved asserts
+ * unit in error is to do with its failed hook; the agent acts on it (it sees the unit row on its unitLife stream),
+ * and the run it begins for it takes it (checkResolutionNamed). Refused, changing nothing: for a Dead unit (NOT_ALIVE: SetResolved asserts
  * notDead, and a Dead unit's agent runs no more hooks), for a unit whose agent is not in error (NOT_IN_ERROR), and
  * while a resolution is pending (ALREADY_RESOLVED: SetResolved asserts the mode is unset, so one asked for stands
  * until its agent acts). A Dying unit can be resolved: that is how a removal stuck on a failed hook goes on
@@ -130,6 +131,39 @@ export const resolveUnit = unitOperation("any", async (tx, model, unit, input: R
     );
   return updateAgent(tx, model, unit, null, input.retry === false ? ResolvedMode.SkipHook : ResolvedMode.RetryHook);
 });
+
+/**
+ * A run about to begin, against the unit's resolution. Juju's uniter clears the resolved mode as the operation it
+ * allows starts (worker/uniter/resolver.go nextOpHookError: ClearResolved, then RunHook or SkipHook), and takes a
+ * pending resolution before its retry timer. Here the server holds that rule, in the begin's transaction: while its
+ * agent is in error, the failed hook's next run names the resolution pending (beginHook's `resolved`), if one is, and
+ * only then names one; the begin takes it (its unit row says `resolved` null, with `executing`). A run naming none is
+ * the retry timer's. Any other pairing begins nothing (RESOLUTION_MISMATCH): a run naming a resolution already taken
+ * (its agent read a stale row of its stream: this is what makes a resolution good for one run), or a timer's run
+ * while one is pending (its agent has yet to see it; it acts on it once it does). A unit not in error has none
+ * pending, so a run naming one is refused the same way; a resolution allows only a run of the failed hook.
+ */
+export function checkResolutionNamed(unit: UnitRow, run: Parameters<typeof hookData>[0], named: ResolvedMode | null): void {
+  const inError = unit.agentStatus === UnitAgentStatus.Error;
+  const pending = inError ? unit.resolved : null;
+  if (named !== pending) {
+    const why =
+      named === null
+        ? `unit ${unit.name} is resolved (${pending}): the failed hook's next run acts on it, and names it`
+        : pending !== null
+          ? `unit ${unit.name} is resolved (${pending}), not ${named}`
+          : inError
+            ? `unit ${unit.name} has no resolution pending: its agent has begun the run it allowed already (one run a resolution)`
+            : `unit ${unit.name}'s agent is ${unit.agentStatus}, not in error: no resolution to act on`;
+    throw new LifelineError("RESOLUTION_MISMATCH", why, { resolved: pending });
+  }
+  if (named !== null && !sameData(hookData(run), unit.agentStatusData))
+    throw new LifelineError(
+      "INVALID_ARGUMENT",
+      `a resolution allows a run of the failed hook only ("${unit.agentStatusData.hook ?? "unknown"}"), not of "${run.hook}"`,
+      { hook: unit.agentStatusData.hook ?? null },
+    );
+}
 
 /** "Why is it still here?" for a Dying unit whose hook failed: its agent has stopped, and what gets it moving. */
 export function hookFailure(unit: UnitRow): Blocker | null {

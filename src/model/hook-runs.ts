@@ -6,14 +6,14 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { hookRunRecorded } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
-import { HookResult } from "../core/hooks.js";
+import { HookResult, type ResolvedMode } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
 import { applicationOfUnit } from "../core/unit-name.js";
 import { applications, charms, hookRuns, relationEndpoints, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { type AgentState, checkAgentState, saveAgentState } from "./agent-state.js";
-import { executing, hookFailed, idle, updateAgent } from "./agent-status.js";
+import { checkResolutionNamed, executing, hookFailed, idle, updateAgent } from "./agent-status.js";
 import { charmMetadata } from "./charm.js";
 import { entity, type Footprint, touching } from "./footprint.js";
 import { parseHookName } from "./hook-names.js";
@@ -308,6 +308,8 @@ function prune(tx: Tx, model: ModelRow, unit: string): void {
 
 export interface BeginHookInput extends InModel, HookTarget {
   unit: string;
+  /** The resolution this run acts on, as the unit showed it pending; none for any other run (checkResolutionNamed). */
+  resolved?: ResolvedMode | null;
   /** The agent's state document, saved with the run (unchanged when omitted). */
   state?: Record<string, unknown> | null;
 }
@@ -316,6 +318,8 @@ export interface BeginHookInput extends InModel, HookTarget {
  * The agent is about to run a hook: the run is recorded `running`, the agent
  * status becomes `executing`, and its state document is saved. A run of the
  * unit still running is ended `interrupted` (its agent restarted mid-hook).
+ * A run of a failed hook names the resolution pending, if any, and takes it
+ * (checkResolutionNamed: RESOLUTION_MISMATCH otherwise, nothing begun).
  * Refused for a hook the unit's charm cannot have, and for a Dead unit.
  */
 export const beginHook = hookOperation(
@@ -327,9 +331,6 @@ export const beginHook = hookOperation(
     const parsed = parseHookName(input.hook, endpoints, charm);
     checkHookTarget(reads.relations, unit, input, parsed.relation?.endpoint, parsed.relation?.kind);
     const state = input.state == null ? null : checkAgentState(input.state);
-
-    // Sent together with the COMMIT: the interrupted runs' end, the new run, the prune. Their changes are recorded in that order.
-    interruptRunning(tx, model, unit.name, reads);
     const run = newRun(
       model,
       unit,
@@ -342,10 +343,15 @@ export const beginHook = hookOperation(
       },
       false,
     );
+    checkResolutionNamed(unit, run, input.resolved ?? null);
+
+    // Sent together with the COMMIT: the interrupted runs' end, the new run, the prune. Their changes are recorded in that order.
+    interruptRunning(tx, model, unit.name, reads);
     tx.defer(insertRunningHookRun(tx.db, run));
     prune(tx, model, unit.name);
     tx.record(model.id, hookRunRecorded(run));
-    await updateAgent(tx, model, unit, executing(run));
+    // The resolution it acts on, if any, is taken: Juju's ClearResolved as the resolved operation starts.
+    await updateAgent(tx, model, unit, executing(run), null);
     if (state) saveAgentState(tx, model, unit.name, state);
     return run;
   },
@@ -417,11 +423,12 @@ function parseRunId(id: string): number {
  * the agent idle; failed makes it `error` (Juju's `hook failed: "<hook>"`,
  * with the relation and remote unit) and applies nothing; skipped applies
  * nothing and makes it idle; a -broken hook succeeded or skipped leaves its
- * relation's scope too (leaveBrokenScopes). Every commit clears the resolved mode (a retried
- * hook that fails again needs another resolveUnit) and saves the state
- * document. A commit repeated with the run's result returns the run and
- * changes nothing (a retry after a lost response); another result is refused
- * with HOOK_RUN_ENDED, as is a commit of a run its agent interrupted.
+ * relation's scope too (leaveBrokenScopes). A resolution was taken when
+ * the run began (beginHook), so a retried hook that fails again needs another
+ * resolveUnit. Every commit saves the state document. A commit repeated
+ * with the run's result returns the run and changes nothing (a retry after a
+ * lost response); another result is refused with HOOK_RUN_ENDED, as is a
+ * commit of a run its agent interrupted.
  */
 export const commitHook = unitOperationReading(
   "any",
@@ -452,7 +459,7 @@ export const commitHook = unitOperationReading(
     tx.defer(endRun(tx.db, { id: run.id, result: ended.result, message: ended.message }));
     tx.record(model.id, hookRunRecorded(ended));
     if (input.result !== HookResult.Failed) await leaveBrokenScopes(tx, model, unit.name, [run]);
-    await updateAgent(tx, model, unit, input.result === HookResult.Failed ? hookFailed(run) : idle, null);
+    await updateAgent(tx, model, unit, input.result === HookResult.Failed ? hookFailed(run) : idle);
     if (state) saveAgentState(tx, model, unit.name, state);
     return ended;
   },

@@ -122,7 +122,8 @@ builder.objectFields(UnitRef, (t) => ({
   resolved: t.expose("resolved", {
     type: ResolvedModeEnum,
     nullable: true,
-    description: "What resolveUnit asked of its agent in error, until the agent's next hook commit; null when nothing is asked.",
+    description:
+      "What resolveUnit asked of its agent in error, until its agent begins the run it allows (beginHook); null when nothing is asked.",
   }),
   agentState: t.loadable({
     type: "JSONObject",
@@ -155,6 +156,12 @@ const BeginHookInput = builder.inputType("BeginHookInput", {
     hook: t.string({ required: true, description: 'A hook its charm may have: "install", "db-relation-changed", …' }),
     relation: t.int({ description: "For relation hooks: the relation's id." }),
     remoteUnit: t.string({ description: "For -joined, -changed and -departed: the unit the hook is about." }),
+    resolved: t.field({
+      type: ResolvedModeEnum,
+      description:
+        "The resolution this run acts on, as the unit showed it pending (the failed hook's run it allows); none for any other run, " +
+        "its retry timer's included. The run takes it.",
+    }),
     state: t.field({ type: "JSONObject", description: "The agent's state document, saved with the run (at most 256 KiB of JSON)." }),
   }),
 });
@@ -230,8 +237,10 @@ builder.mutationFields((t) => ({
     type: HookRunRef,
     description:
       "Unit agent, before it runs a hook: the run is recorded RUNNING, its agent status becomes executing, and its state document is saved. " +
-      "A run of the unit still RUNNING is ended INTERRUPTED (its agent restarted mid-hook). INVALID_ARGUMENT for a hook its charm cannot have; " +
-      "NOT_ALIVE for a Dead unit.",
+      "A run of the unit still RUNNING is ended INTERRUPTED (its agent restarted mid-hook). While its agent is in error, the failed hook's " +
+      "run names the resolution pending (`resolved`), if one is, and takes it: `resolved` reads null from then on, so a resolution allows " +
+      "one run; RESOLUTION_MISMATCH, beginning nothing, for a run naming one not pending (taken already) or naming none while one is. " +
+      "INVALID_ARGUMENT for a hook its charm cannot have, or a resolution named for a hook other than the failed one; NOT_ALIVE for a Dead unit.",
     args: { input: t.arg({ type: BeginHookInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgent: input }),
     resolve: (_root, { input }, ctx) => beginHook(ctx.db, input),
@@ -242,7 +251,7 @@ builder.mutationFields((t) => ({
       "Unit agent, after it ran (or skipped) a hook; one transaction. SUCCEEDED commits the hook's relation-set writes (NOT_IN_SCOPE for a " +
       'relation the unit is not in the scope of) and makes the agent idle; FAILED commits nothing and puts the agent in error (`hook failed: "<hook>"`); ' +
       "SKIPPED commits nothing and makes it idle. A -relation-broken hook SUCCEEDED or SKIPPED also leaves the relation's scope (Juju's " +
-      "relationer). Every commit clears `resolved` and saves the state document. Repeating a commit with the run's " +
+      "relationer). Every commit saves the state document. Repeating a commit with the run's " +
       "result changes nothing; another result, or a run already interrupted, is HOOK_RUN_ENDED.",
     args: { input: t.arg({ type: CommitHookInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgent: input }),
@@ -269,7 +278,7 @@ builder.mutationFields((t) => ({
     type: UnitRef,
     description:
       "`juju resolved` (retry: true) and `juju resolved --no-retry` (retry: false) for a unit whose agent is in error (NOT_IN_ERROR otherwise), " +
-      "Alive or Dying (NOT_ALIVE when Dead): records what its agent is to do with the failed hook; the agent's next hook commit clears it. " +
+      "Alive or Dying (NOT_ALIVE when Dead): records what its agent is to do with the failed hook, until the run its agent begins for it takes it (beginHook). " +
       "ALREADY_RESOLVED while one is pending.",
     args: { input: t.arg({ type: ResolveUnitInput, required: true }) },
     authScopes: { person: "operator" },
