@@ -65,6 +65,7 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
     timeout: 180_000,
   }, async () => {
     stream = new ResumingStream(api, "default");
+    await stream.synced();
     const writers = APPLICATIONS.map((app) => new Writer(api, app));
     const acknowledged = () => writers.reduce((n, w) => n + w.acknowledged, 0);
     await expect.poll(acknowledged, { timeout: RESUME_MS, interval: 20 }).toBeGreaterThan(10);

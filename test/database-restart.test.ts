@@ -61,7 +61,16 @@ describe.skipIf(!own.run)(`PostgreSQL restarted and crashed under writes${skipNo
     await outage();
     const answering = Date.now();
     const before = writers.map((w) => w.acknowledged);
-    await expect.poll(() => writers.every((w, i) => w.acknowledged > before[i]!), { timeout: RESUME_MS, interval: 20 }).toBe(true);
+    await expect
+      .poll(() => writers.every((w, i) => w.acknowledged > before[i]!), { timeout: RESUME_MS, interval: 20 })
+      .toBe(true)
+      .catch((error: Error) => {
+        const { exitCode, signalCode } = server.child;
+        const last = writers.map((w) => w.attempts.at(-1));
+        throw new Error(
+          `${error.message}; the process: ${exitCode ?? signalCode ?? "running"}; last answers ${JSON.stringify(last)}\n${server.output().slice(-6000)}`,
+        );
+      });
     // The writers were refused meanwhile (the outage was seen), and the process lived through it.
     expect(writers.some((w, i) => w.attempts.length - w.acknowledged > refusedBefore[i]!)).toBe(true);
     expect(server.child.exitCode).toBeNull();
@@ -72,6 +81,7 @@ describe.skipIf(!own.run)(`PostgreSQL restarted and crashed under writes${skipNo
     timeout: 180_000,
   }, async () => {
     stream = new ResumingStream(api, "default");
+    await stream.synced();
     const writers = APPLICATIONS.map((app) => new Writer(api, app));
     await underWrites(writers, () => database.restart("fast"));
     await underWrites(writers, async () => {
@@ -104,7 +114,17 @@ describe.skipIf(!own.run)(`PostgreSQL restarted and crashed under writes${skipNo
     const open = { events: 0, ended: false };
     client.subscribe<unknown>(
       { query: `subscription { changes(model: "default", kinds: [APPLICATION]) { type revision } }` },
-      { next: () => void open.events++, error: () => void (open.ended = true), complete: () => void (open.ended = true) },
+      {
+        next: () => {
+          open.events++;
+        },
+        error: () => {
+          open.ended = true;
+        },
+        complete: () => {
+          open.ended = true;
+        },
+      },
     );
     await expect.poll(() => open.events, { timeout: RESUME_MS }).toBeGreaterThan(0); // its snapshot
     await database.stop("fast");

@@ -67,6 +67,11 @@ export class ResumingStream {
     this.current = this.open(null);
   }
 
+  /** Resolves once its snapshot has ended (its first BOOKMARK): writes after that reach it as changes. */
+  async synced(): Promise<void> {
+    await expect.poll(() => this.events.some((e) => e.type === "BOOKMARK"), { timeout: 10_000 }).toBe(true);
+  }
+
   /** Where it stands: the last CHANGE or BOOKMARK (a snapshot's STATE events all carry the snapshot's revision). */
   get revision(): number {
     return Number([...this.events].reverse().find((e) => e.type !== "STATE")?.revision ?? 0);
