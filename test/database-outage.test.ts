@@ -54,8 +54,8 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
   }, 60_000);
 
   afterAll(async () => {
-    await stream?.close();
     await endProcess(server);
+    await stream?.close().catch(() => {});
     await admin?.unsafe(`drop database if exists "${database}" with (force)`);
     await admin?.end();
     rmSync(dir, { recursive: true, force: true });

@@ -48,8 +48,8 @@ describe.skipIf(!own.run)(`PostgreSQL restarted and crashed under writes${skipNo
   }, 90_000);
 
   afterAll(async () => {
-    await stream?.close();
     await endProcess(server);
+    await stream?.close().catch(() => {});
     await database?.close();
     rmSync(dir, { recursive: true, force: true });
   });
