@@ -10,7 +10,7 @@
 // stream sees every row it covers exactly once, whichever process committed it.
 import { inArray, sql } from "drizzle-orm";
 import type { Database, Store } from "../db/connect.js";
-import { isOutage, OUTAGE_REPORT_MS, outageCause } from "../db/outage.js";
+import { isOutage, outageReporter } from "../db/outage.js";
 import { models } from "../db/schema.js";
 import { CHANGES_CHANNEL } from "./append.js";
 import {
@@ -353,17 +353,15 @@ export class ChangeFeed {
     return given;
   }
 
-  /** When the feed last said the database was out of reach: once every few seconds is enough. */
-  private outageReportedAt = 0;
+  /** The database out of reach: said once every few seconds. */
+  private readonly reportOutage = outageReporter((cause) =>
+    console.error(`lifeline: change feed: the database is out of reach (${cause}); reading again every ${this.options.pollIntervalMs} ms`),
+  );
 
   private readonly report = (error: unknown) => {
     // A failed read is retried by the next wake-up or tick; the streams lose nothing.
     if (this.stopped) return;
-    if (!isOutage(error)) return void console.error("lifeline: change feed read failed (will retry):", error);
-    if (Date.now() - this.outageReportedAt < OUTAGE_REPORT_MS) return;
-    this.outageReportedAt = Date.now();
-    console.error(
-      `lifeline: change feed: the database is out of reach (${outageCause(error)}); reading again every ${this.options.pollIntervalMs} ms`,
-    );
+    if (isOutage(error)) this.reportOutage(error);
+    else console.error("lifeline: change feed read failed (will retry):", error);
   };
 }

@@ -17,14 +17,15 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"
  */
 const outageState = (state: string) => state.startsWith("08") || /^57P0[123]$/.test(state) || state === "25006";
 
+/** The code an error itself carries (not one it wraps): the driver's, the system's, or PostgreSQL's SQLSTATE. */
+const codeOf = (e: Wrapping) => (typeof e.code === "string" ? e.code : typeof e.errno === "string" ? e.errno : undefined);
+
+const outageCode = (code: string | undefined) =>
+  code !== undefined && (DRIVER_CODES.has(code) || SOCKET_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && outageState(code)));
+
 /** Whether `error` (or an error it wraps) says the database is out of reach rather than refusing the request. */
 export function isOutage(error: unknown): boolean {
-  for (const e of causes(error)) {
-    if (e instanceof CommitInDoubt) return true;
-    const code = typeof e.code === "string" ? e.code : typeof e.errno === "string" ? e.errno : undefined;
-    if (code && (DRIVER_CODES.has(code) || SOCKET_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && outageState(code)))) return true;
-  }
-  return false;
+  return [...causes(error)].some((e) => e instanceof CommitInDoubt || outageCode(codeOf(e)));
 }
 
 /** How often a process says the database is out of reach, at most: during an outage every request and read fails alike. */
@@ -32,12 +33,22 @@ export const OUTAGE_REPORT_MS = 5000;
 
 /** The outage's cause in a few words (the driver's or the system's code and message), for a log line. */
 export function outageCause(error: unknown): string {
-  for (const e of causes(error)) {
-    const code = typeof e.code === "string" ? e.code : undefined;
-    if (code && (DRIVER_CODES.has(code) || SOCKET_CODES.has(code) || /^[0-9A-Z]{5}$/.test(code)))
-      return `${code}: ${(e as { message?: string }).message ?? ""}`.trim();
-  }
+  const coded = [...causes(error)].find((e) => outageCode(codeOf(e)));
+  if (coded) return `${codeOf(coded)}: ${(coded as { message?: string }).message ?? ""}`.trim();
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * What a part of the process (the API, the change feed, the election, presence) says of an outage: `say` gets its
+ * cause at most once every OUTAGE_REPORT_MS, since while it lasts every request and read fails alike.
+ */
+export function outageReporter(say: (cause: string) => void): (error: unknown) => void {
+  let saidAt = Number.NEGATIVE_INFINITY;
+  return (error) => {
+    if (Date.now() - saidAt < OUTAGE_REPORT_MS) return;
+    saidAt = Date.now();
+    say(outageCause(error));
+  };
 }
 
 /** A write's connection was lost after its COMMIT had been sent: it may have committed or not. */
@@ -51,7 +62,7 @@ export class CommitInDoubt extends Error {
 /** The refusal a client gets for an outage, or undefined when `error` is not one. */
 export function unavailable(error: unknown): LifelineError | undefined {
   if (!isOutage(error)) return undefined;
-  const inDoubt = inChain(error, CommitInDoubt);
+  const inDoubt = [...causes(error)].some((e) => e instanceof CommitInDoubt);
   return new LifelineError(
     "UNAVAILABLE",
     inDoubt
@@ -59,11 +70,6 @@ export function unavailable(error: unknown): LifelineError | undefined {
       : "the database is unavailable (its connection was lost or refused); nothing was changed: retry shortly",
     inDoubt ? { retryable: true, committed: "unknown" } : { retryable: true },
   );
-}
-
-function inChain<T>(error: unknown, kind: abstract new (...args: never[]) => T): boolean {
-  for (const e of causes(error)) if (e instanceof kind) return true;
-  return false;
 }
 
 interface Wrapping {

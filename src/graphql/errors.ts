@@ -4,7 +4,7 @@
 import { GraphQLError } from "graphql";
 import { maskError as maskUnexpected } from "graphql-yoga";
 import { LifelineError } from "../core/errors.js";
-import { OUTAGE_REPORT_MS, outageCause, unavailable } from "../model/index.js";
+import { outageReporter, unavailable } from "../model/index.js";
 
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const located = error instanceof GraphQLError ? error : undefined;
@@ -13,8 +13,10 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
   const outage = unavailable(original);
   if (outage) {
     reportOutage(original);
+    // The cause stays reachable (originalError), so what looks at the masked error still tells an outage.
     return new GraphQLError(outage.message, {
       ...(located ? { nodes: located.nodes, path: located.path } : {}),
+      originalError: original instanceof Error ? original : undefined,
       extensions: outage.extensions,
     });
   }
@@ -23,11 +25,6 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
 }
 
 /** The operator hears of an outage once a few seconds, not once a request: during one, every request fails alike. */
-let lastOutageReport = 0;
-
-function reportOutage(cause: unknown): void {
-  const now = Date.now();
-  if (now - lastOutageReport < OUTAGE_REPORT_MS) return;
-  lastOutageReport = now;
-  console.warn(`lifeline: the database is unavailable, requests are refused with UNAVAILABLE (${outageCause(cause)})`);
-}
+const reportOutage = outageReporter((cause) =>
+  console.warn(`lifeline: the database is unavailable, requests are refused with UNAVAILABLE (${cause})`),
+);

@@ -4,7 +4,7 @@
 // (checked by .dependency-cruiser.cjs).
 
 export type { Database } from "../db/connect.js";
-export { OUTAGE_REPORT_MS, outageCause, unavailable } from "../db/outage.js";
+export { outageReporter, unavailable } from "../db/outage.js";
 export {
   type AgentKey,
   agentsHeld,

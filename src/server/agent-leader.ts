@@ -7,7 +7,7 @@
 // process exits or dies, or its connection drops, and the server frees the
 // lock). On PGlite the data directory's lock file already admits one process,
 // which therefore always runs them.
-import { isOutage, OUTAGE_REPORT_MS, outageCause } from "../db/outage.js";
+import { isOutage, outageReporter } from "../db/outage.js";
 import { type AdvisoryKey, SessionLock } from "../db/session-lock.js";
 
 /**
@@ -70,7 +70,9 @@ export class AgentLeader {
   #loop: Promise<void> | null = null;
   /** The holder last logged, so a follower says who leads once, not every round. */
   #lastHolder: string | null | undefined;
-  #outageReportedAt = 0;
+  readonly #reportOutage = outageReporter((cause) =>
+    this.options.log(`agents: election: the database is out of reach (${cause}); trying again every ${this.options.retryMs} ms`),
+  );
 
   constructor(private readonly options: AgentLeaderOptions) {
     this.#lock = options.lock(() => this.#wake());
@@ -152,12 +154,9 @@ export class AgentLeader {
       }
     } catch (error) {
       if (error instanceof AgentsFailedError) throw error.cause;
-      if (!isOutage(error)) log(`agents: election: ${String(error)}; trying again`);
-      else if (Date.now() - this.#outageReportedAt >= OUTAGE_REPORT_MS) {
-        // Every round fails alike while the database is out of reach: said once every few seconds.
-        this.#outageReportedAt = Date.now();
-        log(`agents: election: the database is out of reach (${outageCause(error)}); trying again every ${this.options.retryMs} ms`);
-      }
+      // Every round fails alike while the database is out of reach: said once every few seconds.
+      if (isOutage(error)) this.#reportOutage(error);
+      else log(`agents: election: ${String(error)}; trying again`);
     }
   }
 

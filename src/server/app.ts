@@ -230,9 +230,7 @@ export async function startServer(store: Store, host: string, port: number, opti
         try {
           contextValue = await contextFactory();
         } catch (error) {
-          // The token is read from the database: out of reach (yoga hands the error masked, with its code), this
-          // subscription alone is refused UNAVAILABLE.
-          if (error instanceof GraphQLError && error.extensions.code === "UNAVAILABLE") return [error];
+          // The token is read from the database: out of reach, this subscription alone is refused UNAVAILABLE.
           const outage = unavailable(error);
           if (!outage) throw error;
           return [new GraphQLError(outage.message, { extensions: outage.extensions })];

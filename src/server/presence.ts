@@ -22,8 +22,7 @@ import {
   agentsHeld,
   agentsLeft,
   type Database,
-  OUTAGE_REPORT_MS,
-  outageCause,
+  outageReporter,
   renewLease,
   sweepLostAgents,
   unavailable,
@@ -75,7 +74,9 @@ export class AgentPresence {
   private timer: NodeJS.Timeout | null = null;
   private beat: Promise<void> = Promise.resolve();
   private stopped = false;
-  private outageReportedAt = 0;
+  private readonly reportOutage = outageReporter((cause) =>
+    this.log(`presence: the database is out of reach (${cause}); trying again every ${this.heartbeatMs} ms`),
+  );
   private readonly log: (line: string) => void;
 
   constructor(
@@ -229,10 +230,7 @@ export class AgentPresence {
         // The database out of reach fails every step alike: said once every few seconds, and the rest left to the next beat.
         if (!unavailable(error)) this.log(`presence: could not ${what}: ${String(error)}`);
         else {
-          if (Date.now() - this.outageReportedAt >= OUTAGE_REPORT_MS) {
-            this.outageReportedAt = Date.now();
-            this.log(`presence: the database is out of reach (${outageCause(error)}); trying again every ${this.heartbeatMs} ms`);
-          }
+          this.reportOutage(error);
           return;
         }
       }
