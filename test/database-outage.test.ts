@@ -64,7 +64,7 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
   it("eight rounds: the process lives, refusals are UNAVAILABLE and retryable, writes resume within seconds, nothing acknowledged is lost, the stream sees each change once, LISTEN and the agents come back", {
     timeout: 180_000,
   }, async () => {
-    stream = new ResumingStream(api, "default");
+    stream = new ResumingStream(api, "default", { kinds: ["APPLICATION"] });
     await stream.synced();
     const writers = APPLICATIONS.map((app) => new Writer(api, app));
     const acknowledged = () => writers.reduce((n, w) => n + w.acknowledged, 0);

@@ -80,7 +80,7 @@ describe.skipIf(!own.run)(`PostgreSQL restarted and crashed under writes${skipNo
   it("a clean restart (pg_ctl restart -m fast), then a crash (SIGKILL, started again): the process lives, refusals are UNAVAILABLE, writes resume within seconds, nothing acknowledged is lost, the stream sees each change once", {
     timeout: 180_000,
   }, async () => {
-    stream = new ResumingStream(api, "default");
+    stream = new ResumingStream(api, "default", { kinds: ["APPLICATION"] });
     await stream.synced();
     const writers = APPLICATIONS.map((app) => new Writer(api, app));
     await underWrites(writers, () => database.restart("fast"));

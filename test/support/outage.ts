@@ -3,9 +3,12 @@
 // stream that is resumed with `since` whenever the server ends it. The checks on them
 // (nothing acknowledged lost, each change seen once) are the specs' own.
 import { join } from "node:path";
+import { type Client, createClient } from "graphql-ws";
 import { expect } from "vitest";
+import WebSocket from "ws";
 import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
-import { CHANGES, post, type StreamEvent, type Subscription, subscribe } from "./streams.js";
+import { adminHeaders } from "./store.js";
+import { CHANGES, post, type StreamEvent } from "./streams.js";
 
 export interface Attempt {
   value: number;
@@ -53,51 +56,107 @@ export class Writer {
   }
 }
 
-/** A `changes` stream that, when the server ends it with an error, subscribes again from the last revision it saw. */
+/**
+ * A `changes` stream as a careful client holds it: when the server ends it (an error, or complete), it subscribes
+ * again with `since` set to the last revision it reached, so it neither misses nor repeats a change. Every error it
+ * got is kept.
+ */
 export class ResumingStream {
   readonly events: StreamEvent[] = [];
-  readonly failures: unknown[] = [];
-  private current: Subscription;
-  private closed = false;
+  readonly errors: unknown[] = [];
+  /** How often it subscribed again. */
+  resumes = 0;
+  #since: string | null;
+  #closed = false;
+  readonly #client: Client;
+  readonly #waiters = new Set<() => void>();
 
+  /** `kinds`: the entity kinds to watch (all by default); `since`: a revision to resume from (a fresh snapshot by default). */
   constructor(
-    private readonly url: string,
-    private readonly model: string,
+    url: string,
+    readonly model: string,
+    readonly options: { kinds?: readonly string[]; since?: string | null } = {},
   ) {
-    this.current = this.open(null);
+    this.#since = options.since ?? null;
+    this.#client = createClient({
+      url: url.replace(/^http/, "ws"),
+      webSocketImpl: WebSocket,
+      connectionParams: adminHeaders,
+      retryAttempts: 0,
+    });
+    this.#subscribe();
+  }
+
+  /** Where it stands: the last CHANGE or BOOKMARK it reached (a snapshot's STATE events all carry the snapshot's revision), or -1. */
+  get revision(): number {
+    return this.#since === null ? -1 : Number(this.#since);
+  }
+
+  get changes(): StreamEvent[] {
+    return this.events.filter((e) => e.type === "CHANGE");
   }
 
   /** Resolves once its snapshot has ended (its first BOOKMARK): writes after that reach it as changes. */
-  async synced(): Promise<void> {
-    await expect.poll(() => this.events.some((e) => e.type === "BOOKMARK"), { timeout: 10_000 }).toBe(true);
+  synced(): Promise<void> {
+    return this.until(() => this.events.some((e) => e.type === "BOOKMARK"), "the snapshot");
   }
 
-  /** Where it stands: the last CHANGE or BOOKMARK (a snapshot's STATE events all carry the snapshot's revision). */
-  get revision(): number {
-    return Number([...this.events].reverse().find((e) => e.type !== "STATE")?.revision ?? 0);
+  /** Resolves once `done()` holds, checked on every event; fails at the deadline with the last events. */
+  until(done: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (!done()) return;
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check);
+        reject(new Error(`deadline passed waiting for ${what}; last events ${JSON.stringify(this.events.slice(-5))}`));
+      }, timeoutMs);
+      this.#waiters.add(check);
+      check();
+    });
   }
 
-  private open(since: string | null): Subscription {
-    const subscription = subscribe(this.url, CHANGES, { model: this.model, kinds: ["APPLICATION"], since });
-    let taken = 0;
-    const take = () => {
-      for (; taken < subscription.events.length; taken++) this.events.push(subscription.events[taken]!);
-      if ((subscription.errors || subscription.completed) && !this.closed && this.current === subscription) {
-        this.failures.push(subscription.errors);
-        this.current = this.open(String(this.revision));
-      }
-    };
-    const watching = () => {
-      take();
-      return this.closed;
-    };
-    void subscription.until(watching, 600_000).catch(() => {});
-    return subscription;
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#client.dispose();
   }
 
-  close(): Promise<void> {
-    this.closed = true;
-    return this.current.close();
+  #subscribe(): void {
+    this.#client.subscribe<{ changes: StreamEvent }>(
+      { query: CHANGES, variables: { model: this.model, kinds: this.options.kinds ?? null, since: this.#since } },
+      {
+        next: (result) => {
+          if (result.errors) this.errors.push(...result.errors);
+          else {
+            const event = result.data!.changes;
+            this.events.push(event);
+            if (event.type !== "STATE" && (this.#since === null || Number(event.revision) > Number(this.#since)))
+              this.#since = event.revision;
+          }
+          this.#notify();
+        },
+        error: (error) => {
+          this.errors.push(...(Array.isArray(error) ? error : [error]));
+          this.#resume();
+        },
+        complete: () => this.#resume(),
+      },
+    );
+  }
+
+  #resume(): void {
+    this.#notify();
+    if (this.#closed) return;
+    this.resumes++;
+    // A stream refused while the database is out of reach is asked for again until it is served.
+    setTimeout(() => this.#subscribe(), 100).unref();
+  }
+
+  #notify(): void {
+    for (const waiter of [...this.#waiters]) waiter();
   }
 }
 
