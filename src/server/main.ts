@@ -3,12 +3,35 @@
 
 import { openStore } from "../db/connect.js";
 import { DataDirLockedError } from "../db/lock.js";
-import { bootstrap, bootstrapAdmin, createLoginCode, ensureAdminToken, issueMachineCredentials, modelsNotDead } from "../model/index.js";
+import {
+  bootstrap,
+  bootstrapAdmin,
+  createLoginCode,
+  ensureAdminToken,
+  issueMachineCredentials,
+  modelsNotDead,
+  outageReporter,
+  unavailable,
+} from "../model/index.js";
 import { DummyStateError } from "../provider/dummy-state.js";
 import { AgentLeader, agentsLock, soleProcess } from "./agent-leader.js";
 import { type AgentsThread, startAgentsThread } from "./agents-thread.js";
 import { LOGIN_PATH, startServer } from "./app.js";
 import { configFromEnv } from "./config.js";
+
+/**
+ * The backstop of "no error from the driver ends the process": a statement whose answer nobody awaited any more when its
+ * connection went (the outage's failure reaches its caller through another statement of the same transaction) rejects
+ * unheard. Seen under load around a PostgreSQL restart, from a place not yet found: said, with its cause, and the
+ * process goes on. Anything else unhandled still ends the process, as Node's default does.
+ */
+const reportStrayOutage = outageReporter((cause) =>
+  console.error(`lifeline: a database failure nothing was waiting for (${cause}); the process goes on`),
+);
+process.on("unhandledRejection", (reason) => {
+  if (!unavailable(reason)) throw reason;
+  reportStrayOutage(reason);
+});
 
 async function main() {
   const config = configFromEnv();
