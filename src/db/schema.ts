@@ -351,6 +351,12 @@ export const credentials = pgTable(
     description: text("description").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
+    /** For people: the models the token may reach, by name; null for every model. */
+    models: text("models").array(),
+    /** Where a person's token came from: "issued" (issueToken), "environment" (LIFELINE_ADMIN_TOKEN), "bootstrap", "session" (a browser's, from a login link). */
+    source: text("source").$type<"issued" | "environment" | "bootstrap" | "session">(),
+    /** When the token was last used (kept coarsely): a browser session ends after a while unused. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   },
   (t) => [index("credentials_entity_idx").on(t.modelId, t.kind, t.entity)],
 );
