@@ -12,16 +12,46 @@ import {
   deploysUnit,
   hostsContainer,
   isPerson,
+  isPersonIn,
+  loadModels,
   type PersonRole,
   provisionsModel,
+  type Reached,
+  reachesModel,
+  readsApplication,
+  readsMachine,
+  readsReached,
+  readsRelation,
+  readsUnit,
+  readsWholeModel,
+  watchesRelationAs,
 } from "../model/index.js";
 import { pageSize } from "./connections.js";
 import type { Context } from "./context.js";
 
-/** The responsibilities a field may ask of its caller (src/model/authority.ts says who holds each). */
+/**
+ * The responsibilities a field may ask of its caller (src/model/authority.ts says who holds each). Every field of
+ * Query, Mutation and Subscription declares some, and every entity type one on each object it returns
+ * (test/authorization-matrix.test.ts fails on a field without).
+ */
 export interface AuthScopes {
-  /** A person with at least this role. */
+  /** Any valid credentials. */
+  authenticated: boolean;
+  /** A person with at least this role whose token reaches every model (the controller's own operations). */
   person: PersonRole;
+  /** A person with at least this role whose token reaches the model. */
+  personIn: { role: PersonRole; model: string };
+  /** Credentials that reach the model: a person's token for it, or an agent of it. */
+  readsModel: string;
+  /** Reads all of the model: people it reaches, its manager machine's agent. */
+  wholeModel: string;
+  readsUnit: { model: string; unit: string };
+  readsMachine: { model: string; machine: string };
+  readsApplication: { model: string; application: string };
+  readsRelation: { model: string; relation: number | string };
+  watchesRelation: { model: string; relation: number; unit: string };
+  /** An entity met inside a model already read: each entity type asks it of every object it returns. */
+  reached: { modelId: string; entity: Reached };
   unitAgent: { model: string; unit: string };
   machineAgent: { model: string; machine: string };
   containerHost: { model: string; machine: string };
@@ -46,13 +76,34 @@ export const builder = new SchemaBuilder<{
     authorizeOnSubscribe: true,
     authScopes: (ctx) => {
       const actor = ctx.actor;
+      const db = ctx.db;
+      // Model names by id, for the entities a person whose token names models reaches: one read a request.
+      const names = new Map<string, Promise<string | undefined>>();
+      const modelName = (id: string) => {
+        if (!names.has(id))
+          names.set(
+            id,
+            loadModels(db, [id]).then(([row]) => row?.name),
+          );
+        return names.get(id)!;
+      };
       return {
+        authenticated: !!actor,
         person: (role) => !!actor && isPerson(actor, role),
+        personIn: (target) => !!actor && isPersonIn(actor, target),
+        readsModel: (model) => !!actor && reachesModel(actor, model),
+        wholeModel: (model) => !!actor && readsWholeModel(db, actor, { model }),
+        readsUnit: (target) => !!actor && readsUnit(db, actor, target),
+        readsMachine: (target) => !!actor && readsMachine(db, actor, target),
+        readsApplication: (target) => !!actor && readsApplication(db, actor, target),
+        readsRelation: (target) => !!actor && readsRelation(db, actor, target),
+        watchesRelation: (target) => !!actor && watchesRelationAs(db, actor, target),
+        reached: ({ modelId, entity }) => !!actor && readsReached(db, actor, modelId, entity, modelName),
         unitAgent: (target) => !!actor && actsForUnit(actor, target),
         machineAgent: (target) => !!actor && actsForMachine(actor, target),
         containerHost: (target) => !!actor && hostsContainer(actor, target),
-        deployer: (target) => !!actor && deploysUnit(ctx.db, actor, target),
-        provisioner: (target) => !!actor && provisionsModel(ctx.db, actor, target),
+        deployer: (target) => !!actor && deploysUnit(db, actor, target),
+        provisioner: (target) => !!actor && provisionsModel(db, actor, target),
       };
     },
     // Nothing has run when this is thrown: a refusal changes nothing.

@@ -1,6 +1,7 @@
 // Assembles the schema from one file per type.
 import { lexicographicSortSchema, printSchema } from "graphql";
 import { builder } from "./builder.js";
+import { unfenced } from "./fenced.js";
 import "./types/scalars.js";
 import "./types/enums.js";
 import "./types/common.js";
@@ -19,6 +20,10 @@ import "./types/credentials.js";
 import "./types/cloud.js";
 
 export const schema = builder.toSchema();
+
+// A field nobody declared a scope for would answer anyone: the schema refuses to exist instead.
+const open = unfenced(schema);
+if (open.length) throw new Error(`fields and types without authorization scopes (src/graphql/fenced.ts): ${open.join(", ")}`);
 
 /** The SDL checked in as schema/schema.graphql. */
 export const printedSchema = () => `${printSchema(lexicographicSortSchema(schema))}\n`;

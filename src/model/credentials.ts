@@ -13,6 +13,7 @@ import { statement } from "../db/statement.js";
 import { forgetAgentTokens, forgetPerson, remember, remembered } from "./authentications.js";
 import { unitAlone } from "./footprint.js";
 import { machineOperation, machinesOperation, unitOperation } from "./lookup.js";
+import { checkModelName } from "./names.js";
 import type { MachineRow, ModelRow } from "./rows.js";
 import { type InModel, type Tx, transact } from "./transaction.js";
 
@@ -20,7 +21,8 @@ export type PersonRole = "admin" | "operator" | "read-only";
 
 /** Who a request comes from. */
 export type Actor =
-  | { kind: "person"; id: number; role: PersonRole; description: string }
+  // A person's token reaches the models it names, or every model (null).
+  | { kind: "person"; id: number; role: PersonRole; description: string; models: readonly string[] | null }
   // An agent's model by id and by name, both read with its credentials: checks compare names without a query.
   | { kind: "machine"; modelId: string; model: string; machine: string }
   | { kind: "unit"; modelId: string; model: string; unit: string };
@@ -85,7 +87,8 @@ function actorOf(found: {
   unitLife: Life | null;
 }): Actor | null {
   const { row } = found;
-  if (row.kind === "person") return { kind: "person", id: row.id, role: row.role ?? "read-only", description: row.description };
+  if (row.kind === "person")
+    return { kind: "person", id: row.id, role: row.role ?? "read-only", description: row.description, models: row.models };
   if (row.kind === "login" || !row.modelId || !row.entity || !found.modelName) return null;
   // An agent's credentials stop working once its entity is Dead.
   const life = row.kind === "machine" ? found.machineLife : found.unitLife;
@@ -124,6 +127,33 @@ export async function bootstrapAdmin(db: Database): Promise<string | null> {
 export interface IssueTokenInput {
   role: PersonRole;
   description: string;
+  /** The models the token reaches, by name; every model when absent. An admin's reaches every model. */
+  models?: readonly string[] | null;
+}
+
+/** How many models one token may name (a token for more is a token for every model). */
+export const MAX_TOKEN_MODELS = 100;
+
+/** A token's models: named validly, each once, and never for an admin (whose tokens and cloud span every model). */
+function tokenModels(input: IssueTokenInput): string[] | null {
+  if (input.models == null) return null;
+  if (input.role === "admin")
+    throw new LifelineError(
+      "INVALID_ARGUMENT",
+      "an admin token reaches every model: issue an operator or read-only token for some models",
+      {
+        field: "models",
+      },
+    );
+  if (input.models.length === 0 || input.models.length > MAX_TOKEN_MODELS)
+    throw new LifelineError(
+      "INVALID_ARGUMENT",
+      `name at least one model and at most ${MAX_TOKEN_MODELS}, or leave models out for every model`,
+      {
+        field: "models",
+      },
+    );
+  return [...new Set(input.models.map(checkModelName))];
 }
 
 export interface IssuedToken {
@@ -134,10 +164,11 @@ export interface IssuedToken {
 
 /** An admin issues a token for a person or a script. */
 export async function issueToken(db: Database, input: IssueTokenInput): Promise<IssuedToken> {
+  const models = tokenModels(input);
   const token = newToken("llt");
   const [row] = await db
     .insert(credentials)
-    .values({ tokenHash: hash(token), kind: "person", role: input.role, description: input.description.slice(0, 200) })
+    .values({ tokenHash: hash(token), kind: "person", role: input.role, description: input.description.slice(0, 200), models })
     .returning({ id: credentials.id });
   return { id: row!.id, token };
 }
@@ -156,7 +187,13 @@ export async function revokeToken(db: Database, input: { id: number }): Promise<
 /** People's tokens (never the tokens themselves), oldest first. */
 export const personTokens = (db: Database) =>
   db
-    .select({ id: credentials.id, role: credentials.role, description: credentials.description, createdAt: credentials.createdAt })
+    .select({
+      id: credentials.id,
+      role: credentials.role,
+      description: credentials.description,
+      models: credentials.models,
+      createdAt: credentials.createdAt,
+    })
     .from(credentials)
     .where(eq(credentials.kind, "person"))
     .orderBy(credentials.id);

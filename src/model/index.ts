@@ -25,7 +25,25 @@ export {
   type SetApplicationConfigInput,
   setApplicationConfig,
 } from "./application.js";
-export { actsForMachine, actsForUnit, deploysUnit, hostsContainer, isPerson, provisionsModel } from "./authority.js";
+export {
+  actsForMachine,
+  actsForUnit,
+  deploysUnit,
+  hostsContainer,
+  isPerson,
+  isPersonIn,
+  provisionsModel,
+  type Reached,
+  reachableModels,
+  reachesModel,
+  readsApplication,
+  readsMachine,
+  readsReached,
+  readsRelation,
+  readsUnit,
+  readsWholeModel,
+  watchesRelationAs,
+} from "./authority.js";
 export type { Blocker, BlockerKind } from "./blocker.js";
 export { type AddCharmInput, addCharm, charmMetadata } from "./charm.js";
 export { formatConfigValue, parseCharmConfig } from "./charm-config.js";
@@ -49,6 +67,7 @@ export {
   issueMachinesCredentials,
   issueToken,
   issueUnitCredentials,
+  MAX_TOKEN_MODELS,
   type MachinesCredentialsInput,
   type PersonRole,
   personTokens,

@@ -236,7 +236,9 @@ async function page<T extends Paged>(db: Database, table: T, where: SQL | undefi
     .limit(window.limit) as unknown as Promise<InferSelectModel<T>[]>;
 }
 
-export const modelsPage = (db: Database, window: PageWindow) => page(db, models, undefined, window);
+/** Models in creation order; only those named when `names` is given (the models a caller's credentials reach). */
+export const modelsPage = (db: Database, window: PageWindow, names?: readonly string[] | null) =>
+  page(db, models, names ? inArray(models.name, [...names]) : undefined, window);
 
 export const machinesPage = (db: Database, model: ModelRow, filter: { topLevelOnly?: boolean | null }, window: PageWindow) =>
   page(db, machines, and(eq(machines.modelId, model.id), filter.topLevelOnly ? isNull(machines.parentId) : undefined), window);

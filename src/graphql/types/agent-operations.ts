@@ -269,7 +269,7 @@ builder.mutationFields((t) => ({
     description:
       "`juju resolved` for a machine whose provisioning failed (seed 004): eligible again, with new constraints when given. NOT_IN_ERROR otherwise.",
     args: { input: t.arg({ type: ResolveMachineInput, required: true }) },
-    authScopes: { person: "operator" },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => resolveMachine(ctx.db, input),
   }),
   runCleanups: t.field({

@@ -21,6 +21,7 @@ import { LifeEnum } from "./enums.js";
 
 ApplicationRef.implement({
   description: "An application: a charm deployed under a name, with its units and relations.",
+  authScopes: (app) => ({ reached: { modelId: app.modelId, entity: { kind: "application", name: app.name } } }),
   fields: (t) => ({
     name: t.exposeString("name"),
     life: t.expose("life", { type: LifeEnum }),
@@ -54,6 +55,8 @@ ApplicationRef.implement({
     }),
     units: t.connection({
       type: UnitRef,
+      // Its units' agents read their application, not their peers' units.
+      authScopes: (app) => ({ reached: { modelId: app.modelId, entity: { kind: "model" } } }),
       resolve: (app, args, ctx) =>
         pagedConnection(args, (window) => unitsPage(ctx.db, { modelId: app.modelId, application: app.name }, window)),
     }),
@@ -71,10 +74,12 @@ builder.objectFields(ModelRef, (t) => ({
     type: ApplicationRef,
     nullable: true,
     args: { name: t.arg.string({ required: true }) },
+    authScopes: (model, args) => ({ readsApplication: { model: model.name, application: args.name } }),
     resolve: (model, args) => entityKey(model.id, checkApplicationName(args.name)),
   }),
   applications: t.connection({
     type: ApplicationRef,
+    authScopes: (model) => ({ wholeModel: model.name }),
     resolve: (model, args, ctx) => pagedConnection(args, (window) => applicationsPage(ctx.db, model, window)),
   }),
 }));
@@ -114,7 +119,7 @@ builder.mutationField("setApplicationConfig", (t) =>
       "`juju config <application> key=value … --reset key`: checked against its charm's options (INVALID_ARGUMENT names an unknown key, " +
       "or a value not of its option's type). A change to the effective config bumps `configVersion`; one that changes nothing writes nothing.",
     args: { input: t.arg({ type: SetApplicationConfigInput, required: true }) },
-    authScopes: { person: "operator" },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => setApplicationConfig(ctx.db, input),
   }),
 );
@@ -124,7 +129,7 @@ builder.mutationField("deploy", (t) =>
     type: ApplicationRef,
     description: "`juju deploy`: the application, its peer relations and its units (each on a new machine unless placed).",
     args: { input: t.arg({ type: DeployInput, required: true }) },
-    authScopes: { person: "operator" },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => deploy(ctx.db, input),
   }),
 );

@@ -146,6 +146,7 @@ builder.subscriptionFields((t) => ({
       life: t.arg({ type: [LifeEnum] }),
       since: t.arg.string({ description: sinceDescription }),
     },
+    authScopes: (_root, args) => ({ wholeModel: args.model }),
     subscribe: (_root, args, ctx) => open(ctx, args.model, modelChanges(args), args.since),
     resolve: resolveEvent,
   }),
@@ -157,6 +158,7 @@ builder.subscriptionFields((t) => ({
       unit: t.arg.string({ required: true }),
       since: t.arg.string({ description: sinceDescription }),
     },
+    authScopes: (_root, args) => ({ readsUnit: args }),
     subscribe: (_root, args, ctx) => {
       parseUnitName(args.unit);
       return open(ctx, args.model, unitLife(args.unit), args.since);
@@ -171,6 +173,7 @@ builder.subscriptionFields((t) => ({
       machine: t.arg.string({ required: true }),
       since: t.arg.string({ description: sinceDescription }),
     },
+    authScopes: (_root, args) => ({ readsMachine: args }),
     subscribe: (_root, args, ctx) => open(ctx, args.model, machineLife(checkMachineId(args.machine)), args.since),
     resolve: resolveEvent,
   }),
@@ -182,6 +185,7 @@ builder.subscriptionFields((t) => ({
       machine: t.arg.string({ required: true }),
       since: t.arg.string({ description: sinceDescription }),
     },
+    authScopes: (_root, args) => ({ readsMachine: args }),
     subscribe: (_root, args, ctx) => open(ctx, args.model, machineUnits(checkMachineId(args.machine)), args.since),
     resolve: resolveEvent,
   }),
@@ -193,6 +197,7 @@ builder.subscriptionFields((t) => ({
       application: t.arg.string({ required: true }),
       since: t.arg.string({ description: sinceDescription }),
     },
+    authScopes: (_root, args) => ({ readsApplication: args }),
     subscribe: (_root, args, ctx) => open(ctx, args.model, applicationRelations(checkApplicationName(args.application)), args.since),
     resolve: resolveEvent,
   }),
@@ -208,6 +213,7 @@ builder.subscriptionFields((t) => ({
       unit: t.arg.string({ required: true }),
       since: t.arg.string({ description: sinceDescription }),
     },
+    authScopes: (_root, args) => ({ watchesRelation: args }),
     subscribe: (_root, args, ctx) => {
       parseUnitName(args.unit);
       return open(ctx, args.model, relationUnits(args.relation, args.unit), args.since);

@@ -55,6 +55,7 @@ const CharmHookRef = builder.objectRef<CharmHook>("CharmHook").implement({
 });
 
 CharmRef.implement({
+  authScopes: (c) => ({ reached: { modelId: c.modelId, entity: { kind: "charm", url: c.url } } }),
   fields: (t) => ({
     url: t.exposeString("url", { description: '"local:<name>-<revision>" for added charms, "bundled:..." for Lifeline\'s examples.' }),
     name: t.exposeString("name"),
@@ -97,11 +98,13 @@ builder.objectFields(ModelRef, (t) => ({
     type: CharmRef,
     nullable: true,
     args: { url: t.arg.string({ required: true }) },
+    authScopes: (model) => ({ wholeModel: model.name }),
     resolve: (model, args) => entityKey(model.id, args.url),
   }),
   charms: t.connection({
     type: CharmRef,
     args: { name: t.arg.string() },
+    authScopes: (model) => ({ wholeModel: model.name }),
     resolve: (model, args, ctx) => pagedConnection(args, (window) => charmsPage(ctx.db, model, args, window)),
   }),
 }));
@@ -132,7 +135,7 @@ builder.mutationField("addCharm", (t) =>
       "Adds a charm from its metadata.yaml, config.yaml and hooks as the next revision of its name (url local:<name>-<revision>). " +
       "INVALID_CHARM_METADATA, INVALID_CHARM_CONFIG, or INVALID_ARGUMENT for a hook it cannot have.",
     args: { input: t.arg({ type: AddCharmInput, required: true }) },
-    authScopes: { person: "operator" },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => addCharm(ctx.db, input),
   }),
 );

@@ -11,7 +11,9 @@ import {
   issueToken,
   issueUnitCredentials,
   MAX_MACHINES_A_CALL,
+  MAX_TOKEN_MODELS,
   personTokens,
+  reachableModels,
   revokeToken,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
@@ -33,17 +35,29 @@ const ViewerRef = builder.objectRef<Actor>("Viewer").implement({
     kind: t.string({ description: '"person", "machine" or "unit".', resolve: (a) => a.kind }),
     tag: t.string({ description: 'Juju\'s tag: "machine-1", "unit-wordpress-0", or "person-<token id>".', resolve: agentTag }),
     role: t.field({ type: TokenRoleEnum, nullable: true, resolve: (a) => (a.kind === "person" ? a.role : null) }),
+    models: t.stringList({
+      nullable: true,
+      description: "The models these credentials reach: those a person's token names (null: every model), an agent's own.",
+      resolve: reachableModels,
+    }),
   }),
 });
 
 const TokenRef = builder
-  .objectRef<{ id: number; role: "admin" | "operator" | "read-only" | null; description: string; createdAt: Date }>("Token")
+  .objectRef<{
+    id: number;
+    role: "admin" | "operator" | "read-only" | null;
+    description: string;
+    models: string[] | null;
+    createdAt: Date;
+  }>("Token")
   .implement({
     description: "A person's token (the secret itself is never shown again).",
     fields: (t) => ({
       id: t.exposeInt("id"),
       role: t.field({ type: TokenRoleEnum, resolve: (k) => k.role ?? "read-only" }),
       description: t.exposeString("description"),
+      models: t.exposeStringList("models", { nullable: true, description: "The models it reaches; null for every model." }),
       createdAt: t.expose("createdAt", { type: "DateTime" }),
     }),
   });
@@ -67,6 +81,7 @@ builder.queryFields((t) => ({
   viewer: t.field({
     type: ViewerRef,
     description: "Who you are, as far as Lifeline can tell from your credentials.",
+    authScopes: { authenticated: true },
     resolve: (_root, _args, ctx) => ctx.actor!,
   }),
   tokens: t.field({
@@ -81,6 +96,9 @@ const IssueTokenInput = builder.inputType("IssueTokenInput", {
   fields: (t) => ({
     role: t.field({ type: TokenRoleEnum, required: true }),
     description: t.string({ required: true, description: "Whose it is, or what it is for." }),
+    models: t.stringList({
+      description: `The models it may reach (at most ${MAX_TOKEN_MODELS}), whether they exist yet or not; every model when omitted. Not for admins, whose tokens reach every model.`,
+    }),
   }),
 });
 

@@ -18,6 +18,7 @@ import { ContainerTypeEnum, LifeEnum, MachineJobEnum } from "./enums.js";
 
 MachineRef.implement({
   description: 'A machine or container: "0", "1", "1/lxd/0".',
+  authScopes: (m) => ({ reached: { modelId: m.modelId, entity: { kind: "machine", id: m.id } } }),
   fields: (t) => ({
     id: t.exposeString("id"),
     life: t.expose("life", { type: LifeEnum }),
@@ -60,11 +61,13 @@ builder.objectFields(ModelRef, (t) => ({
     type: MachineRef,
     nullable: true,
     args: { id: t.arg.string({ required: true }) },
+    authScopes: (model, args) => ({ readsMachine: { model: model.name, machine: args.id } }),
     resolve: (model, args) => entityKey(model.id, checkMachineId(args.id)),
   }),
   machines: t.connection({
     type: MachineRef,
     args: { topLevelOnly: t.arg.boolean({ defaultValue: false, description: "Leave out containers." }) },
+    authScopes: (model) => ({ wholeModel: model.name }),
     resolve: (model, args, ctx) => pagedConnection(args, (window) => machinesPage(ctx.db, model, args, window)),
   }),
 }));
@@ -85,7 +88,7 @@ builder.mutationField("addMachine", (t) =>
     type: MachineRef,
     description: "`juju add-machine`: a machine (or a container on a machine) with no units.",
     args: { input: t.arg({ type: AddMachineInput, required: true }) },
-    authScopes: { person: "operator" },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => addMachine(ctx.db, input),
   }),
 );

@@ -5,6 +5,7 @@ import {
   modelBlockers,
   modelNamed,
   modelsPage,
+  reachableModels,
   setConstraints,
   setModelConfig,
 } from "../../model/index.js";
@@ -18,6 +19,7 @@ import { OutcomeEnum } from "./removal.js";
 
 ModelRef.implement({
   description: "A model: the machines, applications, units and relations one controller manages together.",
+  authScopes: (model) => ({ readsModel: model.name }),
   fields: (t) => ({
     uuid: t.exposeID("id"),
     name: t.exposeString("name"),
@@ -37,7 +39,12 @@ ModelRef.implement({
       resolve: (model) => String(model.revision),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    blockers: t.field({ type: [BlockerRef], description: blockersDescription, resolve: (m, _args, ctx) => modelBlockers(ctx.db, m) }),
+    blockers: t.field({
+      type: [BlockerRef],
+      description: blockersDescription,
+      authScopes: (m) => ({ wholeModel: m.name }),
+      resolve: (m, _args, ctx) => modelBlockers(ctx.db, m),
+    }),
   }),
 });
 
@@ -45,14 +52,18 @@ builder.queryFields((t) => ({
   model: t.field({
     type: ModelRef,
     nullable: true,
-    description: 'A model by name; null with a NOT_FOUND error when there is none. A fresh store holds "default".',
+    description:
+      'A model by name; null with a NOT_FOUND error when there is none. A fresh store holds "default". ' +
+      "FORBIDDEN for a model the caller's credentials do not reach, whether it exists or not.",
     args: { name: t.arg.string({ required: true, defaultValue: DEFAULT_MODEL }) },
+    authScopes: (_root, args) => ({ readsModel: args.name }),
     resolve: (_root, args, ctx) => modelNamed(ctx.db, args.name),
   }),
   models: t.connection({
     type: ModelRef,
-    description: "All models, oldest first.",
-    resolve: (_root, args, ctx) => pagedConnection(args, (window) => modelsPage(ctx.db, window)),
+    description: "The models the caller's credentials reach, oldest first: every model, those its token names, or an agent's own.",
+    authScopes: { authenticated: true },
+    resolve: (_root, args, ctx) => pagedConnection(args, (window) => modelsPage(ctx.db, window, reachableModels(ctx.actor!))),
   }),
 }));
 
@@ -86,12 +97,13 @@ builder.mutationFields((t) => ({
       "`juju model-config`: the model's settings (automaticallyRetryHooks). Unit agents see the change on the model's change rows; " +
       "a setting left as it was writes nothing.",
     args: { input: t.arg({ type: SetModelConfigInput, required: true }) },
-    authScopes: { person: "operator" },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => setModelConfig(ctx.db, input),
   }),
   addModel: t.field({
     type: ModelRef,
-    description: "`juju add-model`: a new model holding machine 0 with JobManageModel, as after bootstrap.",
+    description:
+      "`juju add-model`: a new model holding machine 0 with JobManageModel, as after bootstrap. For operators whose token reaches every model.",
     authScopes: { person: "operator" },
     args: { input: t.arg({ type: AddModelInput, required: true }) },
     resolve: (_root, { input }, ctx) => addModel(ctx.db, input),
@@ -102,14 +114,14 @@ builder.mutationFields((t) => ({
       "`juju set-constraints` / `juju set-model-constraints`: replaces the constraints of an application or the model. " +
       "Existing units and machines keep what they captured at creation (seed 004).",
     args: { input: t.arg({ type: SetConstraintsInput, required: true }) },
-    authScopes: { person: "operator" },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => setConstraints(ctx.db, input),
   }),
   destroyModel: t.field({
     type: OutcomeEnum,
     description: "`juju destroy-model`: Dying; the cleaner destroys its applications and machines, and the model is Dead once empty.",
     args: { name: t.arg.string({ required: true }), force: t.arg.boolean({ required: true, defaultValue: false }) },
-    authScopes: { person: "operator" },
+    authScopes: (_root, args) => ({ personIn: { role: "operator", model: args.name } }),
     resolve: (_root, args, ctx) => destroyModel(ctx.db, { model: args.name, force: args.force }),
   }),
 }));

@@ -64,6 +64,7 @@ const RelationSettingsRef = builder.objectRef<SettingsRow>("RelationSettings").i
 
 RelationRef.implement({
   description: 'A relation between applications\' endpoints, known by its id and its canonical key ("wordpress:db mysql:db").',
+  authScopes: (r) => ({ reached: { modelId: r.modelId, entity: { kind: "relation", key: r.key } } }),
   fields: (t) => ({
     id: t.exposeInt("id"),
     key: t.exposeString("key"),
@@ -97,6 +98,7 @@ builder.objectFields(ModelRef, (t) => ({
     nullable: true,
     description: "A relation by id or by canonical key; give one.",
     args: { id: t.arg.int(), key: t.arg.string() },
+    authScopes: (model, args) => ({ readsRelation: { model: model.name, relation: args.id ?? args.key ?? "" } }),
     resolve: (model, args, ctx) => {
       if ((args.id == null) === (args.key == null))
         throw new LifelineError("INVALID_ARGUMENT", "look a relation up by exactly one of id and key");
@@ -105,6 +107,7 @@ builder.objectFields(ModelRef, (t) => ({
   }),
   relations: t.connection({
     type: RelationRef,
+    authScopes: (model) => ({ wholeModel: model.name }),
     resolve: (model, args, ctx) => pagedConnection(args, (window) => relationsPage(ctx.db, model, window)),
   }),
 }));
@@ -126,7 +129,7 @@ builder.mutationField("integrate", (t) =>
       "`juju integrate`: relates two applications, inferring the endpoints when exactly one pair matches; " +
       "AMBIGUOUS_RELATION lists the candidates when several do.",
     args: { input: t.arg({ type: IntegrateInput, required: true }) },
-    authScopes: { person: "operator" },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => integrate(ctx.db, input),
   }),
 );

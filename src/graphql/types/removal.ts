@@ -95,7 +95,7 @@ for (const [field, inputName, targets, what, run, description] of operations) {
       type: [RemovalResultRef],
       description,
       args: { input: t.arg({ type: Input, required: true }) },
-      authScopes: { person: "operator" },
+      authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: (input as RemoveFields).model } }),
       resolve: (_root, { input }, ctx) => run(ctx.db, toInput(input as RemoveFields, targets)),
     }),
   );

@@ -86,6 +86,7 @@ const AgentStatusRef = builder.objectRef<AgentStatusShape>("AgentStatus").implem
 
 export const HookRunRef = builder.objectRef<HookRunRow>("HookRun").implement({
   description: "One hook a unit agent ran: begun before it ran, ended by its commit.",
+  authScopes: (r) => ({ reached: { modelId: r.modelId, entity: { kind: "unitState", unit: r.unit } } }),
   fields: (t) => ({
     id: t.id({ resolve: (r) => String(r.id) }),
     unitName: t.exposeString("unit"),
@@ -129,12 +130,14 @@ builder.objectFields(UnitRef, (t) => ({
     type: "JSONObject",
     nullable: true,
     description: "The state document its agent keeps on the server (beginHook, commitHook, setUnitAgentState); null until it saves one.",
+    authScopes: (u) => ({ reached: { modelId: u.modelId, entity: { kind: "unitState", unit: u.name } } }),
     load: (keys: string[], ctx) => agentStatesOf(ctx.db, keys),
     resolve: (u) => entityKey(u.modelId, u.name),
   }),
   hookRuns: t.connection({
     type: HookRunRef,
     description: "The hooks its agent ran, newest first (the latest 100 are kept).",
+    authScopes: (u) => ({ reached: { modelId: u.modelId, entity: { kind: "unitState", unit: u.name } } }),
     resolve: (u, args, ctx) => hookRunConnection(args, (window) => hookRunsPage(ctx.db, { modelId: u.modelId, unit: u.name }, window)),
   }),
 }));
@@ -144,6 +147,9 @@ builder.objectFields(ModelRef, (t) => ({
     type: HookRunRef,
     description: "The hooks the model's unit agents ran, newest first; of one unit when `unit` is given.",
     args: { unit: t.arg.string() },
+    authScopes: (model, args) => ({
+      reached: { modelId: model.id, entity: args.unit ? { kind: "unitState", unit: args.unit } : { kind: "model" } },
+    }),
     resolve: (model, args, ctx) =>
       hookRunConnection(args, (window) => hookRunsPage(ctx.db, { modelId: model.id, unit: args.unit }, window)),
   }),
@@ -281,7 +287,7 @@ builder.mutationFields((t) => ({
       "Alive or Dying (NOT_ALIVE when Dead): records what its agent is to do with the failed hook, until the run its agent begins for it takes it (beginHook). " +
       "ALREADY_RESOLVED while one is pending.",
     args: { input: t.arg({ type: ResolveUnitInput, required: true }) },
-    authScopes: { person: "operator" },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => resolveUnit(ctx.db, input),
   }),
 }));

@@ -17,6 +17,9 @@ import { LifeEnum } from "./enums.js";
 
 UnitRef.implement({
   description: 'A unit of an application: "wordpress/0".',
+  authScopes: (u) => ({
+    reached: { modelId: u.modelId, entity: { kind: "unit", name: u.name, machineId: u.machineId, principal: u.principal } },
+  }),
   fields: (t) => ({
     name: t.exposeString("name"),
     number: t.exposeInt("number"),
@@ -59,6 +62,7 @@ builder.objectFields(ModelRef, (t) => ({
     type: UnitRef,
     nullable: true,
     args: { name: t.arg.string({ required: true }) },
+    authScopes: (model, args) => ({ readsUnit: { model: model.name, unit: args.name } }),
     resolve: (model, args) => {
       parseUnitName(args.name);
       return entityKey(model.id, args.name);
@@ -68,6 +72,7 @@ builder.objectFields(ModelRef, (t) => ({
     type: UnitRef,
     description: "Units in creation order, optionally of one application.",
     args: { application: t.arg.string() },
+    authScopes: (model) => ({ wholeModel: model.name }),
     resolve: (model, args, ctx) =>
       pagedConnection(args, (window) => unitsPage(ctx.db, { modelId: model.id, application: args.application }, window)),
   }),
@@ -90,7 +95,7 @@ builder.mutationField("addUnit", (t) =>
     type: [UnitRef],
     description: "`juju add-unit`: refused for subordinate applications and for applications that are not Alive.",
     args: { input: t.arg({ type: AddUnitInput, required: true }) },
-    authScopes: { person: "operator" },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => addUnit(ctx.db, input),
   }),
 );
