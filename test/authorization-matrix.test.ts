@@ -395,3 +395,130 @@ describe("who may read what", () => {
     });
   }
 });
+
+describe("no path leads past the caller's reach", () => {
+  const refusedAs = async (role: Role, query: string, variables: Record<string, unknown> = {}) => {
+    const result = await post(tokens[role as Exclude<Role, "anonymous">], query, { model: here.model, ...variables });
+    return (result.errors ?? []).map((e) => e.extensions?.code);
+  };
+
+  it("a unit agent reads its application, not its application's other units", async () => {
+    await ok(`mutation ($input: AddUnitInput!) { addUnit(input: $input) { name } }`, {
+      input: { model: here.model, application: "wordpress", count: 1 },
+    });
+    const query = `query ($model: String!) { model(name: $model) { application(name: "wordpress") { name units { edges { node { name agentState } } } } } }`;
+    expect(await refusedAs("unit agent", query)).toEqual(["FORBIDDEN"]);
+  });
+
+  it("a unit agent in a relation reads the relation, not the other application's config", async () => {
+    const query = `query ($model: String!, $relation: Int!) { model(name: $model) { relation(id: $relation) { key endpoints { applicationName application { config } } } } }`;
+    const codes = await refusedAs("unit agent", query, { relation: here.db });
+    expect(codes).toContain("FORBIDDEN");
+    const allowed = await post(
+      tokens["unit agent"],
+      `query ($model: String!, $relation: Int!) { model(name: $model) { relation(id: $relation) { key endpoints { applicationName } settings(unit: "mysql/0") { unit } } } }`,
+      { model: here.model, relation: here.db },
+    );
+    expect(allowed.errors).toBeUndefined();
+    expect(allowed.data.model.relation.endpoints.map((e: { applicationName: string }) => e.applicationName).sort()).toEqual([
+      "mysql",
+      "wordpress",
+    ]);
+  });
+
+  it("a unit agent does not read its machine, and a machine agent does not read its units' applications", async () => {
+    expect(
+      await refusedAs(
+        "unit agent",
+        `query ($model: String!) { model(name: $model) { unit(name: "wordpress/0") { name machine { id } } } }`,
+      ),
+    ).toEqual(["FORBIDDEN"]);
+    expect(
+      await refusedAs(
+        "machine agent",
+        `query ($model: String!) { model(name: $model) { unit(name: "wordpress/0") { name application { config } } } }`,
+      ),
+    ).toEqual(["FORBIDDEN"]);
+  });
+
+  it("a subordinate's agent does not read its principal's unit, only its name", async () => {
+    expect(
+      await refusedAs(
+        "subordinate's agent",
+        `query ($model: String!) { model(name: $model) { unit(name: "logging/0") { principal { agentState } } } }`,
+      ),
+    ).toEqual(["FORBIDDEN"]);
+    const { data } = await post(
+      tokens["subordinate's agent"],
+      `query ($model: String!) { model(name: $model) { unit(name: "logging/0") { principal { __typename } } } }`,
+      { model: here.model },
+    );
+    expect(data.model.unit.principal).toEqual({ __typename: "Unit" });
+  });
+
+  it("a refusal does not tell whether what was asked for exists", async () => {
+    const unit = (name: string) =>
+      post(tokens["unit agent"], `query ($model: String!, $unit: String!) { model(name: $model) { unit(name: $unit) { name } } }`, {
+        model: here.model,
+        unit: name,
+      });
+    const [existing, missing] = [await unit("mysql/0"), await unit("mysql/99")];
+    expect(existing.errors?.map((e) => e.extensions?.code)).toEqual(["FORBIDDEN"]);
+    expect(missing.errors?.map((e) => [e.extensions?.code, e.message])).toEqual(
+      existing.errors?.map((e) => [e.extensions?.code, e.message]),
+    );
+    const model = (name: string) =>
+      post(tokens["read-only of the other model"], `query ($model: String!) { model(name: $model) { name } }`, { model: name });
+    const [other, none] = [await model(here.model), await model("no-such-model")];
+    expect(other.errors?.map((e) => e.extensions?.code)).toEqual(["FORBIDDEN"]);
+    expect(none.errors?.map((e) => [e.extensions?.code, e.message])).toEqual(other.errors?.map((e) => [e.extensions?.code, e.message]));
+  });
+
+  it("models lists the models the credentials reach: a token's named models, an agent's own", async () => {
+    const names = async (role: Role) =>
+      (await post(tokens[role as Exclude<Role, "anonymous">], `{ models(first: 1000) { edges { node { name } } } }`)).data.models.edges.map(
+        (e: { node: { name: string } }) => e.node.name,
+      );
+    expect(await names("read-only of the other model")).toEqual([there.model]);
+    expect(await names("operator of this model")).toEqual([here.model]);
+    expect(await names("unit agent")).toEqual([here.model]);
+    expect(await names("read-only")).toEqual(expect.arrayContaining([here.model, there.model]));
+  });
+});
+
+describe("tokens for some models", () => {
+  const ISSUE = `mutation ($input: IssueTokenInput!) { issueToken(input: $input) { id } }`;
+  const refusal = async (input: Record<string, unknown>) => {
+    const result = await post(ADMIN_TOKEN, ISSUE, { input: { description: "matrix refusal", ...input } });
+    return result.errors?.map((e) => [e.extensions?.code, (e.extensions as { field?: string })?.field]);
+  };
+
+  it("an admin token reaches every model: naming models for one is refused", async () => {
+    expect(await refusal({ role: "ADMIN", models: [here.model] })).toEqual([["INVALID_ARGUMENT", "models"]]);
+  });
+
+  it("a token names at least one model, each by a valid name", async () => {
+    expect(await refusal({ role: "OPERATOR", models: [] })).toEqual([["INVALID_ARGUMENT", "models"]]);
+    expect((await refusal({ role: "OPERATOR", models: ["Not A Name"] }))?.[0]?.[0]).toBe("INVALID_NAME");
+  });
+
+  it("a token may name a model before it exists, and reaches it once it does", async () => {
+    const future = uniqueName("later");
+    const issued = await ok(`mutation ($input: IssueTokenInput!) { issueToken(input: $input) { token } }`, {
+      input: { role: "READ_ONLY", description: "matrix future", models: [future] },
+    });
+    const token = issued.issueToken.token as string;
+    expect((await post(token, `query ($m: String!) { model(name: $m) { name } }`, { m: future })).errors?.[0]?.extensions?.code).toBe(
+      "NOT_FOUND",
+    );
+    await ok(`mutation ($name: String!) { addModel(input: { name: $name }) { name } }`, { name: future });
+    expect((await post(token, `query ($m: String!) { model(name: $m) { name } }`, { m: future })).data?.model.name).toBe(future);
+  });
+
+  it("viewer and tokens say which models a token reaches", async () => {
+    const viewer = await post(tokens["operator of this model"], `{ viewer { role models } }`);
+    expect(viewer.data.viewer).toEqual({ role: "OPERATOR", models: [here.model] });
+    const listed = await ok(`{ tokens { description models } }`);
+    expect(listed.tokens).toContainEqual({ description: "matrix OPERATOR", models: [here.model] });
+  });
+});

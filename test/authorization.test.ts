@@ -16,6 +16,8 @@ type Who =
   | "read-only"
   | "operator"
   | "admin"
+  | "operator of this model"
+  | "operator of the other model"
   | "unit agent"
   | "machine agent"
   | "host agent"
@@ -28,6 +30,8 @@ const everyone: Who[] = [
   "read-only",
   "operator",
   "admin",
+  "operator of this model",
+  "operator of the other model",
   "unit agent",
   "machine agent",
   "host agent",
@@ -61,6 +65,8 @@ interface Operation {
   /** Who may, on their own entity ("own"); operators and admins may anyway, unless `adminOnly`. */
   responsible?: readonly Agent[];
   adminOnly?: boolean;
+  /** The controller's, not a model's: for people whose token reaches every model. */
+  controller?: boolean;
   /** A read: every valid identity may. */
   read?: boolean;
   /** The variables, for each responsible agent's own entity (`own`) and for an entity nobody here is responsible for (`other`). */
@@ -81,6 +87,7 @@ const operations: Record<string, Operation> = {
   tokens: { adminOnly: true, query: `{ tokens { id } }`, variables: () => ({}) },
   // People's operations (inputs the model refuses after the check, so nothing changes when allowed).
   addModel: {
+    controller: true,
     query: `mutation ($input: AddModelInput!) { addModel(input: $input) { name } }`,
     variables: () => ({ input: { name: "Not A Name" } }),
   },
@@ -255,7 +262,7 @@ const operations: Record<string, Operation> = {
     query: `mutation ($model: String) { runCleanups(model: $model) { batches } }`,
     variables: (target) => ({ model: target === "own" ? model : otherModel }),
   },
-  runCleanupsEverywhere: { query: `mutation { runCleanups { batches } }`, variables: () => ({}) },
+  runCleanupsEverywhere: { controller: true, query: `mutation { runCleanups { batches } }`, variables: () => ({}) },
   beginHook: {
     responsible: ["unit agent"],
     query: `mutation ($input: BeginHookInput!) { beginHook(input: $input) { id } }`,
@@ -308,9 +315,19 @@ const operations: Record<string, Operation> = {
   },
 };
 
+/** The model an operation's variables name, if any. */
+const modelOf = (variables: Record<string, any>): string | undefined => variables.input?.model ?? variables.model ?? variables.name;
+
 /** What `who` gets for `operation` on its own entity or someone else's: null when allowed. */
 function expected(who: Who, operation: Operation, target: "own" | "other"): "UNAUTHENTICATED" | "FORBIDDEN" | null {
   if (locked.includes(who)) return "UNAUTHENTICATED";
+  if (who === "operator of this model" || who === "operator of the other model") {
+    // An operator within the models its token names, and nothing of the controller's.
+    const named = modelOf(operation.variables(target, who));
+    if (named === undefined) return operation.read ? null : "FORBIDDEN";
+    if (operation.adminOnly || operation.controller) return "FORBIDDEN";
+    return named === (who === "operator of this model" ? model : otherModel) ? null : "FORBIDDEN";
+  }
   if (operation.read) return null;
   if (who === "admin") return null;
   if (operation.adminOnly) return "FORBIDDEN";
@@ -355,6 +372,11 @@ beforeAll(async () => {
   tokens["read-only"] = (await person("READ_ONLY")).token;
   tokens.operator = (await person("OPERATOR")).token;
   tokens.admin = (await person("ADMIN")).token;
+  const operatorOf = async (name: string) =>
+    (await api.ok(ISSUE_TOKEN, { input: { role: "OPERATOR", description: `matrix operator of ${name}`, models: [name] } })).issueToken
+      .token;
+  tokens["operator of this model"] = await operatorOf(model);
+  tokens["operator of the other model"] = await operatorOf(otherModel);
   const revoked = await person("OPERATOR");
   await api.ok(`mutation ($id: Int!) { revokeToken(id: $id) }`, { id: revoked.id });
   tokens["revoked token"] = revoked.token;

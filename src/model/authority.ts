@@ -121,11 +121,22 @@ async function deploysPlaced(q: Queryable, actor: Actor, unit: { machineId: stri
   return actor.kind === "machine" && unit.machineId !== null && within(actor.machine, unit.machineId);
 }
 
+/** Whether each machine agent manages its model: a machine's jobs never change, so the answer lasts as long as its actor. */
+const managers = new WeakMap<Actor, Promise<boolean>>();
+
 /** The agent of one of the model's JobManageModel machines: Juju's controller agent, which runs its provisioner and cleaner. */
-async function managesModel(q: Queryable, actor: Actor, model: string): Promise<boolean> {
-  if (actor.kind !== "machine" || !sameModel(actor, model)) return false;
-  const [machine] = await machineJobs(q, { modelId: actor.modelId, id: actor.machine });
-  return !!machine?.jobs.includes(MachineJob.ManageModel);
+function managesModel(q: Queryable, actor: Actor, model: string): Promise<boolean> {
+  if (actor.kind !== "machine" || !sameModel(actor, model)) return Promise.resolve(false);
+  let answer = managers.get(actor);
+  if (!answer) {
+    answer = machineJobs(q, { modelId: actor.modelId, id: actor.machine }).then(
+      ([machine]) => !!machine?.jobs.includes(MachineJob.ManageModel),
+    );
+    // A failed read (the database away) is asked again next time.
+    answer.catch(() => managers.delete(actor));
+    managers.set(actor, answer);
+  }
+  return answer;
 }
 
 /** The model's provisioner: the agent of one of its JobManageModel machines (or an operator). */
@@ -208,19 +219,21 @@ export type Reached =
  * subscription's model); this is the check on every step inside, so no field can lead past the caller's reach.
  * `modelName` names a model by id, for people whose token names models (remembered per request by its caller).
  */
-export async function readsReached(
+export function readsReached(
   q: Queryable,
   actor: Actor,
   modelId: string,
   entity: Reached,
   modelName: (id: string) => Promise<string | undefined>,
-): Promise<boolean> {
-  if (actor.kind === "person") {
-    if (actor.models === null) return true;
-    const name = await modelName(modelId);
-    return name !== undefined && reachesModel(actor, name);
-  }
+): boolean | Promise<boolean> {
+  // Answered at once for the common case (a status page of a thousand units asks it of each).
+  if (actor.kind === "person" && actor.models === null) return true;
+  if (actor.kind === "person") return modelName(modelId).then((name) => name !== undefined && reachesModel(actor, name));
   if (actor.modelId !== modelId) return false;
+  return readsReachedInModel(q, actor, entity);
+}
+
+async function readsReachedInModel(q: Queryable, actor: Exclude<Actor, { kind: "person" }>, entity: Reached): Promise<boolean> {
   const model = actor.model;
   switch (entity.kind) {
     case "model":
