@@ -58,4 +58,15 @@ describe("a bad subscription on a shared socket", () => {
     expect(closed).toBe(false);
     stop();
   });
+
+  it("two operations and no operationName are refused OPERATION_RESOLUTION_FAILURE, as yoga refuses them over HTTP", async () => {
+    const refused = await refusal("query A { __typename } query B { __typename }");
+    expect(refused.map((e) => e.extensions?.code)).toEqual(["OPERATION_RESOLUTION_FAILURE"]);
+    const over = await fetch(live.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...adminHeaders },
+      body: JSON.stringify({ query: "query A { __typename } query B { __typename }" }),
+    }).then((r) => r.json());
+    expect(over.errors.map((e: { extensions?: { code?: string } }) => e.extensions?.code)).toEqual(["OPERATION_RESOLUTION_FAILURE"]);
+  });
 });

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import { type ExecutionArgs, type execute, GraphQLError, type subscribe } from "graphql";
+import { type ExecutionArgs, type execute, GraphQLError, getOperationAST, type subscribe } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { createLogger, createYoga, type YogaLogger } from "graphql-yoga";
 import { WebSocketServer } from "ws";
@@ -226,6 +226,11 @@ export async function startServer(store: Store, host: string, port: number, opti
         }
         const errors = validate(schema, document);
         if (errors.length) return errors.map((e: unknown) => withCode(e, "GRAPHQL_VALIDATION_FAILED"));
+        // graphql-ws's own answer ("Unable to identify operation") has no code: yoga's over HTTP, with its code.
+        if (!getOperationAST(document, params.operationName))
+          return [
+            new GraphQLError("Could not determine what operation to execute.", { extensions: { code: "OPERATION_RESOLUTION_FAILURE" } }),
+          ];
         let contextValue: Awaited<ReturnType<typeof contextFactory>>;
         try {
           contextValue = await contextFactory();
