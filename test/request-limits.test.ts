@@ -2,6 +2,8 @@
 // coded refusal before any execution ... on both transports." Every hostile request here is
 // one the issue names (or one like it): each is refused with its code, fast, while the
 // server keeps answering others, and nothing changes.
+import { maxHeaderSize } from "node:http";
+import { connect } from "node:net";
 import { type GraphQLInputType, getIntrospectionQuery, getOperationAST, parse, print, typeFromAST, validate } from "graphql";
 import { createClient } from "graphql-ws";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -223,6 +225,34 @@ describe("malformed HTTP requests", () => {
     expect(response.status).toBe(status);
     const body = (await response.json()) as Answer["body"];
     expect(body.errors?.map((e) => e.extensions?.code)).toEqual([code]);
+  });
+});
+
+describe("refusals Node's HTTP server makes before any handler", () => {
+  it("a header section over Node's limit is answered 431 with REQUEST_TOO_LARGE, limit headers; the server goes on", async () => {
+    const response = await fetch(live.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...adminHeaders, "x-padding": "x".repeat(maxHeaderSize + 1) },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    expect(response.status).toBe(431);
+    const body = (await response.json()) as Answer["body"];
+    expect(body.errors?.map((e) => [e.extensions?.code, e.extensions?.limit])).toEqual([["REQUEST_TOO_LARGE", "headers"]]);
+    expect((await send(live, "{ __typename }")).body).toEqual({ data: { __typename: "Query" } });
+  });
+
+  it("a request that is not HTTP is answered 400 with BAD_REQUEST, and the connection closed", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const { port, hostname } = new URL(live.url);
+      const socket = connect(Number(port), hostname, () => socket.end("NOT HTTP AT ALL\r\n\r\n"));
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk));
+      socket.on("close", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as Answer["body"];
+    expect(body.errors?.map((e) => e.extensions?.code)).toEqual(["BAD_REQUEST"]);
   });
 });
 

@@ -47,7 +47,9 @@ export const ErrorCodes = {
   // Request limits (src/server/request-limits.ts): refused before anything of the request runs.
   QUERY_TOO_COMPLEX:
     "The operation exceeds a limit on its shape (depth, breadth, cost, aliases, root fields, directives or tokens): `extensions.limit` says which, `max` its value.",
-  REQUEST_TOO_LARGE: "The request body, a WebSocket message or the GraphQL document is larger than the server accepts.",
+  REQUEST_TOO_LARGE:
+    "The request body, its header section, a WebSocket message or the GraphQL document is larger than the server accepts (`extensions.limit` says which).",
+  REQUEST_TIMEOUT: "The request did not arrive within the server's time for it: the connection is closed.",
   // Change streams (src/changes): the one code they add.
   RESYNC_REQUIRED:
     "The change log no longer holds the revision a stream would resume from: subscribe again without `since` for a fresh snapshot.",

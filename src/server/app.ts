@@ -16,8 +16,9 @@ import { maskError } from "../graphql/errors.js";
 import { schema } from "../graphql/schema.js";
 import { authenticate, redeemLoginCode, unavailable } from "../model/index.js";
 import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js";
+import { answerClientError } from "./client-errors.js";
 import { coalesceWrites } from "./coalesce-writes.js";
-import { useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
+import { refusalBody, useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
 import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
@@ -181,7 +182,7 @@ function refuseOversizeBody(req: IncomingMessage, res: ServerResponse, maxBytes:
       ? "send a Content-Length header with the request body"
       : `the request body is ${length} bytes; at most ${maxBytes} are accepted`;
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", connection: "close" });
-  res.end(JSON.stringify({ errors: [{ message, extensions: { code: "REQUEST_TOO_LARGE", limit: "requestBytes", max: maxBytes } }] }));
+  res.end(refusalBody("REQUEST_TOO_LARGE", message, { limit: "requestBytes", max: maxBytes }));
   return true;
 }
 
@@ -198,6 +199,7 @@ export async function startServer(store: Store, host: string, port: number, opti
     if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store, req, res);
     else if (!refuseOversizeBody(req, res, limits.maxRequestBytes)) void yoga(req, res);
   });
+  server.on("clientError", answerClientError);
   // A larger message closes the socket with 1009 (Message Too Big): ws stops reading it there.
   const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: limits.maxRequestBytes });
   // Before useServer, so every socket is wrapped before graphql-ws sends on it.

@@ -42,17 +42,21 @@ export function useRefusalStatus(): Plugin {
   };
 }
 
+/**
+ * A refusal made outside GraphQL (by the HTTP server itself, or on a WebSocket upgrade), in a GraphQL response's shape:
+ * every answer carries a code, whoever gives it.
+ */
+export function refusalBody(code: ErrorCode | "BAD_REQUEST", message: string, details: Record<string, unknown> = {}): string {
+  return JSON.stringify({ errors: [{ message, extensions: { code, ...details } }] });
+}
+
 /** yoga answers a POST in a media type it cannot read with a bare 415; this gives it a body with a code, as every other refusal has. */
 export function useCodedMediaTypeRefusal(): Plugin {
   return {
     onResponse({ response, setResponse, fetchAPI }) {
       if (response.status !== 415 || response.headers.get("content-type")) return;
-      const body = {
-        errors: [{ message: "send the request as application/json (or GET with ?query=)", extensions: { code: "BAD_REQUEST" } }],
-      };
-      setResponse(
-        new fetchAPI.Response(JSON.stringify(body), { status: 415, headers: { "content-type": "application/json; charset=utf-8" } }),
-      );
+      const body = refusalBody("BAD_REQUEST", "send the request as application/json (or GET with ?query=)");
+      setResponse(new fetchAPI.Response(body, { status: 415, headers: { "content-type": "application/json; charset=utf-8" } }));
     },
   };
 }
