@@ -19,6 +19,7 @@ import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js"
 import { answerClientError } from "./client-errors.js";
 import { coalesceWrites } from "./coalesce-writes.js";
 import { refusalBody, useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
+import { defaultOriginOptions, foreignPageRefusal, type HeaderOf, headersOf, type OriginOptions, OriginPolicy } from "./origins.js";
 import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
@@ -48,11 +49,13 @@ export function createYogaApp(
   limits: RequestLimits = defaultRequestLimits,
   bodiesChecked = false,
   presence?: AgentPresence,
+  origins = new OriginPolicy(defaultOriginOptions),
 ) {
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     maxRequestBodySize: bodiesChecked ? false : limits.maxRequestBytes,
+    cors: origins.cors,
     // A fresh object per request: Pothos keeps the request's dataloaders on it.
     context: async (initial) => {
       const { request, req, connectionParams, params } = initial as typeof initial & {
@@ -60,14 +63,15 @@ export function createYogaApp(
         connectionParams?: Readonly<Record<string, unknown>>;
       };
       // Over graphql-ws, `request` is absent and `req` is the socket's upgrade request.
-      const token = tokenOf({
+      const credentials = tokenOf({
         headers: req ? undefined : request?.headers,
         upgradeHeaders: req?.headers,
         connectionParams,
         extensions: params?.extensions,
       });
+      if (credentials?.cookie) refuseForeignPage(origins, headersOf(req ? req.headers : request.headers));
       const provider = typeof cloud === "function" ? cloud() : cloud;
-      const actor = token ? await authenticate(store.db, token) : null;
+      const actor = credentials ? await authenticate(store.db, credentials.token) : null;
       await presence?.seen(actor);
       return { db: store.db, feed, provider, actor };
     },
@@ -86,6 +90,12 @@ export function createYogaApp(
     graphiql: { title: "Lifeline", defaultQuery: defaultGraphiQLQuery },
     logging: requestLogger(process.env.LIFELINE_LOG === "debug" ? "debug" : "warn"),
   });
+}
+
+/** A request the browser's session cookie authenticates, from another page than the server's own or an allowed one, runs nothing. */
+function refuseForeignPage(origins: OriginPolicy, header: HeaderOf): void {
+  const page = origins.foreignPage(header);
+  if (page) throw new GraphQLError(foreignPageRefusal(page), { extensions: { code: "FORBIDDEN", http: { status: 403 } } });
 }
 
 /**
@@ -163,6 +173,8 @@ export interface ServerOptions {
   keepAliveMs?: number;
   /** Keeps agent presence (src/server/presence.ts): `npm start` always does; off unless given. */
   presence?: PresenceOptions;
+  /** Which pages may use the API from a browser (src/server/origins.ts): the server's own only, unless given. */
+  origins?: OriginOptions;
 }
 
 /** graphql-ws's own default. */
@@ -194,14 +206,24 @@ export async function startServer(store: Store, host: string, port: number, opti
   const limits = options.limits ?? defaultRequestLimits;
   const presence = options.presence ? new AgentPresence(store.db, options.presence) : undefined;
   await presence?.start();
-  const yoga = createYogaApp(store, feed, options.provider, limits, true, presence);
+  const origins = new OriginPolicy(options.origins ?? defaultOriginOptions);
+  const yoga = createYogaApp(store, feed, options.provider, limits, true, presence, origins);
   const server = createServer((req, res) => {
     if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store, req, res);
     else if (!refuseOversizeBody(req, res, limits.maxRequestBytes)) void yoga(req, res);
   });
   server.on("clientError", answerClientError);
   // A larger message closes the socket with 1009 (Message Too Big): ws stops reading it there.
-  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: limits.maxRequestBytes });
+  const wss = new WebSocketServer({
+    server,
+    path: GRAPHQL_PATH,
+    maxPayload: limits.maxRequestBytes,
+    verifyClient: ({ req }, accept) => {
+      const page = origins.foreignPage(headersOf(req.headers));
+      if (!page) accept(true);
+      else accept(false, 403, refusalBody("FORBIDDEN", foreignPageRefusal(page)), { "content-type": "application/json; charset=utf-8" });
+    },
+  });
   // Before useServer, so every socket is wrapped before graphql-ws sends on it.
   coalesceWrites(wss);
   spliceSharedFrames(wss);

@@ -9,7 +9,10 @@ import { type DocumentNode, GraphQLError, Kind, type OperationDefinitionNode } f
 import type { Plugin } from "graphql-yoga";
 import type { Context } from "../graphql/context.js";
 
-/** The cookie a login link sets: HttpOnly and SameSite=Strict, so scripts on other sites can neither read nor send it. */
+/**
+ * The cookie a login link sets: HttpOnly, so no script reads it, and SameSite=Strict, so other sites' pages do not send
+ * it. Other pages on the same host do (SameSite does not separate ports): origins.ts tells them from the server's own.
+ */
 export const SESSION_COOKIE = "lifeline_token";
 
 const bearer = (value: unknown) => (typeof value === "string" ? /^Bearer\s+(\S+)$/i.exec(value.trim())?.[1] : undefined);
@@ -22,23 +25,26 @@ function cookie(header: string | null | undefined): string | undefined {
   return undefined;
 }
 
-/** The token a request carries, wherever it put it. */
+/**
+ * The token a request carries, wherever it put it. `cookie`: the session cookie alone carries it, which a browser
+ * sends whatever page makes the request (the page's origin must then be checked: origins.ts).
+ */
 export function tokenOf(request: {
   headers?: Headers;
   upgradeHeaders?: IncomingHttpHeaders;
   connectionParams?: Readonly<Record<string, unknown>>;
   extensions?: Readonly<Record<string, unknown>>;
-}): string | undefined {
+}): { token: string; cookie: boolean } | undefined {
   const params = request.connectionParams;
-  return (
+  const token =
     bearer(request.extensions?.authorization) ??
     bearer(params?.authorization) ??
     (typeof params?.token === "string" ? params.token : undefined) ??
     bearer(request.headers?.get("authorization")) ??
-    bearer(request.upgradeHeaders?.authorization) ??
-    cookie(request.headers?.get("cookie")) ??
-    cookie(request.upgradeHeaders?.cookie)
-  );
+    bearer(request.upgradeHeaders?.authorization);
+  if (token) return { token, cookie: false };
+  const session = cookie(request.headers?.get("cookie")) ?? cookie(request.upgradeHeaders?.cookie);
+  return session ? { token: session, cookie: true } : undefined;
 }
 
 /** Only `__schema` / `__type` fields: what GraphiQL and code generators ask before anyone logs in. */

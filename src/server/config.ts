@@ -6,6 +6,7 @@ import { defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
 import { defaultRetention, type RetentionOptions } from "../changes/retention.js";
 import type { StoreOptions } from "../db/connect.js";
 import { DEFAULT_KEEP_ALIVE_MS } from "./app.js";
+import type { OriginOptions } from "./origins.js";
 import { DEFAULT_AGENT_GRACE_MS, type PresenceOptions } from "./presence.js";
 import { defaultRequestLimits, type RequestLimits } from "./request-limits.js";
 
@@ -20,6 +21,8 @@ export interface Config {
   keepAliveMs: number;
   /** Agent presence: how long an agent may be connected nowhere before it is lost. */
   presence: PresenceOptions;
+  /** Which pages may use the API from a browser. */
+  origins: OriginOptions;
   /** The in-process agents (provisioners on the dummy cloud, machine agents). */
   agents: {
     enabled: boolean;
@@ -63,6 +66,29 @@ function requestLimits(env: NodeJS.ProcessEnv): RequestLimits {
   return limits;
 }
 
+/** An http(s) URL. */
+function httpUrl(name: string, text: string): URL {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (!url || !["http:", "https:"].includes(url.protocol)) throw new Error(`${name} must be an http(s) URL, got "${text}"`);
+  return url;
+}
+
+/** LIFELINE_ALLOWED_ORIGINS (none by default: the server's own pages only), each as a browser sends it; LIFELINE_PUBLIC_URL. */
+function origins(env: NodeJS.ProcessEnv): OriginOptions {
+  const allowedOrigins = (env.LIFELINE_ALLOWED_ORIGINS ?? "")
+    .split(",")
+    .map((text) => text.trim())
+    .filter((text) => text !== "")
+    .map((text) => {
+      const { origin } = httpUrl("LIFELINE_ALLOWED_ORIGINS", text);
+      if (origin !== text.replace(/\/$/, ""))
+        throw new Error(`LIFELINE_ALLOWED_ORIGINS takes origins (scheme://host[:port], no path), got "${text}"`);
+      return origin;
+    });
+  const publicUrl = env.LIFELINE_PUBLIC_URL ? httpUrl("LIFELINE_PUBLIC_URL", env.LIFELINE_PUBLIC_URL).href : null;
+  return { allowedOrigins, publicUrl };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port number, got "${env.PORT}"`);
@@ -88,6 +114,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     limits: requestLimits(env),
     keepAliveMs: positive(env, "LIFELINE_WS_KEEPALIVE_MS", DEFAULT_KEEP_ALIVE_MS),
     presence: { graceMs: Math.max(100, positive(env, "LIFELINE_AGENT_GRACE_MS", DEFAULT_AGENT_GRACE_MS)) },
+    origins: origins(env),
     agents: {
       enabled: env.LIFELINE_AGENTS !== "0",
       startAttempts: Math.max(1, positive(env, "LIFELINE_PROVISIONER_START_ATTEMPTS", 10)),

@@ -51,6 +51,7 @@ async function main() {
     limits: config.limits,
     keepAliveMs: config.keepAliveMs,
     presence: config.presence,
+    origins: config.origins,
     // The admin's cloud API reaches the cloud of this process's agents, while they run here.
     ...(config.agents.enabled ? { provider: () => agents?.cloud } : {}),
   });
