@@ -173,3 +173,65 @@ describe("lifeline server process", { timeout: 90_000 }, () => {
     expect(await exited(again.child)).toBe(0);
   });
 });
+
+// Issue 32, point 3: "Changing LIFELINE_ADMIN_TOKEN leaves the old one working; every start adds a login link valid
+// 24 h and the previous start's still works."
+describe("credentials across restarts", { timeout: 90_000 }, () => {
+  const dataDir = join(dataRoot, "restarts");
+  const A = "llt_restarts-token-a-not-secret";
+  const B = "llt_restarts-token-b-not-secret";
+  let running: ChildProcessWithoutNullStreams;
+  let url = "";
+  let firstLink = "";
+
+  /** Stops the running process, then starts it again with `token` as LIFELINE_ADMIN_TOKEN; resolves with its output. */
+  async function restart(token: string) {
+    if (running) {
+      running.kill("SIGTERM");
+      expect(await exited(running)).toBe(0);
+    }
+    const started = startLifeline({ LIFELINE_DATA_DIR: dataDir, LIFELINE_AGENTS: "0", LIFELINE_ADMIN_TOKEN: token }, READY);
+    running = started.child;
+    const { output, code } = await started.ready;
+    expect(code, output).toBeNull();
+    url = /GraphiQL at (http\S+)/.exec(output)![1]!;
+    return output;
+  }
+
+  const refusal = async (token: string) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: "{ viewer { kind } }" }),
+    });
+    return ((await response.json()) as { errors?: { extensions?: { code?: string } }[] }).errors?.[0]?.extensions?.code ?? null;
+  };
+
+  it("a start with LIFELINE_ADMIN_TOKEN A accepts A as an admin", async () => {
+    firstLink = READY.exec(await restart(A))![1]!;
+    expect(await refusal(A)).toBeNull();
+  });
+
+  it("a restart with B revokes A: A is UNAUTHENTICATED, B works", async () => {
+    await restart(B);
+    expect(await refusal(A)).toBe("UNAUTHENTICATED");
+    expect(await refusal(B)).toBeNull();
+  });
+
+  it("the previous start's login link no longer logs in: each start revokes the last one's", async () => {
+    // The same link on this start's port (PORT=0 picks a new one each time).
+    const link = new URL(firstLink);
+    const here = new URL(`${link.pathname}${link.search}`, url);
+    expect((await fetch(here, { redirect: "manual" })).status).toBe(401);
+  });
+
+  it("a restart without LIFELINE_ADMIN_TOKEN revokes B, and, no lasting admin token left, prints a new one", async () => {
+    const output = await restart("");
+    expect(await refusal(B)).toBe("UNAUTHENTICATED");
+    const printed = /admin token, shown only now .*: (\S+)/.exec(output)?.[1];
+    expect(printed, output).toMatch(/^llt_/);
+    expect(await refusal(printed!)).toBeNull();
+    running.kill("SIGTERM");
+    expect(await exited(running)).toBe(0);
+  });
+});

@@ -2,8 +2,7 @@
 // tokens with a role; every machine and unit agent has its own identity, whose
 // secret its provisioner (for a machine) or deployer (for a unit) issues and
 // hands over, as in Juju. Tokens are stored only as hashes.
-import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
 import { LifelineError, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import type { Database } from "../db/connect.js";
@@ -15,6 +14,8 @@ import { unitAlone } from "./footprint.js";
 import { machineOperation, machinesOperation, unitOperation } from "./lookup.js";
 import { checkModelName } from "./names.js";
 import type { MachineRow, ModelRow } from "./rows.js";
+import { hash, newToken } from "./secrets.js";
+import { defaultSessionLifetimes, noteUse, type SessionLifetimes, workingUntil } from "./sessions.js";
 import { type InModel, type Tx, transact } from "./transaction.js";
 
 export type PersonRole = "admin" | "operator" | "read-only";
@@ -35,9 +36,6 @@ export const agentTag = (actor: Actor) =>
       ? `unit-${actor.unit.replace("/", "-")}`
       : `person-${actor.id}`;
 
-const hash = (token: string) => createHash("sha256").update(token).digest("hex");
-const newToken = (prefix: string) => `${prefix}_${randomBytes(32).toString("base64url")}`;
-
 /** Tokens' credentials, with the life of each agent's entity: one statement for the tokens of requests that arrive together. */
 const credentialsOfTokens = statement(["tokenHashes"], (db, p) =>
   db
@@ -49,12 +47,7 @@ const credentialsOfTokens = statement(["tokenHashes"], (db, p) =>
       machines,
       and(eq(credentials.kind, "machine"), eq(machines.modelId, credentials.modelId), eq(machines.id, credentials.entity)),
     )
-    .where(
-      and(
-        sql`${credentials.tokenHash} = any(${p.tokenHashes}::text[])`,
-        or(isNull(credentials.expiresAt), gt(credentials.expiresAt, sql`now()`)),
-      ),
-    ),
+    .where(sql`${credentials.tokenHash} = any(${p.tokenHashes}::text[])`),
 );
 
 type Found = Awaited<ReturnType<typeof credentialsOfTokens>>[number];
@@ -66,17 +59,26 @@ const credentialsOfToken = readTogether<string, Found>(async (db, tokenHashes) =
 });
 
 /**
- * The actor a bearer token stands for, or null when it is unknown, revoked, expired, or its
- * agent's entity is Dead or gone. Answers are remembered for a moment (authentications.ts).
+ * The actor a bearer token stands for, or null when it is unknown, revoked, expired (a session: unused too long, or
+ * too old), or its agent's entity is Dead or gone. Answers are remembered for a moment (authentications.ts). Time is
+ * the server's clock, `now`, which tests move.
  */
-export async function authenticate(db: Database, token: string): Promise<Actor | null> {
+export async function authenticate(
+  db: Database,
+  token: string,
+  sessions: SessionLifetimes = defaultSessionLifetimes,
+  now = Date.now(),
+): Promise<Actor | null> {
   if (!token || token.length > 200) return null;
   const tokenHash = hash(token);
-  const known = remembered<Actor>(db, tokenHash);
+  const known = remembered<Actor>(db, tokenHash, now);
   if (known) return known;
   const found = await credentialsOfToken(db, tokenHash);
-  const actor = found ? actorOf(found) : null;
-  if (actor) remember(db, tokenHash, actor, found!.row.expiresAt);
+  const until = found && workingUntil(found.row, sessions);
+  const actor = found && !(until && until.getTime() <= now) ? actorOf(found) : null;
+  if (!actor) return null;
+  remember(db, tokenHash, actor, until ?? null, now);
+  if (actor.kind === "person") noteUse(db, found!.row, sessions, now);
   return actor;
 }
 
@@ -98,16 +100,39 @@ function actorOf(found: {
     : { kind: "unit", modelId: row.modelId, model: found.modelName, unit: row.entity };
 }
 
-/** Makes `token` an admin token (LIFELINE_ADMIN_TOKEN): idempotent. */
-export async function ensureAdminToken(db: Database, token: string, description = "LIFELINE_ADMIN_TOKEN"): Promise<void> {
-  if (token.length < 16) throw new LifelineError("INVALID_ARGUMENT", "an admin token needs at least 16 characters");
-  await db
-    .insert(credentials)
-    .values({ tokenHash: hash(token), kind: "person", role: "admin", description })
-    .onConflictDoUpdate({ target: credentials.tokenHash, set: { kind: "person", role: "admin", expiresAt: null } });
+/** The environment's admin tokens: LIFELINE_ADMIN_TOKEN's, and one made so before tokens kept their source. */
+const environmentTokens = and(
+  eq(credentials.kind, "person"),
+  or(eq(credentials.source, "environment"), and(isNull(credentials.source), eq(credentials.description, "LIFELINE_ADMIN_TOKEN"))),
+);
+
+/**
+ * Makes `token` the environment's admin token (LIFELINE_ADMIN_TOKEN), the only one: a token the environment named
+ * before is revoked, so rotating it ends the old one. With none (null), the environment has no token any more.
+ * Idempotent.
+ */
+export async function ensureAdminToken(db: Database, token: string | null): Promise<void> {
+  if (token !== null && token.length < 16) throw new LifelineError("INVALID_ARGUMENT", "an admin token needs at least 16 characters");
+  const revoked = await transact(db, async (tx) => {
+    const others = token === null ? environmentTokens : and(environmentTokens, ne(credentials.tokenHash, hash(token)));
+    const gone = await tx.db.delete(credentials).where(others).returning({ id: credentials.id });
+    if (token !== null)
+      await tx.db
+        .insert(credentials)
+        .values({ tokenHash: hash(token), kind: "person", role: "admin", description: "LIFELINE_ADMIN_TOKEN", source: "environment" })
+        .onConflictDoUpdate({
+          target: credentials.tokenHash,
+          set: { kind: "person", role: "admin", expiresAt: null, models: null, source: "environment" },
+        });
+    return gone;
+  });
+  for (const { id } of revoked) forgetPerson(db, id);
 }
 
-/** On a store with no admin yet, makes one and returns its token (to be printed once); null otherwise. */
+/**
+ * On a store with no lasting admin token yet (a browser's session is none: it ends), makes one and returns it (to be
+ * printed once); null otherwise. A store whose only admin token was the environment's, no longer named, gets one so.
+ */
 export async function bootstrapAdmin(db: Database): Promise<string | null> {
   return transact(db, async (tx) => {
     // One bootstrap at a time: concurrent first starts must not both create one.
@@ -115,11 +140,20 @@ export async function bootstrapAdmin(db: Database): Promise<string | null> {
     const [admin] = await tx.db
       .select({ id: credentials.id })
       .from(credentials)
-      .where(and(eq(credentials.kind, "person"), eq(credentials.role, "admin")))
+      .where(
+        and(
+          eq(credentials.kind, "person"),
+          eq(credentials.role, "admin"),
+          isNull(credentials.expiresAt),
+          or(isNull(credentials.source), ne(credentials.source, "session")),
+        ),
+      )
       .limit(1);
     if (admin) return null;
     const token = newToken("llt");
-    await tx.db.insert(credentials).values({ tokenHash: hash(token), kind: "person", role: "admin", description: "first admin" });
+    await tx.db
+      .insert(credentials)
+      .values({ tokenHash: hash(token), kind: "person", role: "admin", description: "first admin", source: "bootstrap" });
     return token;
   });
 }
@@ -168,7 +202,14 @@ export async function issueToken(db: Database, input: IssueTokenInput): Promise<
   const token = newToken("llt");
   const [row] = await db
     .insert(credentials)
-    .values({ tokenHash: hash(token), kind: "person", role: input.role, description: input.description.slice(0, 200), models })
+    .values({
+      tokenHash: hash(token),
+      kind: "person",
+      role: input.role,
+      description: input.description.slice(0, 200),
+      models,
+      source: "issued",
+    })
     .returning({ id: credentials.id });
   return { id: row!.id, token };
 }
@@ -184,47 +225,22 @@ export async function revokeToken(db: Database, input: { id: number }): Promise<
   return true;
 }
 
-/** People's tokens (never the tokens themselves), oldest first. */
-export const personTokens = (db: Database) =>
+/** People's tokens that have not expired (never the tokens themselves), browsers' sessions among them, oldest first. */
+export const personTokens = (db: Database, now = Date.now()) =>
   db
     .select({
       id: credentials.id,
       role: credentials.role,
       description: credentials.description,
       models: credentials.models,
+      source: credentials.source,
       createdAt: credentials.createdAt,
+      expiresAt: credentials.expiresAt,
+      lastUsedAt: credentials.lastUsedAt,
     })
     .from(credentials)
-    .where(eq(credentials.kind, "person"))
+    .where(and(eq(credentials.kind, "person"), or(isNull(credentials.expiresAt), gt(credentials.expiresAt, new Date(now)))))
     .orderBy(credentials.id);
-
-/** How long a login code printed by `npm start` stays redeemable. */
-export const LOGIN_CODE_TTL_S = 24 * 3600;
-
-/** A single-use code that logs a browser in as an admin (the GraphiQL URL `npm start` prints, as Jupyter does). */
-export async function createLoginCode(db: Database): Promise<string> {
-  const code = newToken("login");
-  await db.insert(credentials).values({
-    tokenHash: hash(code),
-    kind: "login",
-    description: "login code printed at start",
-    expiresAt: sql`now() + make_interval(secs => ${LOGIN_CODE_TTL_S})`,
-  });
-  return code;
-}
-
-/** Redeems a login code (once) for an admin session token; null when unknown, used or expired. */
-export async function redeemLoginCode(db: Database, code: string): Promise<string | null> {
-  if (!code || code.length > 200) return null;
-  const used = await db
-    .delete(credentials)
-    .where(and(eq(credentials.tokenHash, hash(code)), eq(credentials.kind, "login"), gt(credentials.expiresAt, sql`now()`)))
-    .returning({ id: credentials.id });
-  if (!used.length) return null;
-  const token = newToken("llt");
-  await db.insert(credentials).values({ tokenHash: hash(token), kind: "person", role: "admin", description: "browser session" });
-  return token;
-}
 
 /** Replaces an agent's secret: the one issued before stops working. */
 const insertAgentSecret = statement(["tokenHash", "kind", "modelId", "entity", "description"], (db, p) =>

@@ -59,7 +59,6 @@ export {
   agentTag,
   authenticate,
   bootstrapAdmin,
-  createLoginCode,
   ensureAdminToken,
   type IssuedToken,
   type IssueTokenInput,
@@ -71,7 +70,6 @@ export {
   type MachinesCredentialsInput,
   type PersonRole,
   personTokens,
-  redeemLoginCode,
   revokeToken,
 } from "./credentials.js";
 export {
@@ -128,6 +126,7 @@ export { type IntegrateInput, integrate, relationBlockers } from "./relation.js"
 export { type RemovalResult, type RemoveInput, removeApplications, removeMachines, removeRelations, removeUnits } from "./removal.js";
 export type * from "./rows.js";
 export { type EnterScopeInput, enterScope, leaveScope, type ScopeChange, type ScopeInput } from "./scope.js";
+export { createLoginCode, defaultSessionLifetimes, redeemLoginCode, type SessionLifetimes } from "./sessions.js";
 export { MAX_ATTEMPTS, type Operation, transact } from "./transaction.js";
 export {
   type AddUnitInput,

@@ -14,11 +14,12 @@ import type { Store } from "../db/connect.js";
 import type { CloudControl, Context } from "../graphql/context.js";
 import { maskError } from "../graphql/errors.js";
 import { schema } from "../graphql/schema.js";
-import { authenticate, redeemLoginCode, unavailable } from "../model/index.js";
-import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js";
+import { authenticate, defaultSessionLifetimes, type SessionLifetimes, unavailable } from "../model/index.js";
+import { tokenOf, useAuthentication } from "./authentication.js";
 import { answerClientError } from "./client-errors.js";
 import { coalesceWrites } from "./coalesce-writes.js";
 import { refusalBody, useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
+import { LOGIN_PATH, logIn } from "./login.js";
 import { defaultOriginOptions, foreignPageRefusal, type HeaderOf, headersOf, type OriginOptions, OriginPolicy } from "./origins.js";
 import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
@@ -26,12 +27,26 @@ import { useSharedSubscriptionExecution } from "./shared-execution.js";
 import { keepSharedResult, replaceSharedPayload, spliceSharedFrames } from "./shared-frames.js";
 
 export const GRAPHQL_PATH = "/graphql";
+export { LOGIN_PATH };
 
 /** What onSubscribe hands graphql-ws as the root value: yoga's enveloped execute and subscribe (yoga's graphql-ws example). */
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => ReturnType<typeof execute>;
   subscribe: (args: ExecutionArgs) => ReturnType<typeof subscribe>;
 }
+
+/** How browsers may use the API: the pages they may come from, and how long their sessions last by `clock` (tests move it). */
+export interface BrowserAccess {
+  origins: OriginPolicy;
+  sessions: SessionLifetimes;
+  clock: () => number;
+}
+
+const browserAccess = (options: { origins?: OriginOptions; sessions?: SessionLifetimes; clock?: () => number }): BrowserAccess => ({
+  origins: new OriginPolicy(options.origins ?? defaultOriginOptions),
+  sessions: options.sessions ?? defaultSessionLifetimes,
+  clock: options.clock ?? Date.now,
+});
 
 /** The cloud the admin's API reaches: fixed, or asked for per request (it comes and goes with the process's agents). */
 export type CloudSource = CloudControl | (() => CloudControl | undefined);
@@ -49,7 +64,7 @@ export function createYogaApp(
   limits: RequestLimits = defaultRequestLimits,
   bodiesChecked = false,
   presence?: AgentPresence,
-  origins = new OriginPolicy(defaultOriginOptions),
+  { origins, sessions, clock }: BrowserAccess = browserAccess({}),
 ) {
   return createYoga<Record<string, unknown>, Context>({
     schema,
@@ -71,7 +86,7 @@ export function createYogaApp(
       });
       if (credentials?.cookie) refuseForeignPage(origins, headersOf(req ? req.headers : request.headers));
       const provider = typeof cloud === "function" ? cloud() : cloud;
-      const actor = credentials ? await authenticate(store.db, credentials.token) : null;
+      const actor = credentials ? await authenticate(store.db, credentials.token, sessions, clock()) : null;
       await presence?.seen(actor);
       return { db: store.db, feed, provider, actor };
     },
@@ -133,22 +148,6 @@ function withCode(error: unknown, code: string): GraphQLError {
   return new GraphQLError("the query could not be parsed", { extensions: { code } });
 }
 
-/** Where a login link (printed by `npm start`) logs a browser in: `/login?code=…`. */
-export const LOGIN_PATH = "/login";
-
-/** Redeems a login code for a session cookie and sends the browser on to GraphiQL, as Jupyter's token URL does. */
-async function logIn(store: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const code = new URL(req.url ?? "", "http://lifeline").searchParams.get("code") ?? "";
-  const token = await redeemLoginCode(store.db, code).catch(() => null);
-  if (!token) {
-    res.writeHead(401, { "content-type": "text/plain; charset=utf-8" });
-    res.end("This login link has been used or has expired. Restart lifeline for a new one, or send a bearer token.\n");
-    return;
-  }
-  res.writeHead(303, { "set-cookie": `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`, location: GRAPHQL_PATH });
-  res.end();
-}
-
 export interface RunningServer {
   url: string;
   server: Server;
@@ -175,6 +174,10 @@ export interface ServerOptions {
   presence?: PresenceOptions;
   /** Which pages may use the API from a browser (src/server/origins.ts): the server's own only, unless given. */
   origins?: OriginOptions;
+  /** How long login links and browsers' sessions live (src/model/sessions.ts). */
+  sessions?: SessionLifetimes;
+  /** The clock credentials' lifetimes are timed by; tests move it. */
+  clock?: () => number;
 }
 
 /** graphql-ws's own default. */
@@ -206,10 +209,12 @@ export async function startServer(store: Store, host: string, port: number, opti
   const limits = options.limits ?? defaultRequestLimits;
   const presence = options.presence ? new AgentPresence(store.db, options.presence) : undefined;
   await presence?.start();
-  const origins = new OriginPolicy(options.origins ?? defaultOriginOptions);
-  const yoga = createYogaApp(store, feed, options.provider, limits, true, presence, origins);
+  const access = browserAccess(options);
+  const { origins } = access;
+  const yoga = createYogaApp(store, feed, options.provider, limits, true, presence, access);
+  const login = () => ({ sessions: access.sessions, secure: origins.servedOverHttps, now: access.clock() });
   const server = createServer((req, res) => {
-    if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store, req, res);
+    if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store.db, GRAPHQL_PATH, req, res, login());
     else if (!refuseOversizeBody(req, res, limits.maxRequestBytes)) void yoga(req, res);
   });
   server.on("clientError", answerClientError);

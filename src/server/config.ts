@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
 import { defaultRetention, type RetentionOptions } from "../changes/retention.js";
 import type { StoreOptions } from "../db/connect.js";
+import { defaultSessionLifetimes, type SessionLifetimes } from "../model/index.js";
 import { DEFAULT_KEEP_ALIVE_MS } from "./app.js";
 import type { OriginOptions } from "./origins.js";
 import { DEFAULT_AGENT_GRACE_MS, type PresenceOptions } from "./presence.js";
@@ -23,6 +24,8 @@ export interface Config {
   presence: PresenceOptions;
   /** Which pages may use the API from a browser. */
   origins: OriginOptions;
+  /** How long a login link and a browser's session live. */
+  sessions: SessionLifetimes;
   /** The in-process agents (provisioners on the dummy cloud, machine agents). */
   agents: {
     enabled: boolean;
@@ -43,6 +46,9 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${text}"`);
   return value;
 }
+
+/** A lifetime set in seconds, as milliseconds: at least one second. */
+const seconds = (env: NodeJS.ProcessEnv, name: string, fallbackMs: number) => Math.max(1, positive(env, name, fallbackMs / 1000)) * 1000;
 
 /**
  * The dummy cloud's file: beside the PGlite data directory (`.lifeline/cloud.json` by default), so the cloud lives as long
@@ -115,6 +121,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveMs: positive(env, "LIFELINE_WS_KEEPALIVE_MS", DEFAULT_KEEP_ALIVE_MS),
     presence: { graceMs: Math.max(100, positive(env, "LIFELINE_AGENT_GRACE_MS", DEFAULT_AGENT_GRACE_MS)) },
     origins: origins(env),
+    sessions: {
+      loginLinkMs: seconds(env, "LIFELINE_LOGIN_LINK_TTL_S", defaultSessionLifetimes.loginLinkMs),
+      idleMs: seconds(env, "LIFELINE_SESSION_IDLE_S", defaultSessionLifetimes.idleMs),
+      maxMs: seconds(env, "LIFELINE_SESSION_MAX_S", defaultSessionLifetimes.maxMs),
+    },
     agents: {
       enabled: env.LIFELINE_AGENTS !== "0",
       startAttempts: Math.max(1, positive(env, "LIFELINE_PROVISIONER_START_ATTEMPTS", 10)),

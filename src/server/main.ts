@@ -37,8 +37,9 @@ async function main() {
   const config = configFromEnv();
   const store = await openStore(config.store);
   await bootstrap(store.db);
-  // LIFELINE_ADMIN_TOKEN (scripts, tests) is an admin token; without it, the first start makes one and shows it once.
-  if (process.env.LIFELINE_ADMIN_TOKEN) await ensureAdminToken(store.db, process.env.LIFELINE_ADMIN_TOKEN);
+  // LIFELINE_ADMIN_TOKEN (scripts, tests) is an admin token, the environment's only one: rotating it (or unsetting it)
+  // revokes the last. Without it, the first start makes one and shows it once.
+  await ensureAdminToken(store.db, process.env.LIFELINE_ADMIN_TOKEN || null);
   const firstAdmin = await bootstrapAdmin(store.db);
   // Shown the moment it exists: only its hash is kept, so a start that fails later must not lose it.
   if (firstAdmin) console.log(`lifeline: admin token, shown only now (Lifeline keeps only its hash): ${firstAdmin}`);
@@ -52,6 +53,7 @@ async function main() {
     keepAliveMs: config.keepAliveMs,
     presence: config.presence,
     origins: config.origins,
+    sessions: config.sessions,
     // The admin's cloud API reaches the cloud of this process's agents, while they run here.
     ...(config.agents.enabled ? { provider: () => agents?.cloud } : {}),
   });
@@ -109,10 +111,13 @@ async function main() {
   // Printed once everything runs: the last line is the one to open.
   console.log(`lifeline: store ${store.driver} at ${store.location}`);
   console.log(`lifeline: GraphQL API and GraphiQL at ${running.url}`);
-  // As Jupyter does: a link that logs the browser in, so GraphiQL works without pasting a token.
-  const login = new URL(LOGIN_PATH, running.url);
-  login.searchParams.set("code", await createLoginCode(store.db));
-  console.log(`lifeline: open GraphiQL logged in as an admin (the link works once, within a day): ${login}`);
+  // As Jupyter does: a link that logs the browser in, so GraphiQL works without pasting a token. It revokes the last
+  // start's link.
+  const login = new URL(LOGIN_PATH, config.origins.publicUrl ?? running.url);
+  login.searchParams.set("code", await createLoginCode(store.db, config.sessions));
+  const minutes = Math.round(config.sessions.loginLinkMs / 60_000);
+  const within = minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : `${config.sessions.loginLinkMs / 1000} s`;
+  console.log(`lifeline: open GraphiQL logged in as an admin (the link works once, within ${within}): ${login}`);
 }
 
 main().catch((error) => {

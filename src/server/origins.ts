@@ -46,10 +46,13 @@ const originOf = (url: string) => {
 export class OriginPolicy {
   private readonly allowed: ReadonlySet<string>;
   private readonly publicOrigin: string | null;
+  /** People reach the server over TLS (a proxy in front): what the browser holds should only travel so. */
+  readonly servedOverHttps: boolean;
 
   constructor(options: OriginOptions) {
     this.allowed = new Set(options.allowedOrigins);
     this.publicOrigin = options.publicUrl ? originOf(options.publicUrl) : null;
+    this.servedOverHttps = this.publicOrigin?.startsWith("https:") ?? false;
   }
 
   /** yoga's `cors`: an allowed origin may send credentials and read the answer; any other origin is told nothing. */

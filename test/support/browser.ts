@@ -1,12 +1,12 @@
 // What a browser does with Lifeline: opens a login link, then sends the session cookie with every request to the
 // server, from whatever page makes it (the page's Origin along), as browsers do.
-import { createLoginCode, type Database } from "../../src/model/index.js";
+import { createLoginCode, type Database, type SessionLifetimes } from "../../src/model/index.js";
 import { LOGIN_PATH } from "../../src/server/app.js";
 
-/** Opens a fresh login link for the server at `url`; resolves with the session cookie it set (`name=value`). */
-export async function logIn(db: Database, url: string): Promise<string> {
+/** Opens a fresh login link for the server at `url` (made at `now`); resolves with the session cookie it set (`name=value`). */
+export async function logIn(db: Database, url: string, lifetimes?: SessionLifetimes, now?: number): Promise<string> {
   const login = new URL(LOGIN_PATH, url);
-  login.searchParams.set("code", await createLoginCode(db));
+  login.searchParams.set("code", await createLoginCode(db, lifetimes, now));
   const response = await fetch(login, { redirect: "manual" });
   const cookie = response.headers.get("set-cookie");
   if (response.status !== 303 || !cookie) throw new Error(`the login link was refused: ${response.status}`);

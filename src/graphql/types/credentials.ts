@@ -43,24 +43,48 @@ const ViewerRef = builder.objectRef<Actor>("Viewer").implement({
   }),
 });
 
-const TokenRef = builder
-  .objectRef<{
-    id: number;
-    role: "admin" | "operator" | "read-only" | null;
-    description: string;
-    models: string[] | null;
-    createdAt: Date;
-  }>("Token")
-  .implement({
-    description: "A person's token (the secret itself is never shown again).",
-    fields: (t) => ({
-      id: t.exposeInt("id"),
-      role: t.field({ type: TokenRoleEnum, resolve: (k) => k.role ?? "read-only" }),
-      description: t.exposeString("description"),
-      models: t.exposeStringList("models", { nullable: true, description: "The models it reaches; null for every model." }),
-      createdAt: t.expose("createdAt", { type: "DateTime" }),
+const TokenSourceEnum = builder.enumType("TokenSource", {
+  values: {
+    ISSUED: { value: "issued" as const, description: "Issued by an admin (issueToken)." },
+    ENVIRONMENT: {
+      value: "environment" as const,
+      description: "LIFELINE_ADMIN_TOKEN: revoked when a start names another, or none.",
+    },
+    BOOTSTRAP: { value: "bootstrap" as const, description: "Made and printed by the first start of a store with no admin token." },
+    SESSION: {
+      value: "session" as const,
+      description:
+        "A browser's, from a login link: it ends unused (LIFELINE_SESSION_IDLE_S) and at its maximum age (LIFELINE_SESSION_MAX_S).",
+    },
+  },
+});
+
+const TokenRef = builder.objectRef<Awaited<ReturnType<typeof personTokens>>[number]>("Token").implement({
+  description: "A person's token (the secret itself is never shown again). Any of them can be revoked with revokeToken.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    role: t.field({ type: TokenRoleEnum, resolve: (k) => k.role ?? "read-only" }),
+    description: t.exposeString("description"),
+    models: t.exposeStringList("models", { nullable: true, description: "The models it reaches; null for every model." }),
+    source: t.field({
+      type: TokenSourceEnum,
+      nullable: true,
+      description: "Where it came from; null for a token made before Lifeline kept that.",
+      resolve: (k) => k.source,
     }),
-  });
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    expiresAt: t.expose("expiresAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When it stops working unless used again (a session's end moves with its use, to its maximum age); null: never.",
+    }),
+    lastUsedAt: t.expose("lastUsedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When it was last used, to the minute; null: not since Lifeline kept that.",
+    }),
+  }),
+});
 
 const IssuedTokenRef = builder.objectRef<IssuedToken>("IssuedToken").implement({
   fields: (t) => ({
@@ -86,7 +110,7 @@ builder.queryFields((t) => ({
   }),
   tokens: t.field({
     type: [TokenRef],
-    description: "People's tokens, oldest first (admins only).",
+    description: "People's tokens that still work, browsers' sessions and LIFELINE_ADMIN_TOKEN's among them, oldest first (admins only).",
     authScopes: { person: "admin" },
     resolve: (_root, _args, ctx) => personTokens(ctx.db),
   }),
@@ -125,7 +149,7 @@ builder.mutationFields((t) => ({
   }),
   revokeToken: t.field({
     type: "Boolean",
-    description: "Admin: the token stops working at once.",
+    description: "Admin: a person's token (any in `tokens`: issued, a browser's session, LIFELINE_ADMIN_TOKEN's) stops working at once.",
     args: { id: t.arg.int({ required: true }) },
     authScopes: { person: "admin" },
     resolve: (_root, args, ctx) => revokeToken(ctx.db, args),
