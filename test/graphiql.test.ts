@@ -12,7 +12,7 @@ import { LifelineError } from "../src/core/errors.js";
 import type { Store } from "../src/db/connect.js";
 import { addModel, bootstrap, createLoginCode, DEFAULT_MODEL, modelNamed } from "../src/model/index.js";
 import { LOGIN_PATH, type RunningServer, startServer } from "../src/server/app.js";
-import { openTestStore } from "./support/store.js";
+import { openPrivateTestStore } from "./support/store.js";
 
 const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const browserRequired = process.env.LIFELINE_REQUIRE_BROWSER === "1";
@@ -44,7 +44,7 @@ describe("GraphiQL", () => {
 
   beforeAll(async () => {
     if (!haveChromium) return;
-    store = await openTestStore();
+    store = await openPrivateTestStore();
     await bootstrap(store.db);
     // bootstrap is a no-op when any model exists, which on a shared PostgreSQL
     // database (DATABASE_URL) other test files may already have created.

@@ -9,7 +9,7 @@ import type { Store } from "../src/db/connect.js";
 import { type RunningServer, startServer } from "../src/server/app.js";
 import { configFromEnv } from "../src/server/config.js";
 import { logIn, postFrom } from "./support/browser.js";
-import { adminHeaders, openTestStore, uniqueName } from "./support/store.js";
+import { adminHeaders, openPrivateTestStore, uniqueName } from "./support/store.js";
 
 const ALLOWED = "http://console.example:8080";
 const PUBLIC_URL = "https://lifeline.example/";
@@ -25,7 +25,7 @@ let configured: RunningServer;
 let cookie: string;
 
 beforeAll(async () => {
-  store = await openTestStore();
+  store = await openPrivateTestStore();
   plain = await startServer(store, "127.0.0.1", 0);
   configured = await startServer(store, "127.0.0.1", 0, { origins: { allowedOrigins: [ALLOWED], publicUrl: PUBLIC_URL } });
   cookie = await logIn(store.db, plain.url);

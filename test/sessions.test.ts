@@ -7,7 +7,7 @@ import type { Store } from "../src/db/connect.js";
 import { createLoginCode, type SessionLifetimes } from "../src/model/index.js";
 import { LOGIN_PATH, type RunningServer, startServer } from "../src/server/app.js";
 import { logIn, postFrom } from "./support/browser.js";
-import { adminHeaders, openTestStore } from "./support/store.js";
+import { adminHeaders, openPrivateTestStore } from "./support/store.js";
 
 const MINUTE = 60_000;
 const lifetimes: SessionLifetimes = { loginLinkMs: 10 * MINUTE, idleMs: 60 * MINUTE, maxMs: 240 * MINUTE };
@@ -24,7 +24,7 @@ let server: RunningServer;
 let behindTls: RunningServer;
 
 beforeAll(async () => {
-  store = await openTestStore();
+  store = await openPrivateTestStore();
   server = await startServer(store, "127.0.0.1", 0, { sessions: lifetimes, clock: () => now });
   behindTls = await startServer(store, "127.0.0.1", 0, {
     sessions: lifetimes,

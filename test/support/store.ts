@@ -1,5 +1,6 @@
 // One store per test file: in-memory PGlite by default, the PostgreSQL server
 // named by DATABASE_URL when set. Tests isolate themselves by model.
+import postgres from "postgres";
 import { openStore, type Store } from "../../src/db/connect.js";
 import { ensureAdminToken } from "../../src/model/index.js";
 
@@ -12,6 +13,36 @@ export const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` };
 export async function openTestStore(): Promise<Store> {
   const store = await openStore(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 8 } : { dataDir: "memory://" });
   await ensureAdminToken(store.db, ADMIN_TOKEN);
+  return store;
+}
+
+/**
+ * A store no other test file shares: on PostgreSQL a database of its own, dropped when the store closes. For specs of
+ * what is one per store (the one live login link: every `npm start` and every file on the shared database makes one).
+ */
+export async function openPrivateTestStore(): Promise<Store> {
+  if (!onPostgres) return openTestStore();
+  const name = `lifeline_private_${process.pid}_${Date.now().toString(36)}`;
+  const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  const store = await openStore({ databaseUrl: url.toString(), maxConnections: 8 });
+  await ensureAdminToken(store.db, ADMIN_TOKEN);
+  const close = store.close.bind(store);
+  store.close = async () => {
+    await close();
+    const dropper = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    try {
+      await dropper.unsafe(`drop database if exists "${name}" with (force)`);
+    } finally {
+      await dropper.end({ timeout: 5 });
+    }
+  };
   return store;
 }
 
