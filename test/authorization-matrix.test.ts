@@ -91,6 +91,28 @@ const fieldRules: Record<string, Rule> = {
   "Subscription.relationUnits": "relation",
 };
 
+/**
+ * A field that leads to other entities also asks, of each it returns, that entity's rule (every entity type checks
+ * each object it returns, however reached). What each returns here, by who asks (their variables differ):
+ * wordpress/0 is on machine 1 with its subordinate logging/0 and in the relations db and log; a subordinate has no
+ * machine of its own; nothing here has containers. Null: it returns nothing here, so nothing more is asked.
+ */
+const leadsTo: Record<string, Rule | null | ((role: Role) => Rule | null)> = {
+  "Unit.application": "application",
+  "Unit.machine": (role) => (role === "subordinate's agent" ? null : "machine"),
+  // Only the subordinate's agent asks about a unit with a principal: its principal's unit is not its own.
+  "Unit.principal": (role) => (role === "subordinate's agent" ? "whole" : null),
+  "Unit.subordinates": "unit",
+  "Unit.relationsInScope": "relation",
+  "Machine.units": "unit",
+  "Machine.containers": null,
+  "Machine.parent": null,
+  "Application.charm": "charm",
+  "Application.relations": "relation",
+  "Application.units": "whole",
+  "HookRun.unit": "unit",
+};
+
 /** How a query reaches an object of each type, and what that path itself asks. */
 const paths: Record<string, { open: string; close: string; rules: Rule[] }> = {
   Query: { open: "", close: "", rules: [] },
@@ -341,8 +363,14 @@ describe("who may read what", () => {
         (type.name === "Model" && (field.args.length > 0 || returns in typeRules || returns.endsWith("Connection")))
       );
     };
+    // Inside an entity, a field that returns entities says what it leads to.
+    const leads = (type: GraphQLObjectType, field: GraphQLField<unknown, unknown>) =>
+      type.name !== "Query" && type.name !== "Model" && getNamedType(field.type).name in typeRules;
     const subscriptions = Object.keys(schema.getSubscriptionType()!.getFields()).map((name) => `Subscription.${name}`);
     const missing = [
+      ...readFields()
+        .filter(({ type, field }) => leads(type, field) && !(`${type.name}.${field.name}` in leadsTo))
+        .map(({ type, field }) => `${type.name}.${field.name} (leads to)`),
       ...readFields()
         .filter(({ type, field }) => entry(type, field) && !fieldRules[`${type.name}.${field.name}`])
         .map(({ type, field }) => `${type.name}.${field.name}`),
@@ -359,7 +387,9 @@ describe("who may read what", () => {
       const query = operation("query", `${path.open} ${selection(type, field)} ${path.close}`);
       for (const role of roles)
         for (const target of targets) {
-          const allowed = [...path.rules, rule].every((r) => mayRead(role, r, target));
+          const led = leadsTo[name];
+          const onward = typeof led === "function" ? led(role) : led;
+          const allowed = [...path.rules, rule, ...(onward ? [onward] : [])].every((r) => mayRead(role, r, target));
           const result = await post(role === "anonymous" ? null : tokens[role], query, variablesFor(role, target));
           const codes = (result.errors ?? []).map((e) => e.extensions?.code);
           const cell = `${role} on ${target}: ${JSON.stringify(result.errors)}`;
@@ -441,19 +471,23 @@ describe("no path leads past the caller's reach", () => {
     ).toEqual(["FORBIDDEN"]);
   });
 
-  it("a subordinate's agent does not read its principal's unit, only its name", async () => {
+  it("a subordinate's agent does not read its principal's unit (its own unitLife stream names it)", async () => {
     expect(
       await refusedAs(
         "subordinate's agent",
-        `query ($model: String!) { model(name: $model) { unit(name: "logging/0") { principal { agentState } } } }`,
+        `query ($model: String!) { model(name: $model) { unit(name: "logging/0") { principal { __typename } } } }`,
       ),
     ).toEqual(["FORBIDDEN"]);
-    const { data } = await post(
-      tokens["subordinate's agent"],
-      `query ($model: String!) { model(name: $model) { unit(name: "logging/0") { principal { __typename } } } }`,
+  });
+
+  it("a unit agent reads its own subordinates (it deploys them)", async () => {
+    const { data, errors } = await post(
+      tokens["unit agent"],
+      `query ($model: String!) { model(name: $model) { unit(name: "wordpress/0") { subordinates { name agentStatus { current } } } } }`,
       { model: here.model },
     );
-    expect(data.model.unit.principal).toEqual({ __typename: "Unit" });
+    expect(errors).toBeUndefined();
+    expect(data.model.unit.subordinates.map((u: { name: string }) => u.name)).toEqual(["logging/0"]);
   });
 
   it("a refusal does not tell whether what was asked for exists", async () => {

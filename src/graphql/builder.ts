@@ -74,6 +74,10 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   scopeAuth: {
     authorizeOnSubscribe: true,
+    // An entity type's check runs once for each object it returns (isTypeOf), not before each of its fields: a
+    // 1,000-unit status query cost 40% more CPU the other way. It also refuses a path to an object the caller may not
+    // read even when only its __typename is asked.
+    runScopesOnType: true,
     authScopes: (ctx) => {
       const actor = ctx.actor;
       const db = ctx.db;
