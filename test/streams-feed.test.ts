@@ -187,3 +187,15 @@ describe("bookmarks", () => {
     }
   });
 });
+
+describe("a stream naming many entities", () => {
+  it("reads its snapshot with each list as one parameter: 70,000 names (past PostgreSQL's 65,535 parameters) open", async () => {
+    // The API refuses more than maxListLength names; the feed itself must not depend on it (it overflowed before).
+    const model = await addModel(store.db, { name: uniqueName() });
+    const entities = Array.from({ length: 70_000 }, (_, i) => (i === 0 ? "0" : `mysql/${i}`));
+    const stream = await feed.open({ modelId: model.id, watcher: modelChanges({ entities }), since: null });
+    const first = (await stream.next()).value as ChangeEvent;
+    expect([first.type, first.kind, first.entity]).toEqual(["state", "machine", "0"]);
+    await stream.return();
+  });
+});

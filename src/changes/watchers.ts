@@ -99,7 +99,7 @@ export function modelChanges(filter: {
       for (const [i, kind] of covered.entries()) {
         const read = stateReaders[kind](q, modelId, entities ? { ids: [...entities] } : {}, limit - out.length + 1);
         const states = await (i === covered.length - 1 ? last(read) : read);
-        out.push(...states.filter(lifeMatches));
+        for (const state of states) if (lifeMatches(state)) out.push(state);
         if (out.length > limit) tooBig(limit);
       }
       return out;
