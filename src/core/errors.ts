@@ -48,6 +48,8 @@ export const ErrorCodes = {
   QUERY_TOO_COMPLEX:
     "The operation exceeds a limit on its shape (depth, breadth, cost, aliases, root fields, directives or tokens): `extensions.limit` says which, `max` its value.",
   REQUEST_TOO_LARGE: "The request body, a WebSocket message or the GraphQL document is larger than the server accepts.",
+  TOO_MANY_CONNECTIONS:
+    "The server holds as many connections as it accepts (HTTP status 503, `extensions.max`): retry shortly, or share a connection (keep-alive, one WebSocket a process).",
   // Change streams (src/changes): the one code they add.
   RESYNC_REQUIRED:
     "The change log no longer holds the revision a stream would resume from: subscribe again without `since` for a fresh snapshot.",

@@ -17,6 +17,7 @@ import { schema } from "../graphql/schema.js";
 import { authenticate, redeemLoginCode, unavailable } from "../model/index.js";
 import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js";
 import { coalesceWrites } from "./coalesce-writes.js";
+import { ConnectionCap, defaultHttpLimits, type HttpLimits, httpServerOptions, tooManyConnections } from "./connection-limits.js";
 import { useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
 import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
@@ -162,6 +163,8 @@ export interface ServerOptions {
   keepAliveMs?: number;
   /** Keeps agent presence (src/server/presence.ts): `npm start` always does; off unless given. */
   presence?: PresenceOptions;
+  /** The HTTP server's timeouts and connection cap (src/server/connection-limits.ts). */
+  http?: HttpLimits;
 }
 
 /** graphql-ws's own default. */
@@ -194,12 +197,21 @@ export async function startServer(store: Store, host: string, port: number, opti
   const presence = options.presence ? new AgentPresence(store.db, options.presence) : undefined;
   await presence?.start();
   const yoga = createYogaApp(store, feed, options.provider, limits, true, presence);
-  const server = createServer((req, res) => {
-    if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store, req, res);
+  const http = options.http ?? defaultHttpLimits;
+  const refusal = tooManyConnections(http.maxConnections);
+  const server = createServer(httpServerOptions(http), (req, res) => {
+    if (cap.refuses(req.socket)) res.writeHead(refusal.status, refusal.headers).end(refusal.body);
+    else if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store, req, res);
     else if (!refuseOversizeBody(req, res, limits.maxRequestBytes)) void yoga(req, res);
   });
+  const cap = new ConnectionCap(server, http.maxConnections);
   // A larger message closes the socket with 1009 (Message Too Big): ws stops reading it there.
-  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: limits.maxRequestBytes });
+  const wss = new WebSocketServer({
+    server,
+    path: GRAPHQL_PATH,
+    maxPayload: limits.maxRequestBytes,
+    verifyClient: ({ req }, done) => (cap.refuses(req.socket) ? done(false, refusal.status, refusal.body, refusal.headers) : done(true)),
+  });
   // Before useServer, so every socket is wrapped before graphql-ws sends on it.
   coalesceWrites(wss);
   spliceSharedFrames(wss);

@@ -49,6 +49,7 @@ async function main() {
     feed: config.feed,
     retention: config.retention,
     limits: config.limits,
+    http: config.http,
     keepAliveMs: config.keepAliveMs,
     presence: config.presence,
     // The admin's cloud API reaches the cloud of this process's agents, while they run here.
