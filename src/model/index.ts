@@ -106,7 +106,15 @@ export { checkApplicationName, checkMachineId, checkModelName, parseUnitName } f
 export { parsePlacement, parsePlacements } from "./placement.js";
 export * from "./read.js";
 export { type IntegrateInput, integrate, relationBlockers } from "./relation.js";
-export { type RemovalResult, type RemoveInput, removeApplications, removeMachines, removeRelations, removeUnits } from "./removal.js";
+export {
+  MAX_REMOVALS_PER_REQUEST,
+  type RemovalResult,
+  type RemoveInput,
+  removeApplications,
+  removeMachines,
+  removeRelations,
+  removeUnits,
+} from "./removal.js";
 export type * from "./rows.js";
 export { type EnterScopeInput, enterScope, leaveScope, type ScopeChange, type ScopeInput } from "./scope.js";
 export { MAX_ATTEMPTS, type Operation, transact } from "./transaction.js";
