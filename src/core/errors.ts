@@ -108,3 +108,15 @@ export const notFound = (kind: string, id: string, where?: string) =>
 
 export const notAlive = (kind: string, id: string, life: string) =>
   new LifelineError("NOT_ALIVE", `${kind} ${shortQuote(id)} is ${life}: nothing can be added to it`, { kind, id, life });
+
+/**
+ * A call naming more than its operation takes in one transaction: INVALID_ARGUMENT, with `limit` naming what was
+ * counted and `max` the bound, as the request's own element caps say it (src/server/input-elements.ts).
+ */
+export function tooManyACall(what: string, max: number, actual: number, hint = "send the rest in further calls"): LifelineError {
+  return new LifelineError("INVALID_ARGUMENT", `at most ${max} ${what} a call, got ${actual}: ${hint}`, {
+    limit: `${what.replace(/ (\w)/g, (_, c: string) => c.toUpperCase())}PerCall`,
+    max,
+    actual,
+  });
+}

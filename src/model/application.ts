@@ -6,6 +6,7 @@ import { applicationAdded, applicationConfigSet, applicationConstraintsSet, appl
 import { type ConfigSettings, effectiveConfig } from "../core/config.js";
 import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
+import type { Database } from "../db/connect.js";
 import { applications, charms, relationEndpoints, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { type Blocker, listed, SHOWN } from "./blocker.js";
@@ -20,7 +21,7 @@ import { removeApplicationRow } from "./references.js";
 import { addPeerRelations, destroyRelation, forceRemoveRelation, relationsOf } from "./relation.js";
 import type { ApplicationRow, CharmRow, ModelRow, Queryable } from "./rows.js";
 import { type InModel, modelOperation, type Tx } from "./transaction.js";
-import { addUnits, checkedPlacements } from "./unit.js";
+import { addUnits, checkedPlacements, checkUnitsPerCall } from "./unit.js";
 
 export interface DeployInput extends InModel {
   charm: string;
@@ -42,7 +43,12 @@ export interface ConfigInput {
 }
 
 /** `juju deploy`: the application, one relation per peer endpoint (as Juju does), and its units. */
-export const deploy = modelOperation(Life.Alive, async (tx, model, input: DeployInput): Promise<ApplicationRow> => {
+export const deploy = (db: Database, input: DeployInput): Promise<ApplicationRow> => {
+  checkUnitsPerCall(db, input.numUnits);
+  return deployInTurn(db, input);
+};
+
+const deployInTurn = modelOperation(Life.Alive, async (tx, model, input: DeployInput): Promise<ApplicationRow> => {
   const charm = await resolveCharm(tx, model, input.charm);
   const meta = charmMetadata(charm);
   const name = checkApplicationName(input.application ?? meta.name);

@@ -28,7 +28,7 @@ export {
 export { actsForMachine, actsForUnit, deploysUnit, hostsContainer, isPerson, provisionsModel } from "./authority.js";
 export type { Blocker, BlockerKind } from "./blocker.js";
 export { type AddCharmInput, addCharm, charmMetadata } from "./charm.js";
-export { formatConfigValue, parseCharmConfig } from "./charm-config.js";
+export { CONFIG_LIMITS, formatConfigValue, parseCharmConfig } from "./charm-config.js";
 export { type CharmHook, HOOK_LIMITS } from "./charm-hooks.js";
 export type { CharmEndpoint, CharmMetadata } from "./charm-metadata.js";
 export { parseCharmMetadata } from "./charm-metadata.js";
@@ -122,6 +122,7 @@ export {
   type AddUnitInput,
   addUnit,
   MAX_UNITS_PER_REQUEST,
+  MAX_UNITS_PER_REQUEST_IN_PROCESS,
   relationsInScopeOf,
   removeDeadUnit,
   setUnitDead,
