@@ -32,6 +32,9 @@ const MAX_BATCH = 64;
 
 export class SnapshotReads {
   private asked: Asked[] = [];
+  /** Asked in earlier turns, not yet read: taken a batch at a time. */
+  private waiting: Asked[] = [];
+  private draining = false;
 
   constructor(
     private readonly db: Database,
@@ -48,9 +51,26 @@ export class SnapshotReads {
   }
 
   private flush(): void {
-    const asked = this.asked;
+    for (const asked of this.asked) this.waiting.push(asked);
     this.asked = [];
-    for (let i = 0; i < asked.length; i += MAX_BATCH) void this.together(asked.slice(i, i + MAX_BATCH));
+    if (!this.draining) void this.drain();
+  }
+
+  /**
+   * One batch at a time, with a turn of the event loop between them: a thousand streams opened at once (one socket's
+   * burst) were sixteen transactions started together, and every other request waited behind all of them (PGlite runs
+   * one transaction at a time; PostgreSQL's pool had none left). Now another request waits for one batch at most.
+   */
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.waiting.length) {
+        await this.together(this.waiting.splice(0, MAX_BATCH));
+        if (this.waiting.length) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.draining = false;
+    }
   }
 
   private async together(batch: readonly Asked[]): Promise<void> {

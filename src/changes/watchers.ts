@@ -117,6 +117,8 @@ export function unitLife(unit: string): Watcher {
   const application = unit.slice(0, unit.indexOf("/"));
   return {
     primedBySnapshot: false, // its snapshot only refuses a unit that does not exist; a resume must not
+    // It learns nothing from its snapshot: one agent's streams opened a thousand times at once read it once.
+    shareKey: JSON.stringify(["unitLife", unit]),
     routes: new Routes([route.entity("unit", unit), route.entity("application", application)]),
     covers: (e) =>
       (e.kind === "unit" && e.entity === unit && e.fields.agentStatus !== AGENT_LOST) ||

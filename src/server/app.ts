@@ -19,6 +19,7 @@ import { SESSION_COOKIE, tokenOf, useAuthentication } from "./authentication.js"
 import { coalesceWrites } from "./coalesce-writes.js";
 import { ConnectionCap, defaultHttpLimits, type HttpLimits, httpServerOptions, tooManyConnections } from "./connection-limits.js";
 import { useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
+import { operationTurns } from "./operation-turns.js";
 import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
@@ -167,6 +168,9 @@ export interface ServerOptions {
   http?: HttpLimits;
 }
 
+/** graphql-ws operations begun in one turn of the event loop: a few milliseconds of work, then the other clients' turn. */
+const OPERATIONS_PER_TURN = 16;
+
 /** graphql-ws's own default. */
 export const DEFAULT_KEEP_ALIVE_MS = 12_000;
 
@@ -215,6 +219,8 @@ export async function startServer(store: Store, host: string, port: number, opti
   // Before useServer, so every socket is wrapped before graphql-ws sends on it.
   coalesceWrites(wss);
   spliceSharedFrames(wss);
+  // A burst of operations on the sockets (a thousand subscriptions in one read) begins a few a turn.
+  const turn = operationTurns(OPERATIONS_PER_TURN);
   const ws = useServer(
     {
       execute: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).execute(args),
@@ -222,6 +228,8 @@ export async function startServer(store: Store, host: string, port: number, opti
       jsonMessageReplacer: replaceSharedPayload,
       subscribe: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).subscribe(args),
       onSubscribe: async (ctx, _id, params) => {
+        const wait = turn();
+        if (wait) await wait;
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,
