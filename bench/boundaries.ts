@@ -18,7 +18,7 @@
 // Every request has a deadline; the run stops by itself.
 import http from "node:http";
 import WebSocket from "ws";
-import { MAX_REMOVALS_PER_REQUEST, MAX_UNITS_PER_REQUEST } from "../src/model/index.js";
+import { CONFIG_LIMITS, MAX_REMOVALS_PER_REQUEST, MAX_UNITS_PER_REQUEST, MAX_UNITS_PER_REQUEST_IN_PROCESS } from "../src/model/index.js";
 import { defaultRequestLimits } from "../src/server/request-limits.js";
 import { apiAt } from "./api.js";
 import { ADMIN_TOKEN, startLifeline } from "./lifeline-process.js";
@@ -148,7 +148,8 @@ const ADD_UNIT = `mutation ($input: AddUnitInput!) { addUnit(input: $input) { na
 
 const settings = (count: number) => names(count, (i) => ({ key: `option-${i}`, value: "x" }));
 
-const cases: Case[] = [
+/** The cases; the cap on units a call depends on the store (PGlite's is lower: one transaction at a time for everyone). */
+const casesFor = (inProcess: boolean): Case[] => [
   {
     name: "changes(entities: 100,000)",
     prepare: subscriptions(1, CHANGES, () => ({ model: MODEL, entities: names(100_000, (i) => `mysql/${i}`) })),
@@ -170,8 +171,8 @@ const cases: Case[] = [
     prepare: mutation(SET_CONFIG, { input: { model: MODEL, application: "mysql", values: settings(200_000) } }),
   },
   {
-    name: `setApplicationConfig(${limits.maxListLength} settings) (cap)`,
-    prepare: mutation(SET_CONFIG, { input: { model: MODEL, application: "mysql", values: settings(limits.maxListLength) } }),
+    name: `setApplicationConfig(${CONFIG_LIMITS.options} settings) (cap)`,
+    prepare: mutation(SET_CONFIG, { input: { model: MODEL, application: "mysql", values: settings(CONFIG_LIMITS.options) } }),
   },
   {
     name: "removeMachine(500,000 names)",
@@ -185,13 +186,33 @@ const cases: Case[] = [
     name: "addUnit(count: 1000)",
     prepare: mutation(ADD_UNIT, { input: { model: MODEL, application: "wordpress", count: 1000 } }),
   },
+  ...[inProcess ? MAX_UNITS_PER_REQUEST_IN_PROCESS : MAX_UNITS_PER_REQUEST].map((count) => ({
+    name: `addUnit(count: ${count}) (cap)`,
+    prepare: mutation(ADD_UNIT, { input: { model: MODEL, application: "wordpress", count } }),
+  })),
+  // Concurrent writers to one model share a transaction (group commit, src/model/transaction.ts): a burst of calls at the cap.
+  ...[inProcess ? MAX_UNITS_PER_REQUEST_IN_PROCESS : MAX_UNITS_PER_REQUEST].map((count) => ({
+    name: `32 × addUnit(count: ${count}) at once`,
+    prepare: async (url: string): Promise<Prepared> => {
+      const body = Buffer.from(
+        JSON.stringify({ query: ADD_UNIT, variables: { input: { model: MODEL, application: "wordpress", count } } }),
+      );
+      return {
+        run: async () => {
+          const started = performance.now();
+          const outcomes = await Promise.all(Array.from({ length: 32 }, () => postBody(url, body)));
+          return { code: outcomes.find((o) => o.code !== "ok")?.code ?? "ok ×32", ms: performance.now() - started };
+        },
+      };
+    },
+  })),
   {
-    name: `addUnit(count: ${MAX_UNITS_PER_REQUEST}) (cap)`,
-    prepare: mutation(ADD_UNIT, { input: { model: MODEL, application: "wordpress", count: MAX_UNITS_PER_REQUEST } }),
+    name: "1,000 unitLife subscriptions of one unit, one socket",
+    prepare: subscriptions(1000, UNIT_LIFE, () => ({ model: MODEL, unit: "mysql/0" })),
   },
   {
-    name: "1,000 unitLife subscriptions, one socket",
-    prepare: subscriptions(1000, UNIT_LIFE, () => ({ model: MODEL, unit: "mysql/0" })),
+    name: "1,000 unitLife subscriptions of 1,000 units, one socket",
+    prepare: subscriptions(1000, UNIT_LIFE, (i) => ({ model: MODEL, unit: `memcached/${i}` })),
   },
 ];
 
@@ -217,13 +238,27 @@ async function runStore(store: string, env: Record<string, string>): Promise<{ b
       await api(`mutation ($m: String!) { addModel(input: { name: $m }) { name } }`, { m: MODEL });
       await api(`mutation ($m: String!) { deploy(input: { model: $m, charm: "mysql" }) { name } }`, { m: MODEL });
       await api(`mutation ($m: String!) { deploy(input: { model: $m, charm: "wordpress", numUnits: 0 }) { name } }`, { m: MODEL });
+      // 1,000 units for the subscriptions of as many units (placed on one machine: a thousand machines are not the point).
+      await api(`mutation ($m: String!) { deploy(input: { model: $m, charm: "memcached", numUnits: 0 }) { name } }`, { m: MODEL });
+      const perCall = store === "PGlite" ? MAX_UNITS_PER_REQUEST_IN_PROCESS : MAX_UNITS_PER_REQUEST;
+      for (let added = 0; added < 1000; added += perCall) {
+        const count = Math.min(perCall, 1000 - added);
+        await api(
+          `mutation ($m: String!, $n: Int!, $p: [String!]) { addUnit(input: { model: $m, application: "memcached", count: $n, placement: $p }) { name } }`,
+          {
+            m: MODEL,
+            n: count,
+            p: Array(count).fill("1"),
+          },
+        );
+      }
     }
     const reader = new Reader(server.url, ADMIN_TOKEN, `query ($m: String!) { model(name: $m) { revision } }`, { m: MODEL });
     try {
       await reader.alone(500); // warm-up
       const baseline = await reader.alone(BASELINE_MS);
       const only = process.env.BENCH_CASES?.split(",").map((s) => s.trim());
-      for (const each of cases) {
+      for (const each of casesFor(store === "PGlite")) {
         if (only && !only.some((name) => each.name.startsWith(name))) continue;
         let worst: Row | null = null;
         for (let i = 0; i < REPEAT; i++) {
