@@ -258,6 +258,8 @@ const addUnitInTurn = modelOperationReading(
     if (count < 1) throw new LifelineError("INVALID_ARGUMENT", `add at least one unit (count was ${count})`);
     return addUnits(tx, model, app, count, input.placement);
   },
+  undefined,
+  (input) => input.count ?? 1, // its weight in a group: the units it adds
 );
 
 /**
