@@ -27,8 +27,13 @@ interface Asked {
   reject(error: unknown): void;
 }
 
-/** Snapshots one transaction reads at most: its statements stay few, and a slow one holds back few others. */
-const MAX_BATCH = 64;
+/**
+ * Snapshots one transaction reads at most: its statements stay few, and a slow one holds back few others. On PGlite,
+ * which runs one transaction at a time for everyone and has no round trips to save, fewer: a batch there is what
+ * another client's read may wait for.
+ */
+export const MAX_BATCH = 64;
+export const MAX_BATCH_IN_PROCESS = 16;
 
 export class SnapshotReads {
   private asked: Asked[] = [];
@@ -39,6 +44,7 @@ export class SnapshotReads {
   constructor(
     private readonly db: Database,
     private readonly maxSnapshot: number,
+    private readonly maxBatch = MAX_BATCH,
   ) {}
 
   /** The watcher's state in `modelId` and the revision it stands at, read with the others asked for in this turn. */
@@ -65,7 +71,7 @@ export class SnapshotReads {
     this.draining = true;
     try {
       while (this.waiting.length) {
-        await this.together(this.waiting.splice(0, MAX_BATCH));
+        await this.together(this.waiting.splice(0, this.maxBatch));
         if (this.waiting.length) await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
