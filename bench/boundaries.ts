@@ -289,7 +289,8 @@ async function main() {
   const startLoad = loadAverages();
   const wanted = (process.env.BENCH_STORES ?? "pglite,postgres").split(",").map((s) => s.trim());
   const stores: [string, Record<string, string>][] = [];
-  if (wanted.includes("pglite")) stores.push(["PGlite", { LIFELINE_DATA_DIR: "memory://" }]);
+  // DATABASE_URL emptied: the server inherits this process's environment, and would otherwise open PostgreSQL.
+  if (wanted.includes("pglite")) stores.push(["PGlite", { LIFELINE_DATA_DIR: "memory://", DATABASE_URL: "" }]);
   if (wanted.includes("postgres")) {
     if (process.env.DATABASE_URL) stores.push(["PostgreSQL", { DATABASE_URL: process.env.DATABASE_URL }]);
     else console.error("bench: no DATABASE_URL: PostgreSQL skipped");
