@@ -163,6 +163,12 @@ const casesFor = (inProcess: boolean): Case[] => [
     prepare: mutation(SET_STATE, { input: { model: MODEL, unit: "mysql/0", state: stateOf(300_000) } }),
   },
   {
+    name: "setUnitAgentState(150,000 keys, 1.6 MB: the most keys a body may carry)",
+    prepare: mutation(SET_STATE, {
+      input: { model: MODEL, unit: "mysql/0", state: Object.fromEntries(names(150_000, (i) => [String(i), 0])) },
+    }),
+  },
+  {
     name: `setUnitAgentState(${limits.maxObjectKeys} keys) (cap)`,
     prepare: mutation(SET_STATE, { input: { model: MODEL, unit: "mysql/0", state: stateOf(limits.maxObjectKeys) } }),
   },
