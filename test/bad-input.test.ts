@@ -136,13 +136,13 @@ const cases: Case[] = [
     ? []
     : ([
         [
-          "21 units in one addUnit on PGlite (one transaction holds every client there)",
+          "11 units in one addUnit on PGlite (one transaction holds every client there)",
           "INVALID_ARGUMENT",
           ADD_UNIT,
-          () => ({ model, application: "wordpress", count: 21 }),
-          /at most 20 units a call, got 21/,
+          () => ({ model, application: "wordpress", count: 11 }),
+          /at most 10 units a call, got 11/,
         ],
-        ["21 units at deploy on PGlite", "INVALID_ARGUMENT", DEPLOY, () => ({ model, charm: "mysql", application: "db2", numUnits: 21 })],
+        ["11 units at deploy on PGlite", "INVALID_ARGUMENT", DEPLOY, () => ({ model, charm: "mysql", application: "db2", numUnits: 11 })],
       ] satisfies Case[])),
   ["negative force wait", "INVALID_ARGUMENT", REMOVE_UNIT, () => ({ model, units: ["wordpress/0"], force: true, maxWait: -5 })],
   ["remove a machine with units", "HAS_UNITS", REMOVE_MACHINE, () => ({ model, machines: ["1"] })],
@@ -271,9 +271,9 @@ describe("bad input is refused with a stable code and changes nothing", () => {
     const values = Array.from({ length: 201 }, (_, i) => ({ key: `k${i}`, value: "v" }));
     const config = await api.refused("INVALID_ARGUMENT", SET_CONFIG, { input: { model, application: "mysql", values } });
     expect(config.extensions).toMatchObject({ limit: "settingsPerCall", max: 200, actual: 201 });
-    const count = onPostgres ? 1001 : 21;
+    const count = onPostgres ? 1001 : 11;
     const added = await api.refused("INVALID_ARGUMENT", ADD_UNIT, { input: { model, application: "wordpress", count } });
-    expect(added.extensions).toMatchObject({ limit: "unitsPerCall", max: onPostgres ? 1000 : 20, actual: count });
+    expect(added.extensions).toMatchObject({ limit: "unitsPerCall", max: onPostgres ? 1000 : 10, actual: count });
   });
 
   it("malformed ids in look-ups are INVALID_ID, unknown ones NOT_FOUND with a null result", async () => {

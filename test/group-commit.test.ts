@@ -65,10 +65,10 @@ describe("group commit", () => {
   });
 
   it.skipIf(onPostgres)(
-    "on PGlite a group weighs at most 20 units: calls adding 20 units each take a transaction each (it holds every client there)",
+    "on PGlite a group weighs at most 10 units: calls adding 10 units each take a transaction each (it holds every client there)",
     async () => {
       const { model, since } = await freshModel();
-      const add = () => addUnit(api.store.db, { model: model.name, application: "wordpress", count: 20, placement: Array(20).fill("0") });
+      const add = () => addUnit(api.store.db, { model: model.name, application: "wordpress", count: 10, placement: Array(10).fill("0") });
       await Promise.all([add(), add(), add()]);
       const writers = await writersOf(model.id, since);
       expect(new Set(writers.map((w) => w.tx)).size).toBe(3);

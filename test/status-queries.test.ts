@@ -30,10 +30,11 @@ beforeAll(async () => {
   yoga = createYogaApp(store);
   await ensureAdminToken(store.db, ADMIN_TOKEN);
   await addModel(store.db, { name: model });
-  // 30 units in two calls: PGlite takes 20 a call (MAX_UNITS_PER_REQUEST_IN_PROCESS).
-  await deploy(store.db, { model, charm: "wordpress", numUnits: 20 });
-  await addUnit(store.db, { model, application: "wordpress", count: 10 });
-  await deploy(store.db, { model, charm: "mysql", numUnits: 20 });
+  // 30 and 20 units in calls of 10: PGlite takes 10 a call (MAX_UNITS_PER_REQUEST_IN_PROCESS).
+  await deploy(store.db, { model, charm: "wordpress", numUnits: 10 });
+  for (let i = 0; i < 2; i++) await addUnit(store.db, { model, application: "wordpress", count: 10 });
+  await deploy(store.db, { model, charm: "mysql", numUnits: 10 });
+  await addUnit(store.db, { model, application: "mysql", count: 10 });
   await deploy(store.db, { model, charm: "logging" });
   await integrate(store.db, { model, endpoints: ["wordpress", "mysql"] });
   await integrate(store.db, { model, endpoints: ["logging", "wordpress"] });

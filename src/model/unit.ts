@@ -29,7 +29,14 @@ import { type Placement, parsePlacements } from "./placement.js";
 import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from "./references.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { creationPlace, nextSequence } from "./sequences.js";
-import { type InModel, type ModelKey, modelOperationReading, needsTurnAlone, type Tx } from "./transaction.js";
+import {
+  type InModel,
+  type ModelKey,
+  modelOperationReading,
+  needsTurnAlone,
+  type Tx,
+  UNITS_A_TRANSACTION_IN_PROCESS,
+} from "./transaction.js";
 
 /** What a unit's first reads learn of its machine: the one its placement names, or a new machine's id and place. */
 interface MachineAhead {
@@ -179,12 +186,11 @@ async function finishPrincipalUnit(
 export const MAX_UNITS_PER_REQUEST = 1000;
 
 /**
- * The most units one call adds on a store that runs in this process (PGlite). There a transaction holds the one
- * session, and with it every other client's reads, until it commits: about 4 ms a unit on this 2-core machine, so
- * addUnit(count: 1000) held everyone 4 s. 20 keeps a call within about 100 ms (bench/boundaries.ts). PostgreSQL's
- * readers do not wait for a writer: there the bound is MAX_UNITS_PER_REQUEST.
+ * The most units one call adds on a store that runs in this process (PGlite), where its transaction holds every other
+ * client until it commits (UNITS_A_TRANSACTION_IN_PROCESS): addUnit(count: 1000) held everyone 4 s there.
+ * PostgreSQL's readers do not wait for a writer: there the bound is MAX_UNITS_PER_REQUEST.
  */
-export const MAX_UNITS_PER_REQUEST_IN_PROCESS = 20;
+export const MAX_UNITS_PER_REQUEST_IN_PROCESS = UNITS_A_TRANSACTION_IN_PROCESS;
 
 /** Refuses, before anything runs, a call adding more units than one transaction of this store should. */
 export function checkUnitsPerCall(db: Database, count: number | null | undefined): void {
