@@ -26,6 +26,7 @@ import {
   SET_MACHINE_DEAD,
   SET_UNIT_DEAD,
 } from "./support/lifecycle.js";
+import { onPostgres } from "./support/store.js";
 
 const api = useApi();
 let model: string;
@@ -41,6 +42,8 @@ beforeAll(async () => {
   await deploy(api, model, { charm: "memcached", numUnits: 0 });
   await markDying(api, model, "applications", "memcached");
 });
+
+const SET_CONFIG = `mutation ($input: SetApplicationConfigInput!) { setApplicationConfig(input: $input) { name } }`;
 
 type Case = [description: string, code: string, query: string, input: () => Record<string, unknown>, message?: RegExp];
 
@@ -119,8 +122,28 @@ const cases: Case[] = [
     "INVALID_ARGUMENT",
     REMOVE_UNIT,
     () => ({ model, units: Array.from({ length: 1001 }, (_, i) => `wordpress/${i}`) }),
-    /at most 1000 units a call/,
+    // The request's list cap answers first (the model's own bound stays behind it for a raised LIFELINE_MAX_LIST_LENGTH).
+    /has 1001 elements; at most 1000 are accepted/,
   ],
+  [
+    "201 settings in one setApplicationConfig (no charm has more options)",
+    "INVALID_ARGUMENT",
+    SET_CONFIG,
+    () => ({ model, application: "mysql", values: Array.from({ length: 201 }, (_, i) => ({ key: `k${i}`, value: "v" })) }),
+    /at most 200 settings a call, got 201/,
+  ],
+  ...(onPostgres
+    ? []
+    : ([
+        [
+          "11 units in one addUnit on PGlite (one transaction holds every client there)",
+          "INVALID_ARGUMENT",
+          ADD_UNIT,
+          () => ({ model, application: "wordpress", count: 11 }),
+          /at most 10 units a call, got 11/,
+        ],
+        ["11 units at deploy on PGlite", "INVALID_ARGUMENT", DEPLOY, () => ({ model, charm: "mysql", application: "db2", numUnits: 11 })],
+      ] satisfies Case[])),
   ["negative force wait", "INVALID_ARGUMENT", REMOVE_UNIT, () => ({ model, units: ["wordpress/0"], force: true, maxWait: -5 })],
   ["remove a machine with units", "HAS_UNITS", REMOVE_MACHINE, () => ({ model, machines: ["1"] })],
   ["remove the controller machine", "MACHINE_MANAGES_MODEL", REMOVE_MACHINE, () => ({ model, machines: ["0"] })],
@@ -239,6 +262,18 @@ describe("bad input is refused with a stable code and changes nothing", () => {
     // The whole refusal, not the input echoed back.
     expect(JSON.stringify(error).length).toBeLessThan(2048);
     expect(await snapshot(api, model)).toEqual(before);
+  });
+
+  it("a call naming too many says which count and its bound: limit (what a call counts) and max", async () => {
+    const units = Array.from({ length: 1001 }, (_, i) => `wordpress/${i}`);
+    const removal = await api.refused("INVALID_ARGUMENT", REMOVE_UNIT, { input: { model, units } });
+    expect(removal.extensions).toMatchObject({ limit: "listLength", max: 1000 });
+    const values = Array.from({ length: 201 }, (_, i) => ({ key: `k${i}`, value: "v" }));
+    const config = await api.refused("INVALID_ARGUMENT", SET_CONFIG, { input: { model, application: "mysql", values } });
+    expect(config.extensions).toMatchObject({ limit: "settingsPerCall", max: 200, actual: 201 });
+    const count = onPostgres ? 1001 : 11;
+    const added = await api.refused("INVALID_ARGUMENT", ADD_UNIT, { input: { model, application: "wordpress", count } });
+    expect(added.extensions).toMatchObject({ limit: "unitsPerCall", max: onPostgres ? 1000 : 10, actual: count });
   });
 
   it("malformed ids in look-ups are INVALID_ID, unknown ones NOT_FOUND with a null result", async () => {

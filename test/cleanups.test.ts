@@ -3,23 +3,27 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { cleanups, relationSettings, units } from "../src/db/schema.js";
-import { addUnit, CLEANUP_BATCH, enterScope, modelNamed, runCleanups } from "../src/model/index.js";
+import { addUnit, CLEANUP_BATCH, enterScope, MAX_UNITS_PER_REQUEST_IN_PROCESS, modelNamed, runCleanups } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { deploy, integrate } from "./support/fixtures.js";
 import { lifecycle } from "./support/lifecycle.js";
+import { onPostgres } from "./support/store.js";
 
 const api = useApi();
 
 /** More units than one batch, so the cleanup must take several transactions. */
 const MANY = CLEANUP_BATCH * 2 + 37;
 
+/** Units a call: PGlite takes fewer (one transaction holds every client there). */
+const PER_CALL = onPostgres ? 250 : MAX_UNITS_PER_REQUEST_IN_PROCESS;
+
 async function manyUnitsIn(model: string, app: string, count: number) {
-  for (let done = 0; done < count; done += 250)
+  for (let done = 0; done < count; done += PER_CALL)
     await addUnit(api.store.db, {
       model,
       application: app,
-      count: Math.min(250, count - done),
-      placement: Array(Math.min(250, count - done)).fill("0"),
+      count: Math.min(PER_CALL, count - done),
+      placement: Array(Math.min(PER_CALL, count - done)).fill("0"),
     });
 }
 

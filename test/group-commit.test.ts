@@ -29,7 +29,7 @@ import {
 import { nextSequence } from "../src/model/sequences.js";
 import { lockModel, modelRowWritten, needsTurnAlone, type Tx } from "../src/model/transaction.js";
 import { useApi } from "./support/api.js";
-import { uniqueName } from "./support/store.js";
+import { onPostgres, uniqueName } from "./support/store.js";
 
 const api = useApi();
 
@@ -63,6 +63,21 @@ describe("group commit", () => {
     expect(new Set(writers.slice(1).map((w) => w.tx)).size).toBe(1);
     expect(writers[0]!.tx).not.toBe(writers[1]!.tx);
   });
+
+  it.skipIf(onPostgres)(
+    "on PGlite a group weighs at most 10 units: calls adding 10 units each take a transaction each (it holds every client there)",
+    async () => {
+      const { model, since } = await freshModel();
+      const add = () => addUnit(api.store.db, { model: model.name, application: "wordpress", count: 10, placement: Array(10).fill("0") });
+      await Promise.all([add(), add(), add()]);
+      const writers = await writersOf(model.id, since);
+      expect(new Set(writers.map((w) => w.tx)).size).toBe(3);
+      // Small writers still share one: five constraints changes queued behind a running one.
+      const after = (await writersOf(model.id, since)).length + since;
+      await Promise.all([1, 2, 3, 4, 5].map((n) => constraints(model.name, `cores=${n}`)));
+      expect(new Set((await writersOf(model.id, after)).slice(1).map((w) => w.tx)).size).toBe(1);
+    },
+  );
 
   it("a refusal in a group undoes only its own writes and changes; the others commit together", async () => {
     const { model, since } = await freshModel();

@@ -166,6 +166,117 @@ describe("request limits (defaults; LIFELINE_MAX_* sets each)", () => {
   });
 });
 
+describe("elements of lists and objects, counted before coercion (issue 32)", () => {
+  const { maxListLength, maxObjectKeys, maxInputValues } = defaultRequestLimits;
+  const REMOVE_UNITS = `mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { id outcome } }`;
+  const SET_STATE = `mutation ($input: UnitAgentStateInput!) { setUnitAgentState(input: $input) { name } }`;
+  const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+  /**
+   * The refusal of a large input, and nothing changed; untimed (megabytes cost the client and the machine's load
+   * their share: bench/boundaries.ts measures the time). That it comes before coercion shows in which layer answered.
+   */
+  const refused = async (query: string, variables: Record<string, unknown>) => {
+    const before = await revision();
+    const answer = await send(live, query, variables);
+    expect(answer.body.data ?? null).toBeNull();
+    expect(await revision()).toBe(before);
+    expect(answer.body.errors).toHaveLength(1);
+    return answer.body.errors![0]!;
+  };
+
+  it("a list one past maxListLength is refused, INVALID_ARGUMENT with limit listLength, max and the variable's path", async () => {
+    const units = Array.from({ length: maxListLength + 1 }, (_, i) => `wordpress/${i}`);
+    const [error] = await expectRefusedFast(REMOVE_UNITS, "INVALID_ARGUMENT", "listLength", { input: { model, units } });
+    expect(error!.extensions).toMatchObject({ limit: "listLength", max: maxListLength, variable: "$input.units" });
+  });
+
+  it("the attacker's 100,000 entities of a changes stream are refused by the list's length", async () => {
+    const entities = Array.from({ length: 100_000 }, (_, i) => `wordpress/${i}`);
+    const error = await refused(`subscription ($model: String!, $e: [String!]) { changes(model: $model, entities: $e) { type } }`, {
+      model,
+      e: entities,
+    });
+    expect(error.extensions).toMatchObject({ code: "INVALID_ARGUMENT", limit: "listLength", variable: "$e" });
+  });
+
+  it("a 150,000-key state (1.6 MB, within the body limit) is refused by the request's limits, before coercion: the model's own size check never runs", async () => {
+    // The issue's 300,000 keys (4.9 MB) are refused by the body's Content-Length first (413).
+    const state = Object.fromEntries(Array.from({ length: 150_000 }, (_, i) => [String(i), 0]));
+    const error = await refused(SET_STATE, { input: { model, unit: "wordpress/0", state } });
+    // The model's refusal names the state's size in bytes; this one names the count, from the request layer.
+    expect(error.extensions).toEqual({ code: "INVALID_ARGUMENT", limit: "objectKeys", max: maxObjectKeys, variable: "$input.state" });
+    expect(error.message).toMatch(/150000 keys; at most/);
+  });
+
+  it("lists and objects each within their cap, past maxInputValues in all, are refused with limit inputValues", async () => {
+    const perList = Math.min(maxListLength, 1000);
+    const lists = Math.ceil(maxInputValues / perList) + 1;
+    const state = Object.fromEntries(Array.from({ length: lists }, (_, i) => [`l${i}`, Array(perList).fill(0)]));
+    const error = await refused(SET_STATE, { input: { model, unit: "wordpress/0", state } });
+    expect(error.extensions).toMatchObject({ code: "INVALID_ARGUMENT", limit: "inputValues", max: maxInputValues });
+  });
+
+  it("within the caps, the same mutations run", async () => {
+    const answer = await send(live, SET_STATE, { input: { model, unit: "wordpress/0", state: keys(100) } });
+    expect(answer.body.errors).toBeUndefined();
+  });
+
+  it("literals are counted too (limits lowered: the token limit keeps default literals under the default caps)", async () => {
+    const yoga = createYogaApp(live.store, undefined, undefined, { ...defaultRequestLimits, maxListLength: 3, maxObjectKeys: 2 });
+    const post = async (query: string) => {
+      const response = await yoga.fetch("http://lifeline.test/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", ...adminHeaders },
+        body: JSON.stringify({ query }),
+      });
+      return ((await response.json()) as Answer["body"]).errors?.map((e) => e.extensions) ?? [];
+    };
+    const list = await post(`mutation { removeUnit(input: { model: "${model}", units: ["a/1", "a/2", "a/3", "a/4"] }) { id } }`);
+    expect(list).toEqual([expect.objectContaining({ code: "INVALID_ARGUMENT", limit: "listLength", max: 3 })]);
+    const object = await post(`mutation { removeUnit(input: { model: "${model}", units: ["a/1"], force: true }) { id } }`);
+    expect(object).toEqual([expect.objectContaining({ code: "INVALID_ARGUMENT", limit: "objectKeys", max: 2 })]);
+  });
+
+  it("over graphql-ws, a subscription and a mutation past the caps are refused alone; the socket stays open", async () => {
+    const client = createClient({
+      url: live.url.replace(/^http/, "ws"),
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: adminHeaders,
+    });
+    const answer = (query: string, variables: Record<string, unknown>) =>
+      new Promise<{ extensions?: Record<string, unknown> }[]>((resolve, reject) =>
+        client.subscribe(
+          { query, variables },
+          {
+            next: (result) => resolve((result.errors ?? []) as never),
+            error: (e) => resolve(e as never),
+            complete: () => reject(new Error("completed without an answer")),
+          },
+        ),
+      );
+    try {
+      const before = await revision();
+      const entities = Array.from({ length: maxListLength + 1 }, (_, i) => `wordpress/${i}`);
+      const stream = await answer(`subscription ($model: String!, $e: [String!]) { changes(model: $model, entities: $e) { type } }`, {
+        model,
+        e: entities,
+      });
+      expect(stream.map((e) => [e.extensions?.code, e.extensions?.limit, e.extensions?.max])).toEqual([
+        ["INVALID_ARGUMENT", "listLength", maxListLength],
+      ]);
+      const write = await answer(SET_STATE, { input: { model, unit: "wordpress/0", state: keys(maxObjectKeys + 1) } });
+      expect(write.map((e) => [e.extensions?.code, e.extensions?.limit, e.extensions?.max])).toEqual([
+        ["INVALID_ARGUMENT", "objectKeys", maxObjectKeys],
+      ]);
+      expect(await answer("{ __typename }", {})).toEqual([]);
+      expect(await revision()).toBe(before);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
 describe("request bodies", () => {
   it("a body over maxRequestBytes is refused by its Content-Length with 413 and REQUEST_TOO_LARGE, unread", async () => {
     const started = performance.now();

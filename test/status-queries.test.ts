@@ -2,7 +2,7 @@
 // batch loading, so a page of units costs a handful of queries, not one per row.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../src/db/connect.js";
-import { addModel, deploy, ensureAdminToken, enterScope, integrate, leaveScope } from "../src/model/index.js";
+import { addModel, addUnit, deploy, ensureAdminToken, enterScope, integrate, leaveScope } from "../src/model/index.js";
 import { createYogaApp } from "../src/server/app.js";
 import { ADMIN_TOKEN, adminHeaders, onPostgres, uniqueName } from "./support/store.js";
 
@@ -31,8 +31,11 @@ beforeAll(async () => {
   yoga = createYogaApp(store);
   await ensureAdminToken(store.db, ADMIN_TOKEN);
   await addModel(store.db, { name: model });
-  await deploy(store.db, { model, charm: "wordpress", numUnits: 30 });
-  await deploy(store.db, { model, charm: "mysql", numUnits: 20 });
+  // 30 and 20 units in calls of 10: PGlite takes 10 a call (MAX_UNITS_PER_REQUEST_IN_PROCESS).
+  await deploy(store.db, { model, charm: "wordpress", numUnits: 10 });
+  for (let i = 0; i < 2; i++) await addUnit(store.db, { model, application: "wordpress", count: 10 });
+  await deploy(store.db, { model, charm: "mysql", numUnits: 10 });
+  await addUnit(store.db, { model, application: "mysql", count: 10 });
   await deploy(store.db, { model, charm: "logging" });
   await integrate(store.db, { model, endpoints: ["wordpress", "mysql"] });
   await integrate(store.db, { model, endpoints: ["logging", "wordpress"] });

@@ -68,6 +68,57 @@ describe("streams opening together", () => {
       await counted.close();
     }
   });
+
+  it("a unit's own streams opened many times at once (issue 32: 1,000 unitLife on one socket) read one snapshot", async () => {
+    const queries: string[] = [];
+    const counted = await openStore({
+      ...(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 } : { dataDir: "memory://" }),
+      onQuery: (query) => queries.push(query),
+    });
+    const shared = new ChangeFeed(counted, defaultFeedOptions);
+    await shared.start();
+    try {
+      const model = await addModel(counted.db, { name: uniqueName() });
+      await deploy(counted.db, { model: model.name, charm: "wordpress", numUnits: 1 });
+      queries.length = 0;
+      const streams = await Promise.all(
+        Array.from({ length: 100 }, () => shared.open({ modelId: model.id, watcher: unitLife("wordpress/0") })),
+      );
+      expect(queries.filter((q) => /from "units"/.test(q))).toHaveLength(1);
+      for (const s of streams) await s.return();
+    } finally {
+      await shared.stop();
+      await counted.close();
+    }
+  });
+
+  it("a burst's snapshots are read a batch at a time, never all their transactions at once", async () => {
+    const model = await addModel(store.db, { name: uniqueName() });
+    await deploy(store.db, { model: model.name, charm: "wordpress", numUnits: 3 });
+    let reading = 0;
+    let most = 0;
+    // Each watcher's snapshot is the machine stream's, counted while its transaction's reads are under way.
+    const counting = (): Watcher => {
+      const inner = modelChanges({ kinds: ["machine"] });
+      return {
+        ...inner,
+        shareKey: undefined,
+        async snapshot(q, modelId, limit, purpose, last) {
+          reading++;
+          most = Math.max(most, reading);
+          try {
+            return await inner.snapshot(q, modelId, limit, purpose, last);
+          } finally {
+            reading--;
+          }
+        },
+      };
+    };
+    const streams = await Promise.all(Array.from({ length: 200 }, () => feed.open({ modelId: model.id, watcher: counting() })));
+    // 200 streams, 64 a transaction: at most one batch's snapshots are ever being read together.
+    expect(most).toBeLessThanOrEqual(64);
+    for (const s of streams) await s.return();
+  });
 });
 
 describe("streams opening together, their snapshots read in one transaction (snapshot-reads.ts)", () => {
@@ -185,5 +236,17 @@ describe("bookmarks", () => {
     } finally {
       await paced.stop();
     }
+  });
+});
+
+describe("a stream naming many entities", () => {
+  it("reads its snapshot with each list as one parameter: 70,000 names (past PostgreSQL's 65,535 parameters) open", async () => {
+    // The API refuses more than maxListLength names; the feed itself must not depend on it (it overflowed before).
+    const model = await addModel(store.db, { name: uniqueName() });
+    const entities = Array.from({ length: 70_000 }, (_, i) => (i === 0 ? "0" : `mysql/${i}`));
+    const stream = await feed.open({ modelId: model.id, watcher: modelChanges({ entities }), since: null });
+    const first = (await stream.next()).value as ChangeEvent;
+    expect([first.type, first.kind, first.entity]).toEqual(["state", "machine", "0"]);
+    await stream.return();
   });
 });

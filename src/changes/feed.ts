@@ -24,7 +24,7 @@ import {
 } from "./presence.js";
 import { checkResumable, logWindow, readRows } from "./replay.js";
 import { routesOf } from "./routes.js";
-import { SnapshotReads } from "./snapshot-reads.js";
+import { MAX_BATCH, MAX_BATCH_IN_PROCESS, SnapshotReads } from "./snapshot-reads.js";
 import { ChangeStream, type StreamLimits } from "./stream.js";
 import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
 import { listenForChanges, type Wakeups } from "./wakeup.js";
@@ -175,7 +175,7 @@ export class ChangeFeed {
     private readonly store: Store,
     readonly options: FeedOptions = defaultFeedOptions,
   ) {
-    this.snapshots = new SnapshotReads(store.db, options.maxSnapshot);
+    this.snapshots = new SnapshotReads(store.db, options.maxSnapshot, store.driver === "pglite" ? MAX_BATCH_IN_PROCESS : MAX_BATCH);
     this.presence = store.driver === "postgres" ? new Presence((modelId) => this.wake(modelId)) : null;
   }
 

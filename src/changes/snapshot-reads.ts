@@ -27,15 +27,24 @@ interface Asked {
   reject(error: unknown): void;
 }
 
-/** Snapshots one transaction reads at most: its statements stay few, and a slow one holds back few others. */
-const MAX_BATCH = 64;
+/**
+ * Snapshots one transaction reads at most: its statements stay few, and a slow one holds back few others. On PGlite,
+ * which runs one transaction at a time for everyone and has no round trips to save, fewer: a batch there is what
+ * another client's read may wait for.
+ */
+export const MAX_BATCH = 64;
+export const MAX_BATCH_IN_PROCESS = 16;
 
 export class SnapshotReads {
   private asked: Asked[] = [];
+  /** Asked in earlier turns, not yet read: taken a batch at a time. */
+  private waiting: Asked[] = [];
+  private draining = false;
 
   constructor(
     private readonly db: Database,
     private readonly maxSnapshot: number,
+    private readonly maxBatch = MAX_BATCH,
   ) {}
 
   /** The watcher's state in `modelId` and the revision it stands at, read with the others asked for in this turn. */
@@ -48,9 +57,26 @@ export class SnapshotReads {
   }
 
   private flush(): void {
-    const asked = this.asked;
+    for (const asked of this.asked) this.waiting.push(asked);
     this.asked = [];
-    for (let i = 0; i < asked.length; i += MAX_BATCH) void this.together(asked.slice(i, i + MAX_BATCH));
+    if (!this.draining) void this.drain();
+  }
+
+  /**
+   * One batch at a time, with a turn of the event loop between them: a thousand streams opened at once (one socket's
+   * burst) were sixteen transactions started together, and every other request waited behind all of them (PGlite runs
+   * one transaction at a time; PostgreSQL's pool had none left). Now another request waits for one batch at most.
+   */
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.waiting.length) {
+        await this.together(this.waiting.splice(0, this.maxBatch));
+        if (this.waiting.length) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.draining = false;
+    }
   }
 
   private async together(batch: readonly Asked[]): Promise<void> {

@@ -1,7 +1,7 @@
 // The current state of entities, as STATE events: what a fresh stream sends before
 // its first CHANGE. The fields are typed by the same kinds the change rows use
 // (change.ts), so a client applies a STATE event and a CHANGE event with the same code.
-import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import { effectiveConfig } from "../core/config.js";
 import {
   applications,
@@ -38,10 +38,16 @@ export function parseMemberId(id: string): [number, string] | null {
   return at > 0 && Number.isInteger(relationId) ? [relationId, id.slice(at + 1)] : null;
 }
 
+/**
+ * `column = any($1)`: a list as one array parameter. `inArray` sends a parameter an element, and a stream naming
+ * 100,000 entities went past PostgreSQL's 65,535 parameters a statement and overflowed the stack building them.
+ */
+const anyOf = (column: AnyColumn, values: readonly unknown[]): SQL => sql`${column} = any(${sql.param(values)})`;
+
 function memberCondition(table: typeof relationScopes | typeof relationSettings, ids: readonly string[] | undefined): SQL | undefined {
   if (!ids) return undefined;
   const members = memberUnits(ids);
-  return members.length === 0 ? sql`false` : inArray(table.unit, members);
+  return members.length === 0 ? sql`false` : anyOf(table.unit, members);
 }
 
 /** The units that member ids ("<relation id>:<unit>") name: rows are narrowed by unit, and the exact pairs matched on them. */
@@ -139,7 +145,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
         .from(charms)
         .where(and(eq(charms.modelId, modelId), condition));
     const rows = where.ids
-      ? inCreationOrder(await select(inArray(charms.url, [...where.ids])), (c) => c.seq, limit)
+      ? inCreationOrder(await select(anyOf(charms.url, where.ids)), (c) => c.seq, limit)
       : await select().orderBy(asc(charms.seq)).limit(limit);
     return rows.map((c) =>
       stateEvent("charm", c.url, null, { name: c.name, revision: c.revision, subordinate: c.subordinate, series: c.series }),
@@ -208,7 +214,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     const rows = await q
       .select({ id: cleanups.id, kind: cleanups.kind, target: cleanups.target, dueAt: cleanups.dueAt })
       .from(cleanups)
-      .where(and(eq(cleanups.modelId, modelId), ids ? inArray(cleanups.id, ids) : undefined))
+      .where(and(eq(cleanups.modelId, modelId), ids ? anyOf(cleanups.id, ids) : undefined))
       .orderBy(asc(cleanups.id))
       .limit(limit);
     return rows.map((c) => stateEvent("cleanup", String(c.id), null, cleanupFields(c)));
@@ -218,7 +224,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     const rows = await q
       .selectDistinctOn([hookRuns.unit])
       .from(hookRuns)
-      .where(and(eq(hookRuns.modelId, modelId), where.ids ? inArray(hookRuns.unit, [...where.ids]) : undefined))
+      .where(and(eq(hookRuns.modelId, modelId), where.ids ? anyOf(hookRuns.unit, where.ids) : undefined))
       .orderBy(asc(hookRuns.unit), desc(hookRuns.id))
       .limit(limit);
     return rows.map((r) => stateEvent("hook", r.unit, null, hookRunFields(r)));

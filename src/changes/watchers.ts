@@ -99,7 +99,7 @@ export function modelChanges(filter: {
       for (const [i, kind] of covered.entries()) {
         const read = stateReaders[kind](q, modelId, entities ? { ids: [...entities] } : {}, limit - out.length + 1);
         const states = await (i === covered.length - 1 ? last(read) : read);
-        out.push(...states.filter(lifeMatches));
+        for (const state of states) if (lifeMatches(state)) out.push(state);
         if (out.length > limit) tooBig(limit);
       }
       return out;
@@ -117,6 +117,8 @@ export function unitLife(unit: string): Watcher {
   const application = unit.slice(0, unit.indexOf("/"));
   return {
     primedBySnapshot: false, // its snapshot only refuses a unit that does not exist; a resume must not
+    // It learns nothing from its snapshot: one agent's streams opened a thousand times at once read it once.
+    shareKey: JSON.stringify(["unitLife", unit]),
     routes: new Routes([route.entity("unit", unit), route.entity("application", application)]),
     covers: (e) =>
       (e.kind === "unit" && e.entity === unit && e.fields.agentStatus !== AGENT_LOST) ||

@@ -43,13 +43,16 @@ export const ErrorCodes = {
     "The hook run has ended: committed with another result, or interrupted because its agent began another run. A commit repeated with the same result is accepted and changes nothing.",
   UNAUTHENTICATED:
     "No credentials, or credentials that do not work (unknown, revoked, or an agent whose entity is Dead): send a bearer token.",
-  FORBIDDEN: "The credentials are valid but may not do this: a read-only token writing, or an agent acting outside its responsibility.",
+  FORBIDDEN:
+    "The credentials are valid but may not do this: a read-only token writing, a token reading a model it does not reach, an agent reading or acting outside its responsibility, or a browser request from another page.",
   // Request limits (src/server/request-limits.ts): refused before anything of the request runs.
   QUERY_TOO_COMPLEX:
     "The operation exceeds a limit on its shape (depth, breadth, cost, aliases, root fields, directives or tokens): `extensions.limit` says which, `max` its value.",
   REQUEST_TOO_LARGE:
     "The request body, its header section, a WebSocket message or the GraphQL document is larger than the server accepts (`extensions.limit` says which).",
   REQUEST_TIMEOUT: "The request did not arrive within the server's time for it: the connection is closed.",
+  TOO_MANY_CONNECTIONS:
+    "The server holds as many connections as it accepts (HTTP status 503, `extensions.max`): retry shortly, or share a connection (keep-alive, one WebSocket a process).",
   // Change streams (src/changes): the one code they add.
   RESYNC_REQUIRED:
     "The change log no longer holds the revision a stream would resume from: subscribe again without `since` for a fresh snapshot.",
@@ -108,3 +111,15 @@ export const notFound = (kind: string, id: string, where?: string) =>
 
 export const notAlive = (kind: string, id: string, life: string) =>
   new LifelineError("NOT_ALIVE", `${kind} ${shortQuote(id)} is ${life}: nothing can be added to it`, { kind, id, life });
+
+/**
+ * A call naming more than its operation takes in one transaction: INVALID_ARGUMENT, with `limit` naming what was
+ * counted and `max` the bound, as the request's own element caps say it (src/server/input-elements.ts).
+ */
+export function tooManyACall(what: string, max: number, actual: number, hint = "send the rest in further calls"): LifelineError {
+  return new LifelineError("INVALID_ARGUMENT", `at most ${max} ${what} a call, got ${actual}: ${hint}`, {
+    limit: `${what.replace(/ (\w)/g, (_, c: string) => c.toUpperCase())}PerCall`,
+    max,
+    actual,
+  });
+}

@@ -47,6 +47,12 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** Databases that run in this process (PGlite): one session, so a transaction holds every other statement until it ends. */
+const inProcess = new WeakSet<object>();
+
+/** Whether `db` runs in this process, one statement at a time for everyone (PGlite). */
+export const runsInProcess = (db: Database): boolean => inProcess.has(db);
+
 /** Rows of a raw `db.execute()`: postgres.js returns them as the result, PGlite wraps them in `{ rows }`. */
 export function rowsOf<T>(result: unknown): T[] {
   return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
@@ -77,6 +83,7 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
     // As for a server (openPostgres): transactions rely on READ COMMITTED being the default.
     await client.exec("set default_transaction_isolation = 'read committed'");
     const db = drizzlePglite({ client, schema, logger });
+    inProcess.add(db);
     await migratePglite(db, { migrationsFolder });
     // Nothing else reclaims dead rows here (autovacuum.ts).
     const vacuum = runPgliteVacuum(client);

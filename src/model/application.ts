@@ -6,6 +6,7 @@ import { applicationAdded, applicationConfigSet, applicationConstraintsSet, appl
 import { type ConfigSettings, effectiveConfig } from "../core/config.js";
 import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
+import type { Database } from "../db/connect.js";
 import { applications, charms, relationEndpoints, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { type Blocker, listed, SHOWN } from "./blocker.js";
@@ -20,7 +21,7 @@ import { removeApplicationRow } from "./references.js";
 import { addPeerRelations, destroyRelation, forceRemoveRelation, relationsOf } from "./relation.js";
 import type { ApplicationRow, CharmRow, ModelRow, Queryable } from "./rows.js";
 import { type InModel, modelOperation, type Tx } from "./transaction.js";
-import { addUnits, checkedPlacements } from "./unit.js";
+import { addUnits, checkedPlacements, checkUnitsPerCall } from "./unit.js";
 
 export interface DeployInput extends InModel {
   charm: string;
@@ -42,56 +43,66 @@ export interface ConfigInput {
 }
 
 /** `juju deploy`: the application, one relation per peer endpoint (as Juju does), and its units. */
-export const deploy = modelOperation(Life.Alive, async (tx, model, input: DeployInput): Promise<ApplicationRow> => {
-  const charm = await resolveCharm(tx, model, input.charm);
-  const meta = charmMetadata(charm);
-  const name = checkApplicationName(input.application ?? meta.name);
-  const constraints = parseConstraints(input.constraints ?? "");
-  const numUnits = input.numUnits ?? (meta.subordinate ? 0 : 1);
-  checkedPlacements(numUnits, input.placement);
-  const config = applyConfigChanges(name, charm.config, {}, input.config ?? []);
+export const deploy = (db: Database, input: DeployInput): Promise<ApplicationRow> => {
+  checkUnitsPerCall(db, input.numUnits);
+  return deployInTurn(db, input);
+};
 
-  // "Every service, unit, and machine has a series that's set at creation time and subsequently immutable." (seed 004)
-  const series = checkSeries(input.series ?? meta.series[0] ?? model.defaultSeries);
-  if (meta.series.length && !meta.series.includes(series))
-    throw new LifelineError(
-      "UNSUPPORTED_SERIES",
-      `charm "${charm.url}" does not support series "${series}" (supported: ${meta.series.join(", ")})`,
-      { series, supported: meta.series },
-    );
+const deployInTurn = modelOperation(
+  Life.Alive,
+  async (tx, model, input: DeployInput): Promise<ApplicationRow> => {
+    const charm = await resolveCharm(tx, model, input.charm);
+    const meta = charmMetadata(charm);
+    const name = checkApplicationName(input.application ?? meta.name);
+    const constraints = parseConstraints(input.constraints ?? "");
+    const numUnits = input.numUnits ?? (meta.subordinate ? 0 : 1);
+    checkedPlacements(numUnits, input.placement);
+    const config = applyConfigChanges(name, charm.config, {}, input.config ?? []);
 
-  if (meta.subordinate) {
-    // Seed 003: subordinates get units only through their principals; seed 004: they take no constraints.
-    if (input.numUnits)
-      throw new LifelineError("SUBORDINATE_NOT_ALLOWED", `subordinate application "${name}" must be deployed without units`);
-    if (hasConstraints(constraints))
-      throw new LifelineError("SUBORDINATE_NOT_ALLOWED", `subordinate application "${name}" cannot have constraints`);
-    if (input.placement?.length) throw new LifelineError("SUBORDINATE_NOT_ALLOWED", `subordinate application "${name}" cannot be placed`);
-  }
+    // "Every service, unit, and machine has a series that's set at creation time and subsequently immutable." (seed 004)
+    const series = checkSeries(input.series ?? meta.series[0] ?? model.defaultSeries);
+    if (meta.series.length && !meta.series.includes(series))
+      throw new LifelineError(
+        "UNSUPPORTED_SERIES",
+        `charm "${charm.url}" does not support series "${series}" (supported: ${meta.series.join(", ")})`,
+        { series, supported: meta.series },
+      );
 
-  // Names are unique in a model, also while an application of that name is Dying (seed 001).
-  const [existing] = await tx.db
-    .select({ life: applications.life })
-    .from(applications)
-    .where(and(eq(applications.modelId, model.id), eq(applications.name, name)));
-  if (existing)
-    throw new LifelineError(
-      "ALREADY_EXISTS",
-      existing.life === Life.Alive
-        ? `application "${name}" already exists in model "${model.name}"`
-        : `application "${name}" already exists in model "${model.name}" and is ${existing.life}: the name is free once it is removed`,
-      { life: existing.life },
-    );
+    if (meta.subordinate) {
+      // Seed 003: subordinates get units only through their principals; seed 004: they take no constraints.
+      if (input.numUnits)
+        throw new LifelineError("SUBORDINATE_NOT_ALLOWED", `subordinate application "${name}" must be deployed without units`);
+      if (hasConstraints(constraints))
+        throw new LifelineError("SUBORDINATE_NOT_ALLOWED", `subordinate application "${name}" cannot have constraints`);
+      if (input.placement?.length) throw new LifelineError("SUBORDINATE_NOT_ALLOWED", `subordinate application "${name}" cannot be placed`);
+    }
 
-  const [application] = await tx.db
-    .insert(applications)
-    .values({ modelId: model.id, name, charmUrl: charm.url, series, subordinate: meta.subordinate, constraints, config })
-    .returning();
-  tx.record(model.id, applicationAdded(application!, effectiveConfig(charm.config, config)));
-  await addPeerRelations(tx, model, application!, meta);
-  if (numUnits > 0) await addUnits(tx, model, application!, numUnits, input.placement);
-  return getApplication(tx, model, name);
-});
+    // Names are unique in a model, also while an application of that name is Dying (seed 001).
+    const [existing] = await tx.db
+      .select({ life: applications.life })
+      .from(applications)
+      .where(and(eq(applications.modelId, model.id), eq(applications.name, name)));
+    if (existing)
+      throw new LifelineError(
+        "ALREADY_EXISTS",
+        existing.life === Life.Alive
+          ? `application "${name}" already exists in model "${model.name}"`
+          : `application "${name}" already exists in model "${model.name}" and is ${existing.life}: the name is free once it is removed`,
+        { life: existing.life },
+      );
+
+    const [application] = await tx.db
+      .insert(applications)
+      .values({ modelId: model.id, name, charmUrl: charm.url, series, subordinate: meta.subordinate, constraints, config })
+      .returning();
+    tx.record(model.id, applicationAdded(application!, effectiveConfig(charm.config, config)));
+    await addPeerRelations(tx, model, application!, meta);
+    if (numUnits > 0) await addUnits(tx, model, application!, numUnits, input.placement);
+    return getApplication(tx, model, name);
+  },
+  undefined,
+  (input) => 1 + (input.numUnits ?? 1), // its weight in a group: the application and its units
+);
 
 /** Sets the application's constraints; units already created keep theirs (seed 004). */
 const setConstraintsOfApplication = statement(["modelId", "name", "constraints"], (db, p) =>

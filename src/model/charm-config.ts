@@ -3,7 +3,7 @@
 // `juju config`'s key=value strings checked and coerced against them.
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { type ConfigOption, type ConfigOptions, type ConfigSettings, type ConfigValue, configOptionTypes } from "../core/config.js";
-import { LifelineError } from "../core/errors.js";
+import { LifelineError, tooManyACall } from "../core/errors.js";
 
 /** Bounds on config.yaml and on an application's settings. */
 export const CONFIG_LIMITS = { yamlBytes: 64 * 1024, options: 200, valueBytes: 16 * 1024 } as const;
@@ -111,6 +111,9 @@ export function applyConfigChanges(
   values: readonly { key: string; value: string }[],
   reset: readonly string[] = [],
 ): ConfigSettings {
+  // No charm has more options: a longer list only costs its checks (and was 200,000 settings in the issue).
+  for (const list of [values, reset])
+    if (list.length > CONFIG_LIMITS.options) throw tooManyACall("settings", CONFIG_LIMITS.options, list.length);
   const seen = new Set<string>();
   const known = (key: string) => {
     if (!Object.hasOwn(options, key)) {

@@ -5,7 +5,7 @@
 // (only if it succeeded), the agent's status and its state document.
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { hookRunRecorded } from "../changes/change.js";
-import { LifelineError } from "../core/errors.js";
+import { LifelineError, tooManyACall } from "../core/errors.js";
 import { HookResult, type ResolvedMode } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
@@ -535,6 +535,5 @@ export const recordMissingHooks = hookOperation(
 
 function checkHookCount(input: RecordMissingHooksInput): void {
   if (input.hooks.length === 0) throw new LifelineError("INVALID_ARGUMENT", "recordMissingHooks needs at least one hook");
-  if (input.hooks.length > MAX_MISSING_HOOKS)
-    throw new LifelineError("INVALID_ARGUMENT", `at most ${MAX_MISSING_HOOKS} hooks a call, got ${input.hooks.length}`);
+  if (input.hooks.length > MAX_MISSING_HOOKS) throw tooManyACall("hooks", MAX_MISSING_HOOKS, input.hooks.length);
 }

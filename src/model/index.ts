@@ -46,7 +46,7 @@ export {
 } from "./authority.js";
 export type { Blocker, BlockerKind } from "./blocker.js";
 export { type AddCharmInput, addCharm, charmMetadata } from "./charm.js";
-export { formatConfigValue, parseCharmConfig } from "./charm-config.js";
+export { CONFIG_LIMITS, formatConfigValue, parseCharmConfig } from "./charm-config.js";
 export { type CharmHook, HOOK_LIMITS } from "./charm-hooks.js";
 export type { CharmEndpoint, CharmMetadata } from "./charm-metadata.js";
 export { parseCharmMetadata } from "./charm-metadata.js";
@@ -123,7 +123,15 @@ export { checkApplicationName, checkMachineId, checkModelName, parseUnitName } f
 export { parsePlacement, parsePlacements } from "./placement.js";
 export * from "./read.js";
 export { type IntegrateInput, integrate, relationBlockers } from "./relation.js";
-export { type RemovalResult, type RemoveInput, removeApplications, removeMachines, removeRelations, removeUnits } from "./removal.js";
+export {
+  MAX_REMOVALS_PER_REQUEST,
+  type RemovalResult,
+  type RemoveInput,
+  removeApplications,
+  removeMachines,
+  removeRelations,
+  removeUnits,
+} from "./removal.js";
 export type * from "./rows.js";
 export { type EnterScopeInput, enterScope, leaveScope, type ScopeChange, type ScopeInput } from "./scope.js";
 export { createLoginCode, defaultSessionLifetimes, redeemLoginCode, type SessionLifetimes } from "./sessions.js";
@@ -132,6 +140,7 @@ export {
   type AddUnitInput,
   addUnit,
   MAX_UNITS_PER_REQUEST,
+  MAX_UNITS_PER_REQUEST_IN_PROCESS,
   relationsInScopeOf,
   removeDeadUnit,
   setUnitDead,

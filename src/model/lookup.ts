@@ -2,7 +2,7 @@
 // (INVALID_ID first when the id is malformed); the `Alive` variants refuse an
 // entity that is Dying or Dead, for operations that add to it.
 import { and, eq, sql } from "drizzle-orm";
-import { LifelineError, notAlive, notFound, shortQuote } from "../core/errors.js";
+import { LifelineError, notAlive, notFound, shortQuote, tooManyACall } from "../core/errors.js";
 import { Life } from "../core/life.js";
 import { applications, machines, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
@@ -160,10 +160,7 @@ export const MAX_MACHINES_A_CALL = 100;
 /** A bulk call's machines: at least one, at most MAX_MACHINES_A_CALL, each once. */
 function machineList(ids: readonly string[]): readonly string[] {
   if (ids.length === 0) throw new LifelineError("INVALID_ARGUMENT", "name at least one machine");
-  if (ids.length > MAX_MACHINES_A_CALL)
-    throw new LifelineError("INVALID_ARGUMENT", `at most ${MAX_MACHINES_A_CALL} machines a call, got ${ids.length}`, {
-      max: MAX_MACHINES_A_CALL,
-    });
+  if (ids.length > MAX_MACHINES_A_CALL) throw tooManyACall("machines", MAX_MACHINES_A_CALL, ids.length);
   const seen = new Set<string>();
   for (const id of ids) {
     if (seen.has(id)) throw new LifelineError("INVALID_ARGUMENT", `machine ${shortQuote(id)} is named twice`);

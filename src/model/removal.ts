@@ -2,7 +2,7 @@
 // transaction: all of them happen, or (on any refusal) none. Targets already
 // Dying or Dead are no-ops. With immediate force, the forced fallbacks they
 // queued run before the operation returns (Juju's --no-wait).
-import { LifelineError } from "../core/errors.js";
+import { LifelineError, tooManyACall } from "../core/errors.js";
 import type { Database } from "../db/connect.js";
 import { destroyApplication } from "./application.js";
 import { cleanupHandlers, runCleanupQueue } from "./cleanups.js";
@@ -47,11 +47,7 @@ export const MAX_REMOVALS_PER_REQUEST = 1000;
 
 function distinct(targets: readonly string[], kind: string): string[] {
   if (!targets.length) throw new LifelineError("INVALID_ARGUMENT", `name at least one ${kind} to remove`);
-  if (targets.length > MAX_REMOVALS_PER_REQUEST)
-    throw new LifelineError(
-      "INVALID_ARGUMENT",
-      `at most ${MAX_REMOVALS_PER_REQUEST} ${kind}s a call, got ${targets.length}: send the rest in further calls`,
-    );
+  if (targets.length > MAX_REMOVALS_PER_REQUEST) throw tooManyACall(`${kind}s`, MAX_REMOVALS_PER_REQUEST, targets.length);
   return [...new Set(targets)];
 }
 

@@ -6,10 +6,11 @@
 // The forced fallback (remove-unit --force) is a cleanup (cleanups.ts).
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { unitAdded, unitLifeSet, unitRemoved } from "../changes/change.js";
-import { LifelineError, notAlive } from "../core/errors.js";
+import { LifelineError, notAlive, tooManyACall } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { MachineJob } from "../core/machine.js";
 import { applicationOfUnit } from "../core/unit-name.js";
+import { type Database, runsInProcess } from "../db/connect.js";
 import { applications, hookRuns, machines, relationScopes, relations, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
@@ -28,7 +29,14 @@ import { type Placement, parsePlacements } from "./placement.js";
 import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from "./references.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { creationPlace, nextSequence } from "./sequences.js";
-import { type InModel, type ModelKey, modelOperationReading, needsTurnAlone, type Tx } from "./transaction.js";
+import {
+  type InModel,
+  type ModelKey,
+  modelOperationReading,
+  needsTurnAlone,
+  type Tx,
+  UNITS_A_TRANSACTION_IN_PROCESS,
+} from "./transaction.js";
 
 /** What a unit's first reads learn of its machine: the one its placement names, or a new machine's id and place. */
 interface MachineAhead {
@@ -178,6 +186,19 @@ async function finishPrincipalUnit(
 export const MAX_UNITS_PER_REQUEST = 1000;
 
 /**
+ * The most units one call adds on a store that runs in this process (PGlite), where its transaction holds every other
+ * client until it commits (UNITS_A_TRANSACTION_IN_PROCESS): addUnit(count: 1000) held everyone 4 s there.
+ * PostgreSQL's readers do not wait for a writer: there the bound is MAX_UNITS_PER_REQUEST.
+ */
+export const MAX_UNITS_PER_REQUEST_IN_PROCESS = UNITS_A_TRANSACTION_IN_PROCESS;
+
+/** Refuses, before anything runs, a call adding more units than one transaction of this store should. */
+export function checkUnitsPerCall(db: Database, count: number | null | undefined): void {
+  if (count != null && count > MAX_UNITS_PER_REQUEST_IN_PROCESS && runsInProcess(db))
+    throw tooManyACall("units", MAX_UNITS_PER_REQUEST_IN_PROCESS, count, "this store (PGlite) runs one transaction at a time for everyone");
+}
+
+/**
  * Units whose first reads go together (four statements each). postgres.js keeps at most 100 statements in flight on a
  * connection (`max_pipeline`) and sends each one more only as an answer frees a place: past that, every statement
  * became a socket write of its own. 16 leaves room for the previous ones' inserts, still unanswered.
@@ -186,8 +207,9 @@ const UNITS_TOGETHER = 16;
 
 /** Validates a unit count and its placement directives before anything is written. */
 export function checkedPlacements(count: number, directives?: readonly string[] | null): Placement[] {
-  if (!Number.isInteger(count) || count < 0 || count > MAX_UNITS_PER_REQUEST)
+  if (!Number.isInteger(count) || count < 0)
     throw new LifelineError("INVALID_ARGUMENT", `unit count must be a whole number from 0 to ${MAX_UNITS_PER_REQUEST}, got ${count}`);
+  if (count > MAX_UNITS_PER_REQUEST) throw tooManyACall("units", MAX_UNITS_PER_REQUEST, count);
   return parsePlacements(directives, count);
 }
 
@@ -229,7 +251,12 @@ export interface AddUnitInput extends InModel {
 }
 
 /** `juju add-unit`. */
-export const addUnit = modelOperationReading(
+export const addUnit = (db: Database, input: AddUnitInput): Promise<UnitRow[]> => {
+  checkUnitsPerCall(db, input.count);
+  return addUnitInTurn(db, input);
+};
+
+const addUnitInTurn = modelOperationReading(
   Life.Alive,
   (tx, model, input: AddUnitInput) => getApplication(tx, model, input.application),
   async (tx, model, input, app) => {
@@ -237,6 +264,8 @@ export const addUnit = modelOperationReading(
     if (count < 1) throw new LifelineError("INVALID_ARGUMENT", `add at least one unit (count was ${count})`);
     return addUnits(tx, model, app, count, input.placement);
   },
+  undefined,
+  (input) => input.count ?? 1, // its weight in a group: the units it adds
 );
 
 /**

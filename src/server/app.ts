@@ -18,8 +18,10 @@ import { authenticate, defaultSessionLifetimes, type SessionLifetimes, unavailab
 import { tokenOf, useAuthentication } from "./authentication.js";
 import { answerClientError } from "./client-errors.js";
 import { coalesceWrites } from "./coalesce-writes.js";
+import { ConnectionCap, defaultHttpLimits, type HttpLimits, httpServerOptions, tooManyConnections } from "./connection-limits.js";
 import { refusalBody, useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
 import { LOGIN_PATH, logIn } from "./login.js";
+import { operationTurns } from "./operation-turns.js";
 import { defaultOriginOptions, foreignPageRefusal, type HeaderOf, headersOf, type OriginOptions, OriginPolicy } from "./origins.js";
 import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
@@ -178,7 +180,12 @@ export interface ServerOptions {
   sessions?: SessionLifetimes;
   /** The clock credentials' lifetimes are timed by; tests move it. */
   clock?: () => number;
+  /** The HTTP server's timeouts and connection cap (src/server/connection-limits.ts). */
+  http?: HttpLimits;
 }
+
+/** graphql-ws operations begun in one turn of the event loop: a few milliseconds of work, then the other clients' turn. */
+const OPERATIONS_PER_TURN = 16;
 
 /** graphql-ws's own default. */
 export const DEFAULT_KEEP_ALIVE_MS = 12_000;
@@ -213,17 +220,22 @@ export async function startServer(store: Store, host: string, port: number, opti
   const { origins } = access;
   const yoga = createYogaApp(store, feed, options.provider, limits, true, presence, access);
   const login = () => ({ sessions: access.sessions, secure: origins.servedOverHttps, now: access.clock() });
-  const server = createServer((req, res) => {
-    if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store.db, GRAPHQL_PATH, req, res, login());
+  const http = options.http ?? defaultHttpLimits;
+  const refusal = tooManyConnections(http.maxConnections);
+  const server = createServer(httpServerOptions(http), (req, res) => {
+    if (cap.refuses(req.socket)) res.writeHead(refusal.status, refusal.headers).end(refusal.body);
+    else if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store.db, GRAPHQL_PATH, req, res, login());
     else if (!refuseOversizeBody(req, res, limits.maxRequestBytes)) void yoga(req, res);
   });
   server.on("clientError", answerClientError);
+  const cap = new ConnectionCap(server, http.maxConnections);
   // A larger message closes the socket with 1009 (Message Too Big): ws stops reading it there.
   const wss = new WebSocketServer({
     server,
     path: GRAPHQL_PATH,
     maxPayload: limits.maxRequestBytes,
     verifyClient: ({ req }, accept) => {
+      if (cap.refuses(req.socket)) return accept(false, refusal.status, refusal.body, refusal.headers);
       const page = origins.foreignPage(headersOf(req.headers));
       if (!page) accept(true);
       else accept(false, 403, refusalBody("FORBIDDEN", foreignPageRefusal(page)), { "content-type": "application/json; charset=utf-8" });
@@ -232,6 +244,8 @@ export async function startServer(store: Store, host: string, port: number, opti
   // Before useServer, so every socket is wrapped before graphql-ws sends on it.
   coalesceWrites(wss);
   spliceSharedFrames(wss);
+  // A burst of operations on the sockets (a thousand subscriptions in one read) begins a few a turn.
+  const turn = operationTurns(OPERATIONS_PER_TURN);
   const ws = useServer(
     {
       execute: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).execute(args),
@@ -239,6 +253,8 @@ export async function startServer(store: Store, host: string, port: number, opti
       jsonMessageReplacer: replaceSharedPayload,
       subscribe: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).subscribe(args),
       onSubscribe: async (ctx, _id, params) => {
+        const wait = turn();
+        if (wait) await wait;
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,

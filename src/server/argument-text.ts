@@ -35,25 +35,36 @@ export function literalTextError(document: DocumentNode, max: number): GraphQLEr
   return found;
 }
 
-/** Walks the variables without recursion: their JSON may nest as deep as the body allows. */
+/**
+ * Walks the variables without recursion: their JSON may nest as deep as the body allows. Strings are checked where
+ * they stand and only containers go on the stack, so a path is built for a container or a refusal, not every value.
+ */
 export function variableTextError(variables: Record<string, unknown>, max: number): GraphQLError | null {
-  const stack: [unknown, string][] = Object.entries(variables).map(([name, value]) => [value, `$${name}`]);
-  const check = (text: string, path: string) => {
+  const stack: [object, string][] = [[variables, ""]];
+  const check = (text: string, path: () => string) => {
     const problem = textProblem(text, max);
-    return problem ? invalid(`variable ${shortQuote(path)} ${problem}`, { variable: path.slice(0, 100) }) : null;
+    if (!problem) return null;
+    const where = path();
+    return invalid(`variable ${shortQuote(where)} ${problem}`, { variable: where.slice(0, 100) });
+  };
+  const step = (item: unknown, path: () => string): GraphQLError | null => {
+    if (typeof item === "string") return check(item, path);
+    if (item !== null && typeof item === "object") stack.push([item, path()]);
+    return null;
   };
   while (stack.length) {
     const [value, path] = stack.pop()!;
-    if (typeof value === "string") {
-      const error = check(value, path);
-      if (error) return error;
-    } else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push([value[i], `${path}[${i}]`]);
-    } else if (value && typeof value === "object")
-      for (const [key, item] of Object.entries(value)) {
-        const error = check(key, `${path} (a key)`);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const error = step(value[i], () => `${path}[${i}]`);
         if (error) return error;
-        stack.push([item, `${path}.${key}`]);
+      }
+    } else
+      for (const key of Object.keys(value)) {
+        // The variables' own names are GraphQL names; below them, keys are JSON's and are text too.
+        const at = () => (path ? `${path}.${key}` : `$${key}`);
+        const error = (path ? check(key, () => `${path} (a key)`) : null) ?? step((value as Record<string, unknown>)[key], at);
+        if (error) return error;
       }
   }
   return null;

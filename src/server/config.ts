@@ -7,6 +7,7 @@ import { defaultRetention, type RetentionOptions } from "../changes/retention.js
 import type { StoreOptions } from "../db/connect.js";
 import { defaultSessionLifetimes, type SessionLifetimes } from "../model/index.js";
 import { DEFAULT_KEEP_ALIVE_MS } from "./app.js";
+import { defaultHttpLimits, type HttpLimits } from "./connection-limits.js";
 import type { OriginOptions } from "./origins.js";
 import { DEFAULT_AGENT_GRACE_MS, type PresenceOptions } from "./presence.js";
 import { defaultRequestLimits, type RequestLimits } from "./request-limits.js";
@@ -18,6 +19,8 @@ export interface Config {
   feed: FeedOptions;
   retention: RetentionOptions & { intervalMs: number };
   limits: RequestLimits;
+  /** The HTTP server's timeouts and connection cap. */
+  http: HttpLimits;
   /** graphql-ws keep-alive: ping interval, and how long a ping may go unanswered (0: off). */
   keepAliveMs: number;
   /** Agent presence: how long an agent may be connected nowhere before it is lost. */
@@ -118,6 +121,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       intervalMs: positive(env, "LIFELINE_COMPACT_INTERVAL_S", 60) * 1000,
     },
     limits: requestLimits(env),
+    http: {
+      headersTimeoutMs: positive(env, "LIFELINE_HEADERS_TIMEOUT_MS", defaultHttpLimits.headersTimeoutMs),
+      requestTimeoutMs: positive(env, "LIFELINE_REQUEST_TIMEOUT_MS", defaultHttpLimits.requestTimeoutMs),
+      keepAliveTimeoutMs: positive(env, "LIFELINE_KEEP_ALIVE_TIMEOUT_MS", defaultHttpLimits.keepAliveTimeoutMs),
+      maxConnections: Math.max(1, Math.floor(positive(env, "LIFELINE_MAX_CONNECTIONS", defaultHttpLimits.maxConnections))),
+    },
     keepAliveMs: positive(env, "LIFELINE_WS_KEEPALIVE_MS", DEFAULT_KEEP_ALIVE_MS),
     presence: { graceMs: Math.max(100, positive(env, "LIFELINE_AGENT_GRACE_MS", DEFAULT_AGENT_GRACE_MS)) },
     origins: origins(env),

@@ -50,6 +50,7 @@ async function main() {
     feed: config.feed,
     retention: config.retention,
     limits: config.limits,
+    http: config.http,
     keepAliveMs: config.keepAliveMs,
     presence: config.presence,
     origins: config.origins,

@@ -26,12 +26,12 @@ import { LifeEnum } from "./enums.js";
 const MAX_JSON_DEPTH = 64;
 
 function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
+  const stack: [object, number][] = value !== null && typeof value === "object" ? [[value, 1]] : [];
   while (stack.length) {
     const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== "object") continue;
     if (depth > max) return true;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+    // Only objects go on the stack: a state of 20,000 numbers was 20,000 pairs allocated, twice a request.
+    for (const child of Object.values(item)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return false;
 }
