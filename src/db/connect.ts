@@ -14,6 +14,7 @@ import postgres from "postgres";
 import { runAutovacuum, runPgliteVacuum } from "./autovacuum.js";
 import { type Listening, listenOnServer } from "./listener.js";
 import { lockDataDir } from "./lock.js";
+import { takeTurnsInTransactions } from "./pglite-turns.js";
 import { preparingStatements } from "./prepared.js";
 import * as schema from "./schema.js";
 import { describeServer, driverPatched, resilient } from "./server.js";
@@ -82,6 +83,7 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
     const client = await PGlite.create(inMemory ? undefined : dataDir);
     // As for a server (openPostgres): transactions rely on READ COMMITTED being the default.
     await client.exec("set default_transaction_isolation = 'read committed'");
+    takeTurnsInTransactions(client);
     const db = drizzlePglite({ client, schema, logger });
     inProcess.add(db);
     await migratePglite(db, { migrationsFolder });
