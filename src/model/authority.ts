@@ -241,10 +241,11 @@ async function readsReachedInModel(q: Queryable, actor: Exclude<Actor, { kind: "
     case "unitState":
       return (actor.kind === "unit" && actor.unit === entity.unit) || managesModel(q, actor, model);
     case "charm":
-      return (await usesCharm(q, actor, entity.url)) || managesModel(q, actor, model);
+      return (await managesModel(q, actor, model)) || usesCharm(q, actor, entity.url);
     case "unit":
       if (actor.kind === "unit" && actor.unit === entity.name) return true;
-      return (await deploysPlaced(q, actor, entity)) || managesModel(q, actor, model);
+      // The manager's answer is remembered; a subordinate's deployer is looked up.
+      return (await managesModel(q, actor, model)) || deploysPlaced(q, actor, entity);
     case "machine":
       return readsMachine(q, actor, { model, machine: entity.id });
     case "application":
