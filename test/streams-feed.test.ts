@@ -44,15 +44,21 @@ describe("a change whose NOTIFY is lost", () => {
   });
 });
 
+/** A store of its own that records every statement it sends, and a feed on it. */
+async function countedFeed() {
+  const queries: string[] = [];
+  const counted = await openStore({
+    ...(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 } : { dataDir: "memory://" }),
+    onQuery: (query) => queries.push(query),
+  });
+  const shared = new ChangeFeed(counted, defaultFeedOptions);
+  await shared.start();
+  return { queries, counted, shared };
+}
+
 describe("streams opening together", () => {
   it("with equal filters share one snapshot: the same revision, the same state", async () => {
-    const queries: string[] = [];
-    const counted = await openStore({
-      ...(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 } : { dataDir: "memory://" }),
-      onQuery: (query) => queries.push(query),
-    });
-    const shared = new ChangeFeed(counted, defaultFeedOptions);
-    await shared.start();
+    const { queries, counted, shared } = await countedFeed();
     try {
       const model = await addModel(counted.db, { name: uniqueName() });
       queries.length = 0;
@@ -70,13 +76,7 @@ describe("streams opening together", () => {
   });
 
   it("a unit's own streams opened many times at once (issue 32: 1,000 unitLife on one socket) read one snapshot", async () => {
-    const queries: string[] = [];
-    const counted = await openStore({
-      ...(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 } : { dataDir: "memory://" }),
-      onQuery: (query) => queries.push(query),
-    });
-    const shared = new ChangeFeed(counted, defaultFeedOptions);
-    await shared.start();
+    const { queries, counted, shared } = await countedFeed();
     try {
       const model = await addModel(counted.db, { name: uniqueName() });
       await deploy(counted.db, { model: model.name, charm: "wordpress", numUnits: 1 });
