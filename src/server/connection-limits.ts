@@ -10,6 +10,7 @@
 // are not cut by them.
 import type { Server, ServerOptions } from "node:http";
 import type { Socket } from "node:net";
+import { refusalBody } from "./http-status.js";
 
 export interface HttpLimits {
   /** Milliseconds for a request's headers to arrive (Node's headersTimeout); 408 and closed past it. */
@@ -44,14 +45,11 @@ export function httpServerOptions(limits: HttpLimits): ServerOptions {
 
 /** The answer a connection past the cap gets, as JSON, whether it sent a request or a WebSocket handshake. */
 export function tooManyConnections(max: number): { status: number; headers: Record<string, string>; body: string } {
-  const body = JSON.stringify({
-    errors: [
-      {
-        message: `the server holds ${max} connections, as many as it accepts: retry shortly, or share one (keep-alive, one WebSocket a process)`,
-        extensions: { code: "TOO_MANY_CONNECTIONS", limit: "connections", max, retryable: true },
-      },
-    ],
-  });
+  const body = refusalBody(
+    "TOO_MANY_CONNECTIONS",
+    `the server holds ${max} connections, as many as it accepts: retry shortly, or share one (keep-alive, one WebSocket a process)`,
+    { limit: "connections", max, retryable: true },
+  );
   return {
     status: 503,
     // Capitalised as ws writes its own (a handshake's refusal), so that these replace them rather than repeat them.
