@@ -17,23 +17,30 @@ export const AGENT_STATE_LIMIT = 256 * 1024;
 
 export type AgentState = Record<string, unknown>;
 
-/** The document, or INVALID_ARGUMENT when it is not a JSON object or too big (checked before anything is written). */
-export function checkAgentState(state: unknown): AgentState {
+/** A state document found acceptable: its JSON text, stringified once for the check and stored as it is. */
+export interface CheckedAgentState {
+  readonly json: string;
+}
+
+/** The document's text, or INVALID_ARGUMENT when it is not a JSON object or too big (checked before anything is written). */
+export function checkAgentState(state: unknown): CheckedAgentState {
   if (typeof state !== "object" || state === null || Array.isArray(state))
     throw new LifelineError("INVALID_ARGUMENT", "a unit agent's state is a JSON object");
-  const size = Buffer.byteLength(JSON.stringify(state), "utf8");
+  const json = JSON.stringify(state);
+  const size = Buffer.byteLength(json, "utf8");
   if (size > AGENT_STATE_LIMIT)
     throw new LifelineError("INVALID_ARGUMENT", `a unit agent's state is at most ${AGENT_STATE_LIMIT} bytes of JSON, got ${size}`, {
       limit: AGENT_STATE_LIMIT,
       size,
     });
-  return state as AgentState;
+  return { json };
 }
 
+// The text goes in as it is: the jsonb column's own mapping would stringify the document a second time.
 const upsertAgentState = statement(["modelId", "unit", "state"], (db, p) =>
   db
     .insert(unitAgentStates)
-    .values({ modelId: p.modelId, unit: p.unit, state: p.state })
+    .values({ modelId: p.modelId, unit: p.unit, state: sql`${p.state}` })
     .onConflictDoUpdate({
       target: [unitAgentStates.modelId, unitAgentStates.unit],
       set: { state: sql`excluded.state`, updatedAt: sql`now()` },
@@ -41,8 +48,8 @@ const upsertAgentState = statement(["modelId", "unit", "state"], (db, p) =>
 );
 
 /** Replaces the unit's document (sent with the next statement: nothing waits for the answer). */
-export function saveAgentState(tx: Tx, model: ModelRow, unit: string, state: AgentState): void {
-  tx.defer(upsertAgentState(tx.db, { modelId: model.id, unit, state }));
+export function saveAgentState(tx: Tx, model: ModelRow, unit: string, state: CheckedAgentState): void {
+  tx.defer(upsertAgentState(tx.db, { modelId: model.id, unit, state: state.json }));
 }
 
 export interface UnitAgentStateInput extends InModel {
@@ -54,9 +61,9 @@ export interface UnitAgentStateInput extends InModel {
 export const setUnitAgentState = unitOperation(
   "any",
   async (tx, model, unit, input: UnitAgentStateInput) => {
-    saveAgentState(tx, model, unit.name, input.state);
+    saveAgentState(tx, model, unit.name, checkAgentState(input.state));
     return unit;
   },
-  (input) => checkAgentState(input.state),
+  undefined,
   unitAlone,
 );

@@ -12,7 +12,7 @@ import { UnitAgentStatus } from "../core/machine.js";
 import { applicationOfUnit } from "../core/unit-name.js";
 import { applications, charms, hookRuns, relationEndpoints, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
-import { type AgentState, checkAgentState, saveAgentState } from "./agent-state.js";
+import { type CheckedAgentState, checkAgentState, saveAgentState } from "./agent-state.js";
 import { checkResolutionNamed, executing, hookFailed, idle, updateAgent } from "./agent-status.js";
 import { charmMetadata } from "./charm.js";
 import { entity, type Footprint, touching } from "./footprint.js";
@@ -450,7 +450,7 @@ export const commitHook = unitOperationReading(
     }
     if (input.settings?.length && input.result !== HookResult.Succeeded)
       throw new LifelineError("INVALID_ARGUMENT", `a ${input.result} hook's settings are not committed: send settings only with SUCCEEDED`);
-    const state: AgentState | null = input.state == null ? null : checkAgentState(input.state);
+    const state: CheckedAgentState | null = input.state == null ? null : checkAgentState(input.state);
 
     if (input.result === HookResult.Succeeded) await applySettingsWrites(tx, model, unit, input.settings ?? []);
     // The row as the update writes it (now() is the transaction's, read with the run), so the update goes with the

@@ -17,7 +17,7 @@ const refused = (message: string, limit: string, max: number, where: Record<stri
   new GraphQLError(message, { extensions: { code: "INVALID_ARGUMENT", limit, max, ...where } });
 
 /** Counts one container's elements against the limits; a refusal, or null. `total` is the running count, mutated. */
-function excess(
+export function excess(
   kind: "list" | "object",
   size: number,
   total: { values: number },
@@ -60,45 +60,4 @@ export function literalElements(document: DocumentNode, limits: ElementLimits): 
     },
   });
   return { error, values: total.values };
-}
-
-/**
- * The variables' lists and objects (the variables object itself counts as one), without recursion: their JSON may
- * nest as deep as the body allows. A path is built only for a refusal, from the parents kept beside each container.
- */
-export function variableElementsError(variables: Record<string, unknown>, limits: ElementLimits, counted = 0): GraphQLError | null {
-  const total = { values: counted };
-  /** `key`: its segment of the path, ".state" or "[3]". */
-  type Visit = { value: object; key: string; parent: Visit | null };
-  const pathOf = (visit: Visit) => {
-    const segments: string[] = [];
-    for (let v: Visit | null = visit; v?.parent; v = v.parent) segments.push(v.key);
-    return segments.reverse().join("").replace(/^\./, "$").slice(0, 100) || "the variables";
-  };
-  const stack: Visit[] = [{ value: variables, key: "", parent: null }];
-  while (stack.length) {
-    const visit = stack.pop()!;
-    const { value } = visit;
-    const where = () => {
-      const path = pathOf(visit);
-      return { text: path === "the variables" ? path : `variable "${path}"`, details: { variable: path } };
-    };
-    if (Array.isArray(value)) {
-      const error = excess("list", value.length, total, limits, where);
-      if (error) return error;
-      for (let i = 0; i < value.length; i++) {
-        const item = value[i];
-        if (item !== null && typeof item === "object") stack.push({ value: item, key: `[${i}]`, parent: visit });
-      }
-    } else {
-      const keys = Object.keys(value);
-      const error = excess("object", keys.length, total, limits, where);
-      if (error) return error;
-      for (const key of keys) {
-        const item = (value as Record<string, unknown>)[key];
-        if (item !== null && typeof item === "object") stack.push({ value: item, key: `.${key}`, parent: visit });
-      }
-    }
-  }
-  return null;
 }

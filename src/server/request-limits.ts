@@ -35,8 +35,9 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { ErrorCode } from "../core/errors.js";
-import { literalTextError, variableTextError } from "./argument-text.js";
-import { literalElements, variableElementsError } from "./input-elements.js";
+import { literalTextError } from "./argument-text.js";
+import { literalElements } from "./input-elements.js";
+import { variablesError } from "./variable-walk.js";
 
 export interface RequestLimits {
   /** Bytes of an HTTP request body, and of one graphql-ws message. */
@@ -184,21 +185,21 @@ export function useRequestLimits(limits: RequestLimits = defaultRequestLimits): 
   /** What to refuse the execution with, or null to let it run. */
   const refusals = (args: Execution): readonly GraphQLError[] | null => {
     const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-    // Elements first: every later step (the text's walk, coercion) costs a step an element.
+    // The literals first (once per document), then the variables' one walk: coercion costs a step an element.
     let literals = literalCounts.get(args.document);
     if (!literals) {
       literals = literalElements(args.document, limits);
       literalCounts.set(args.document, literals);
     }
-    const elementsError = literals.error ?? variableElementsError(variables, limits, literals.values);
-    if (elementsError) return [elementsError];
+    if (literals.error) return [literals.error];
     let literalError = literalErrors.get(args.document);
     if (literalError === undefined) {
       literalError = literalTextError(args.document, limits.maxStringLength);
       literalErrors.set(args.document, literalError);
     }
-    const textError = literalError ?? variableTextError(variables, limits.maxStringLength);
-    if (textError) return [textError];
+    if (literalError) return [literalError];
+    const variablesRefusal = variablesError(variables, limits, literals.values);
+    if (variablesRefusal) return [variablesRefusal];
     const operation = getOperationAST(args.document, args.operationName);
     if (!operation) return null;
     // graphql-js coerces again when it executes; done here first so a bad variable is refused with a code.

@@ -25,13 +25,22 @@ import { LifeEnum } from "./enums.js";
 /** Deeper JSON is refused: storing it (JSON.stringify, the driver) recurses once a level. */
 const MAX_JSON_DEPTH = 64;
 
+/**
+ * Objects already found shallow enough. A request's variables are coerced up to three times (with a code before
+ * execution, by the cost rule, by graphql-js), each time the same object: the walk over a 20,000-key state once.
+ */
+const shallowEnough = new WeakSet<object>();
+
 function nestsDeeperThan(value: unknown, max: number): boolean {
   const stack: [object, number][] = value !== null && typeof value === "object" ? [[value, 1]] : [];
   while (stack.length) {
     const [item, depth] = stack.pop()!;
     if (depth > max) return true;
-    // Only objects go on the stack: a state of 20,000 numbers was 20,000 pairs allocated, twice a request.
-    for (const child of Object.values(item)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    // Only objects go on the stack; for…in builds no array of the values (a third of the walk on a 20,000-key state).
+    for (const key in item) {
+      const child = (item as Record<string, unknown>)[key];
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
   }
   return false;
 }
@@ -41,7 +50,9 @@ builder.scalarType("JSONObject", {
   serialize: (value) => value as Record<string, unknown>,
   parseValue: (value) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw new GraphQLError("JSONObject must be an object");
+    if (shallowEnough.has(value)) return value as Record<string, unknown>;
     if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new GraphQLError(`JSONObject nests deeper than ${MAX_JSON_DEPTH} levels`);
+    shallowEnough.add(value);
     return value as Record<string, unknown>;
   },
   parseLiteral: (ast) => {
