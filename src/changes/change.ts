@@ -45,6 +45,8 @@ export interface MachineFields {
   /** As shown: `down` while its agent is lost (core/presence.ts). Rows about its status carry `agentLostSince` too. */
   status?: string;
   statusMessage?: string;
+  /** ISO 8601: since when the status shown holds (rows written before it was kept lack it: the row's commit time stands in). */
+  statusSince?: string;
   /** ISO 8601: since when its agent is lost (when it was last connected); null while it is not. */
   agentLostSince?: string | null;
 }
@@ -78,9 +80,13 @@ export interface UnitFields {
   principal?: string | null;
   workloadStatus?: string;
   workloadMessage?: string;
+  /** ISO 8601: since when the workload status holds (absent from older rows: their commit time stands in). */
+  workloadSince?: string;
   /** Rows about the unit's agent carry all five agent fields together. As shown: `lost` while its agent is (core/presence.ts). */
   agentStatus?: ShownAgentStatus;
   agentMessage?: string;
+  /** ISO 8601: since when the agent status shown holds (absent from older rows: their commit time stands in). */
+  agentSince?: string;
   /** The hook the status is about, while executing or in error. */
   agentStatusData?: AgentStatusData;
   /** What `resolveUnit` asked of the agent; null when nothing. */
@@ -229,8 +235,8 @@ export const machineProvisioned = (m: Pick<MachineRow, "id" | "life" | "instance
 type MachineStatusRow = Pick<MachineRow, "id" | "life" | "status" | "statusMessage" | "statusSince" | "agentLostSince">;
 /** A machine's status fields as change rows and snapshots carry them: as shown, and whether its agent is lost. */
 export const machineStatusFields = (m: MachineStatusRow) => {
-  const { status, statusMessage } = shownMachineStatus(m);
-  return { status, statusMessage, agentLostSince: m.agentLostSince?.toISOString() ?? null };
+  const { status, statusMessage, statusSince } = shownMachineStatus(m);
+  return { status, statusMessage, statusSince: statusSince.toISOString(), agentLostSince: m.agentLostSince?.toISOString() ?? null };
 };
 /** Its status set, or its agent lost or back (agent-presence.ts). */
 export const machineStatusSet = (m: MachineStatusRow) => row("machine", m.id, m.life, machineStatusFields(m));
@@ -292,14 +298,22 @@ export const unitAgentFields = (
   return {
     agentStatus: shown.agentStatus,
     agentMessage: shown.agentMessage,
+    agentSince: shown.agentSince.toISOString(),
     agentStatusData: shown.agentStatusData,
     resolved: u.resolved,
     agentLostSince: u.agentLostSince?.toISOString() ?? null,
   };
 };
 /** A charm's status-set. */
-export const unitWorkloadStatusSet = (u: Pick<UnitRow, "name" | "application" | "life" | "workloadStatus" | "workloadMessage">) =>
-  row("unit", u.name, u.life, { application: u.application, workloadStatus: u.workloadStatus, workloadMessage: u.workloadMessage });
+export const unitWorkloadStatusSet = (
+  u: Pick<UnitRow, "name" | "application" | "life" | "workloadStatus" | "workloadMessage" | "statusSince">,
+) => row("unit", u.name, u.life, { application: u.application, ...unitWorkloadFields(u) });
+/** A unit's workload status as change rows and snapshots carry it. */
+export const unitWorkloadFields = (u: Pick<UnitRow, "workloadStatus" | "workloadMessage" | "statusSince">) => ({
+  workloadStatus: u.workloadStatus,
+  workloadMessage: u.workloadMessage,
+  workloadSince: u.statusSince.toISOString(),
+});
 export const unitLifeSet = (u: Pick<UnitRow, "name" | "application">, life: Life) =>
   row("unit", u.name, life, { application: u.application });
 export const unitRemoved = (u: Pick<UnitRow, "name" | "application" | "machineId" | "principal">) =>

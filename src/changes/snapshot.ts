@@ -18,7 +18,16 @@ import {
 } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { DbTx } from "./append.js";
-import { cleanupFields, configIfSmall, type EntityKind, hookRunFields, machineStatusFields, memberId, unitAgentFields } from "./change.js";
+import {
+  cleanupFields,
+  configIfSmall,
+  type EntityKind,
+  hookRunFields,
+  machineStatusFields,
+  memberId,
+  unitAgentFields,
+  unitWorkloadFields,
+} from "./change.js";
 import { type EntityEvent, stateEvent } from "./stream-event.js";
 
 /** Entities of one kind, restricted by `where`, at most `limit` of them. */
@@ -252,7 +261,7 @@ export const unitState = (u: typeof units.$inferSelect) =>
     series: u.series,
     machineId: u.machineId,
     principal: u.principal,
-    workloadStatus: u.workloadStatus,
+    ...unitWorkloadFields(u),
     ...unitAgentFields(u),
   });
 

@@ -5,31 +5,45 @@
 // and the schema refuses to build (src/graphql/schema.ts).
 import { type GraphQLField, type GraphQLNamedType, type GraphQLSchema, isObjectType } from "graphql";
 
-/** Object types that are parts of what returns them: they need no check of their own. */
+/**
+ * Object types that are parts of what returns them: they need no check of their own. The stream events' *Info types
+ * are what their stream may send: its subscription was checked when it opened.
+ */
 const VALUES = new Set([
   "AgentCredentials",
   "AgentStatus",
+  "ApplicationInfo",
   "Blocker",
   "Change",
   "CharmConfigOption",
   "CharmEndpoint",
   "CharmHook",
+  "CharmInfo",
+  "CleanupInfo",
   "CleanupReport",
   "Cloud",
   "Constraints",
+  "HookInfo",
   "Instance",
   "InstanceHardware",
   "InstanceType",
   "IssuedToken",
+  "MachineInfo",
+  "ModelInfo",
   "PageInfo",
   "RelationEndpoint",
+  "RelationEndpointInfo",
+  "RelationInfo",
   "RelationSettings",
   "RemovalResult",
   "ScopeChange",
+  "ScopeInfo",
   "ScopeMember",
   "Setting",
+  "SettingsInfo",
   "Status",
   "Token",
+  "UnitInfo",
   "Viewer",
 ]);
 

@@ -44,6 +44,7 @@ ApplicationRef.implement({
     }),
     unitCount: t.exposeInt("unitCount"),
     relationCount: t.exposeInt("relationCount"),
+    charmUrl: t.exposeString("charmUrl"),
     charm: t.field({ type: CharmRef, resolve: (app) => entityKey(app.modelId, app.charmUrl) }),
     endpoints: t.field({
       type: [CharmEndpointRef],

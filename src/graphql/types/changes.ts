@@ -20,6 +20,7 @@ import { LifelineError } from "../../core/errors.js";
 import { checkApplicationName, checkMachineId, modelNamed, parseUnitName } from "../../model/index.js";
 import { builder } from "../builder.js";
 import type { Context } from "../context.js";
+import { changedFields, EntityInfo } from "./change-info.js";
 import { LifeEnum } from "./enums.js";
 
 /** Deeper JSON is refused: storing it (JSON.stringify, the driver) recurses once a level. */
@@ -112,10 +113,23 @@ const ChangeRef = builder.objectRef<ChangeEvent>("Change").implement({
     }),
     life: t.expose("life", { type: LifeEnum, nullable: true }),
     removed: t.exposeBoolean("removed", { description: "The entity is gone from the model." }),
+    info: t.field({
+      type: EntityInfo,
+      nullable: true,
+      description:
+        "The entity, typed by its kind, with the query types' field names, enums and scalars. STATE: every field the stream knows. " +
+        "CHANGE: the fields in `changed` (the others are null here and did not change); a removal gives its identifying fields. Null for bookmarks.",
+      resolve: (e) => (e.type === "bookmark" ? null : e),
+    }),
     fields: t.expose("fields", {
       type: "JSONObject",
-      description:
-        "For CHANGE, the fields that changed with their new values (and the entity's identifying fields); for STATE, the entity's fields.",
+      deprecationReason:
+        "Use `info` (typed, in the query types' spelling) and `changed`. `fields` is the change row as stored, in its own spelling; it goes in the next release.",
+      description: "For CHANGE, the row's fields that changed (and its identifying fields); for STATE, the entity's fields.",
+    }),
+    changed: t.stringList({
+      description: "The fields of `info` this event gives values for: merge these into what you hold. Empty for bookmarks.",
+      resolve: (e) => (e.type === "bookmark" ? [] : changedFields(e.kind, e.fields)),
     }),
     committedAt: t.expose("committedAt", { type: "DateTime", nullable: true, description: "When a CHANGE committed." }),
   }),

@@ -36,6 +36,12 @@ MachineRef.implement({
       },
     }),
     containerType: t.expose("containerType", { type: ContainerTypeEnum, nullable: true }),
+    parentId: t.exposeString("parentId", { nullable: true, description: "For a container: the id of the machine it is on." }),
+    agentLostSince: t.expose("agentLostSince", {
+      type: "DateTime",
+      nullable: true,
+      description: "Since when its agent is lost (when it last had a connection); null while it is not.",
+    }),
     parent: t.field({
       type: MachineRef,
       nullable: true,

@@ -51,6 +51,7 @@ const RelationSettingsRef = builder.objectRef<SettingsRow>("RelationSettings").i
   description: "A unit's settings in a relation (relation-get). They outlive its departure until the relation is removed.",
   fields: (t) => ({
     unit: t.exposeString("unit"),
+    unitName: t.exposeString("unit", { description: "The same as `unit`, spelled as ScopeMember and the streams' SettingsInfo spell it." }),
     version: t.exposeInt("version"),
     values: t.field({
       type: [SettingRef],

@@ -23,7 +23,7 @@ import { cursorConnection } from "../connections.js";
 import { ModelRef, UnitRef } from "../refs.js";
 import { SettingInput } from "./common.js";
 
-const ResolvedModeEnum = builder.enumType("ResolvedMode", {
+export const ResolvedModeEnum = builder.enumType("ResolvedMode", {
   description: "What `resolveUnit` asked of a unit agent in error.",
   values: {
     RETRY_HOOK: { value: ResolvedMode.RetryHook, description: "Run the failed hook again (`juju resolved`)." },
@@ -31,7 +31,7 @@ const ResolvedModeEnum = builder.enumType("ResolvedMode", {
   },
 });
 
-const HookRunResultEnum = builder.enumType("HookRunResult", {
+export const HookRunResultEnum = builder.enumType("HookRunResult", {
   values: {
     RUNNING: { value: HookResult.Running, description: "Begun; its agent has not committed it yet." },
     SUCCEEDED: { value: HookResult.Succeeded, description: "Ran and succeeded: its relation settings were committed with it." },
@@ -57,7 +57,7 @@ const HookCommitResultEnum = builder.enumType("HookCommitResult", {
   },
 });
 
-interface AgentStatusShape {
+export interface AgentStatusShape {
   current: string;
   message: string;
   since: Date;
@@ -66,7 +66,7 @@ interface AgentStatusShape {
   remoteUnit: string | null;
 }
 
-const AgentStatusRef = builder.objectRef<AgentStatusShape>("AgentStatus").implement({
+export const AgentStatusRef = builder.objectRef<AgentStatusShape>("AgentStatus").implement({
   description: "A unit agent's status, as `juju status` shows it, with the hook it is about while executing or in error.",
   fields: (t) => ({
     current: t.exposeString("current", {

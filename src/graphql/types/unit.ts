@@ -26,7 +26,15 @@ UnitRef.implement({
     life: t.expose("life", { type: LifeEnum }),
     series: t.exposeString("series", { description: "Its application's series (seed 004)." }),
     subordinate: t.boolean({ resolve: (u) => u.principal !== null }),
+    applicationName: t.exposeString("application"),
     application: t.field({ type: ApplicationRef, resolve: (u) => entityKey(u.modelId, u.application) }),
+    machineId: t.exposeString("machineId", { nullable: true, description: "The id of the machine a principal is assigned to." }),
+    principalName: t.exposeString("principal", { nullable: true, description: "For a subordinate: its principal's name." }),
+    agentLostSince: t.expose("agentLostSince", {
+      type: "DateTime",
+      nullable: true,
+      description: "Since when its agent is lost (when it last had a connection); null while it is not.",
+    }),
     machine: t.field({
       type: MachineRef,
       nullable: true,
