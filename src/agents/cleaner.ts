@@ -55,7 +55,7 @@ export class Cleaner {
     this.unsubscribe = this.api.subscribe(ChangesDocument, { model, kinds: ["CLEANUP"] }, token, {
       next: ({ changes: event }) => {
         if (event.removed || event.type === "BOOKMARK") return;
-        const dueAt = Date.parse(String((event.fields as { dueAt?: unknown }).dueAt ?? ""));
+        const dueAt = Date.parse(event.cleanup?.dueAt ?? "");
         if (dueAt > Date.now()) this.pokeAt(dueAt);
         else this.passes.poke();
       },

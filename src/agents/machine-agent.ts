@@ -111,7 +111,7 @@ export class MachineAgent {
         next: (data) => {
           if (!(this.view.apply(data.machineLife) || data.machineLife.type === "BOOKMARK")) return;
           const own = this.view.machines.get(machine);
-          if (this.view.synced && own && (own.instanceId !== null || own.jobs.includes("JobManageModel"))) this.provisioned();
+          if (this.view.synced && own && (own.instanceId !== null || own.jobs.includes("MANAGE_MODEL"))) this.provisioned();
           this.passes.poke();
         },
         failed,
@@ -122,16 +122,17 @@ export class MachineAgent {
       this.api.subscribe(MachineUnitsDocument, { model, machine }, token, {
         next: (data) => {
           const event = data.machineUnits;
-          if (!event.entity) return;
+          const info = event.unit;
+          if (!event.entity || !info) return;
           if (event.removed) this.units.delete(event.entity);
           else {
             const before = this.units.get(event.entity);
-            const f = event.fields;
+            const has = (field: keyof typeof info) => event.changed.includes(field);
             this.units.set(event.entity, {
               life: event.life ?? before?.life ?? "ALIVE",
-              machineId: Object.hasOwn(f, "machineId") ? (f.machineId as string | null) : (before?.machineId ?? null),
-              principal: Object.hasOwn(f, "principal") ? (f.principal as string | null) : (before?.principal ?? null),
-              agentStatus: Object.hasOwn(f, "agentStatus") ? String(f.agentStatus) : (before?.agentStatus ?? "allocating"),
+              machineId: has("machineId") ? info.machineId : (before?.machineId ?? null),
+              principal: has("principalName") ? info.principalName : (before?.principal ?? null),
+              agentStatus: has("agentStatus") ? (info.agentStatus?.current ?? "allocating") : (before?.agentStatus ?? "allocating"),
             });
           }
           // Principals' agents deploy their subordinates from the same view: no stream of their own for it.
@@ -221,7 +222,7 @@ export class MachineAgent {
     const own = this.view.machines.get(machine);
     if (!this.view.synced || !own || own.life !== "DYING") return;
     // The model's manager: removeMachine refuses it, and it goes with its model (finishModel), never by its agent.
-    if (own.jobs.includes("JobManageModel")) return;
+    if (own.jobs.includes("MANAGE_MODEL")) return;
     const occupied =
       [...this.units.values()].some((u) => u.machineId === machine) ||
       [...this.view.machines.keys()].some((id) => id.startsWith(`${machine}/`));

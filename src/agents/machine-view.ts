@@ -3,21 +3,23 @@
 // then a BOOKMARK); later CHANGE events carry what changed. A resubscription
 // (after a reconnect) starts over with a full state, which replaces the view,
 // so an agent always reconciles against where things stand.
-import type { ChangeEventFragment, Life } from "../client/graphql.js";
+import type { ConstraintsFieldsFragment, Life, MachineInfoFieldsFragment, MachineJob } from "../client/graphql.js";
 import type { InstanceConstraints } from "../provider/provider.js";
+import type { StreamEvent as Envelope } from "./stream-view.js";
 
 export interface MachineView {
   id: string;
   life: Life;
   series: string;
-  jobs: string[];
+  jobs: MachineJob[];
   constraints: InstanceConstraints;
   instanceId: string | null;
   status: string;
   statusMessage: string;
 }
 
-type StreamEvent = ChangeEventFragment;
+/** A machines stream's event (the provisioner's `changes(kinds: [MACHINE])`, a machine agent's machineLife). */
+type StreamEvent = Envelope & { machine?: MachineInfoFieldsFragment | null };
 
 export class MachinesView {
   readonly machines = new Map<string, MachineView>();
@@ -36,7 +38,7 @@ export class MachinesView {
   apply(event: StreamEvent): boolean {
     if (event.type === "STATE") {
       this.incoming ??= new Map();
-      if (event.entity) this.incoming.set(event.entity, merge(undefined, event));
+      if (event.entity && event.machine) this.incoming.set(event.entity, merge(undefined, event, event.machine));
       return false;
     }
     if (event.type === "BOOKMARK") {
@@ -48,24 +50,40 @@ export class MachinesView {
       this.synced = true;
       return true;
     }
-    if (!event.entity) return false;
+    if (!event.entity || !event.machine) return false;
     if (event.removed) this.machines.delete(event.entity);
-    else this.machines.set(event.entity, merge(this.machines.get(event.entity), event));
+    else this.machines.set(event.entity, merge(this.machines.get(event.entity), event, event.machine));
     return this.synced;
   }
 }
 
-function merge(previous: MachineView | undefined, event: StreamEvent): MachineView {
-  const f = event.fields;
-  const has = (key: string) => Object.hasOwn(f, key);
+/** The machine after the event: the fields it names in `changed`, over what was known. */
+function merge(previous: MachineView | undefined, event: StreamEvent, info: MachineInfoFieldsFragment): MachineView {
+  const has = (field: keyof MachineInfoFieldsFragment) => event.changed.includes(field);
   return {
-    id: event.entity!,
+    id: info.id,
     life: event.life ?? previous?.life ?? "ALIVE",
-    series: has("series") ? String(f.series) : (previous?.series ?? ""),
-    jobs: has("jobs") ? (f.jobs as string[]) : (previous?.jobs ?? []),
-    constraints: has("constraints") ? (f.constraints as InstanceConstraints) : (previous?.constraints ?? {}),
-    instanceId: has("instanceId") ? ((f.instanceId as string | null) ?? null) : (previous?.instanceId ?? null),
-    status: has("status") ? String(f.status) : (previous?.status ?? "pending"),
-    statusMessage: has("statusMessage") ? String(f.statusMessage) : (previous?.statusMessage ?? ""),
+    series: has("series") ? (info.series ?? "") : (previous?.series ?? ""),
+    jobs: has("jobs") ? (info.jobs ?? []) : (previous?.jobs ?? []),
+    constraints: has("constraints") ? constraintsOf(info.constraints) : (previous?.constraints ?? {}),
+    instanceId: has("instanceId") ? info.instanceId : (previous?.instanceId ?? null),
+    status: has("status") ? (info.status?.current ?? "pending") : (previous?.status ?? "pending"),
+    statusMessage: has("status") ? (info.status?.message ?? "") : (previous?.statusMessage ?? ""),
+  };
+}
+
+/** Constraints as a provider takes them: the keys set, and no others. */
+function constraintsOf(c: ConstraintsFieldsFragment | null): InstanceConstraints {
+  if (!c) return {};
+  return {
+    ...(c.arch !== null && { arch: c.arch }),
+    ...(c.container !== null && { container: c.container }),
+    ...(c.cores !== null && { cores: c.cores }),
+    ...(c.cpuPower !== null && { cpuPower: c.cpuPower }),
+    ...(c.instanceType !== null && { instanceType: c.instanceType }),
+    ...(c.mem !== null && { mem: c.mem }),
+    ...(c.rootDisk !== null && { rootDisk: c.rootDisk }),
+    ...(c.tags !== null && { tags: c.tags }),
+    ...(c.zones !== null && { zones: c.zones }),
   };
 }

@@ -143,7 +143,7 @@ export class Provisioner {
       const machine = this.view.machines.get(id);
       if (!machine) continue;
       // The controller's own machines were provisioned at bootstrap.
-      if (machine.jobs.includes("JobManageModel") || this.inFlight.has(machine.id)) continue;
+      if (machine.jobs.includes("MANAGE_MODEL") || this.inFlight.has(machine.id)) continue;
       if (machine.life === "ALIVE" && machine.instanceId === null && machine.status !== "error") void this.provision(machine);
       else if (machine.life === "ALIVE" && machine.instanceId !== null && machine.status !== "error")
         await this.checkInstance(machine, instances?.get(machine.instanceId)?.status);

@@ -1,65 +1,75 @@
-// The entities a stream covers, as an agent sees them: built from any of the
-// change subscriptions (changes, unitLife, applicationRelations, ...). The
-// stream's first events are the full state (STATE events, then a BOOKMARK);
-// later CHANGE events carry what changed. A resubscription (after a reconnect)
-// starts over with a full state, which replaces the view, so an agent always
-// reconciles against where things stand.
-import type { ChangeEventFragment, EntityKind, Life } from "../client/graphql.js";
+// The entities of one kind a stream covers, as an agent sees them: built from any
+// of the change subscriptions (changes, unitLife, applicationRelations, ...). A
+// stream of several kinds feeds one view per kind, each reading the field of its
+// kind (`event.unit`, `event.relation`), typed by the subscription's selection.
+// The stream's first events are the full state (STATE events, then a BOOKMARK);
+// later CHANGE events give the fields named in `changed`, merged into what the view
+// holds. A resubscription (after a reconnect) starts over with a full state, which
+// replaces the view, so an agent always reconciles against where things stand.
+import type { ChangeType, Life } from "../client/graphql.js";
 
-export interface EntityView {
-  kind: EntityKind;
-  entity: string;
+/** A stream event's envelope, as every subscription's selection gives it (schema/operations/changes.graphql). */
+export interface StreamEvent {
+  type: ChangeType;
+  entity: string | null;
   life: Life | null;
-  /** Every field the stream has told of, latest value first merged in. */
-  fields: Record<string, unknown>;
+  removed: boolean;
+  changed: string[];
 }
 
-const keyOf = (kind: EntityKind, entity: string) => `${kind} ${entity}`;
+export interface EntityView<I> {
+  entity: string;
+  life: Life | null;
+  /** Every field the stream has told of, the latest value of each. */
+  info: I;
+}
 
-export class StreamView {
-  private readonly entities = new Map<string, EntityView>();
+export class StreamView<E extends StreamEvent, I extends object> {
+  private readonly entities = new Map<string, EntityView<I>>();
   /** The snapshot being read (between a stream's first STATE event and its BOOKMARK). */
-  private incoming: Map<string, EntityView> | null = null;
+  private incoming: Map<string, EntityView<I>> | null = null;
   /** True once a full state has been read: before that, an agent has nothing to reconcile. */
   synced = false;
 
-  get(kind: EntityKind, entity: string): EntityView | undefined {
-    return this.entities.get(keyOf(kind, entity));
+  /** `infoOf`: the event's entity when it is of this view's kind (the field of the kind's name), else null. */
+  constructor(private readonly infoOf: (event: E) => I | null | undefined) {}
+
+  get(entity: string): EntityView<I> | undefined {
+    return this.entities.get(entity);
   }
 
-  all(kind: EntityKind): EntityView[] {
-    return [...this.entities.values()].filter((e) => e.kind === kind);
+  all(): EntityView<I>[] {
+    return [...this.entities.values()];
   }
 
   /** Applies one event; true when the view changed in a way worth reconciling. */
-  apply(event: ChangeEventFragment): boolean {
+  apply(event: E): boolean {
+    const info = this.infoOf(event);
     if (event.type === "STATE") {
       this.incoming ??= new Map();
-      if (event.kind && event.entity) this.incoming.set(keyOf(event.kind, event.entity), merge(undefined, event));
+      if (info && event.entity) this.incoming.set(event.entity, { entity: event.entity, life: event.life, info });
       return false;
     }
     if (event.type === "BOOKMARK") {
       if (!this.incoming && this.synced) return false; // an idle stream's bookmark
-      // The end of a snapshot: it replaces whatever came before (possibly nothing: an empty snapshot).
+      // The end of a snapshot: it replaces whatever came before (possibly nothing of this kind).
       this.entities.clear();
       for (const [key, entity] of this.incoming ?? []) this.entities.set(key, entity);
       this.incoming = null;
       this.synced = true;
       return true;
     }
-    if (!event.kind || !event.entity) return false;
-    const key = keyOf(event.kind, event.entity);
-    if (event.removed) this.entities.delete(key);
-    else this.entities.set(key, merge(this.entities.get(key), event));
+    if (!info || !event.entity) return false;
+    if (event.removed) this.entities.delete(event.entity);
+    else this.entities.set(event.entity, merged(this.entities.get(event.entity), event, info));
     return this.synced;
   }
 }
 
-function merge(previous: EntityView | undefined, event: ChangeEventFragment): EntityView {
-  return {
-    kind: event.kind!,
-    entity: event.entity!,
-    life: event.life ?? previous?.life ?? null,
-    fields: { ...previous?.fields, ...(event.fields as Record<string, unknown>) },
-  };
+/** The entity as it stands after the event: the fields it names in `changed` over what was known. */
+function merged<I extends object>(previous: EntityView<I> | undefined, event: StreamEvent, info: I): EntityView<I> {
+  if (!previous) return { entity: event.entity!, life: event.life, info };
+  const next = { ...previous.info };
+  for (const field of event.changed) if (field in info) Reflect.set(next, field, Reflect.get(info, field));
+  return { entity: previous.entity, life: event.life ?? previous.life, info: next };
 }

@@ -23,16 +23,23 @@
 import { join } from "node:path";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import {
+  type ApplicationInfoFieldsFragment,
   ApplicationRelationsDocument,
+  type ApplicationRelationsSubscription,
   BeginHookDocument,
   CommitHookDocument,
   EnterScopeDocument,
   IssueUnitCredentialsDocument,
   LeaveScopeDocument,
+  type Life,
   ModelRetriesHooksDocument,
   RecordMissingHooksDocument,
+  type RelationInfoFieldsFragment,
   RelationUnitsDocument,
+  type RelationUnitsSubscription,
   RemoveDeadUnitDocument,
+  type ScopeInfoFieldsFragment,
+  type SettingsInfoFieldsFragment,
   SetUnitAgentStateDocument,
   SetUnitAgentStatusDocument,
   SetUnitDeadDocument,
@@ -43,12 +50,15 @@ import {
   UnitCharmDocument,
   type UnitCharmHooksFragment,
   UnitConfigDocument,
+  type UnitInfoFieldsFragment,
   UnitLifeDocument,
+  type UnitLifeSubscription,
   UnitRelationSettingsDocument,
+  type WorkloadStatus,
 } from "../client/graphql.js";
-import { Scope } from "../core/relation.js";
 import { applicationOfUnit } from "../core/unit-name.js";
 import { type AgentConnection, ApiError, passesAgain } from "./connection.js";
+import type { WorkloadStatus as HookWorkloadStatus } from "./hooks/context.js";
 import type { HookRunner } from "./hooks/run-hook.js";
 import { SerialPasses } from "./serial.js";
 import { StreamView } from "./stream-view.js";
@@ -111,18 +121,32 @@ type HookChoice = { hook: Hook; skip: boolean; by?: "resolution" | "timer" } | n
 /** Missing hooks passed in one recordMissingHooks call: well under the server's MAX_MISSING_HOOKS. */
 const MISSING_HOOKS_A_CALL = 500;
 
-/** "app:endpoint" strings, as relation change rows carry them. */
-const endpointsOf = (fields: Record<string, unknown>) =>
-  (Array.isArray(fields.endpoints) ? fields.endpoints : []).map((e) => {
-    const [application, name] = String(e).split(":");
-    return { application: application!, name: name ?? "" };
-  });
+/** A charm's status-set, as the API spells it. */
+const workloadStatus: Record<HookWorkloadStatus, WorkloadStatus> = {
+  maintenance: "MAINTENANCE",
+  blocked: "BLOCKED",
+  waiting: "WAITING",
+  active: "ACTIVE",
+};
+
+type UnitLifeEvent = UnitLifeSubscription["unitLife"];
+type RelationsEvent = ApplicationRelationsSubscription["applicationRelations"];
+type MembersEvent = RelationUnitsSubscription["relationUnits"];
+
+/** One relation's counterpart units in scope, and their settings versions (its relationUnits stream). */
+interface RelationMembers {
+  scopes: StreamView<MembersEvent, ScopeInfoFieldsFragment>;
+  settings: StreamView<MembersEvent, SettingsInfoFieldsFragment>;
+  unsubscribe: () => void;
+}
 
 export class UnitAgent {
-  private readonly own = new StreamView();
-  private readonly relations = new StreamView();
+  /** Its unit and its application (the unitLife stream). */
+  private readonly ownUnit = new StreamView<UnitLifeEvent, UnitInfoFieldsFragment>((e) => e.unit);
+  private readonly ownApplication = new StreamView<UnitLifeEvent, ApplicationInfoFieldsFragment>((e) => e.application);
+  private readonly relations = new StreamView<RelationsEvent, RelationInfoFieldsFragment>((e) => e.relation);
   /** relationUnits per relation whose scope the unit is in. */
-  private readonly members = new Map<number, { view: StreamView; unsubscribe: () => void }>();
+  private readonly members = new Map<number, RelationMembers>();
   /** Its progress, read from the server when it starts (null until then). */
   private progress: StoredProgress | null = null;
   /** What start() read of its unit, which its first pass makes its progress from (the agent alone writes it meanwhile). */
@@ -206,7 +230,11 @@ export class UnitAgent {
       if (!this.done) this.log(`${tag}: a stream ended: ${error.message}`);
     };
     this.unsubscribe.push(
-      this.api.subscribe(UnitLifeDocument, { model, unit }, token, { next: (d) => this.poked(this.own.apply(d.unitLife)), failed }),
+      this.api.subscribe(UnitLifeDocument, { model, unit }, token, {
+        // Both views see every event: each takes its own kind's, and both end their snapshot at the same BOOKMARK.
+        next: (d) => this.poked([this.ownUnit.apply(d.unitLife), this.ownApplication.apply(d.unitLife)].includes(true)),
+        failed,
+      }),
       this.api.subscribe(ApplicationRelationsDocument, { model, application: this.application }, token, {
         next: (d) => this.poked(this.relations.apply(d.applicationRelations)),
         failed,
@@ -245,14 +273,14 @@ export class UnitAgent {
   }
 
   private async act(): Promise<void> {
-    if (this.done || !this.own.synced || !this.relations.synced) return;
+    if (this.done || !this.ownUnit.synced || !this.relations.synced) return;
     const { model, unit: name, tag } = this.credentials;
-    const unit = this.own.get("UNIT", name);
+    const unit = this.ownUnit.get(name);
     if (!unit || unit.life === "DEAD") {
       this.stop(); // its deployer recalls and removes it
       return;
     }
-    const principal = (unit.fields.principal as string | null | undefined) ?? null;
+    const principal = unit.info.principalName;
     const progress = await this.loadProgress();
 
     // Set Dying already: nothing to do until the stream brings the new life back (a pass woken by another change
@@ -266,7 +294,7 @@ export class UnitAgent {
     }
     if (unit.life === "ALIVE") await this.enterScopes(progress, principal);
     this.watchMembers(progress);
-    if ([...this.members.values()].some((m) => !m.view.synced)) return; // a relation's first state is still on its way
+    if ([...this.members.values()].some((m) => !m.scopes.synced)) return; // a relation's first state is still on its way
 
     const situation = this.situation(unit.life ?? "ALIVE");
     for (const id of relationsToLeave(progress, situation)) {
@@ -278,7 +306,7 @@ export class UnitAgent {
 
     // Its subordinates are deployed whatever its hooks are doing: they run beside it, on their own.
     const subordinates = await this.deploySubordinates();
-    const choice = this.hookToRun(unit.fields, progress, situation);
+    const choice = this.hookToRun(unit.info, progress, situation);
     if (choice === "wait") {
       await this.armRetry();
       return;
@@ -306,12 +334,12 @@ export class UnitAgent {
    * The hook to run now: a failed one once resolved or due for a retry, one begun and never committed, or the
    * resolver's next. In error, nothing else runs: the failed hook waits (Juju's uniter, resolver.go nextOpHookError).
    */
-  private hookToRun(fields: Record<string, unknown>, progress: StoredProgress, situation: Situation): HookChoice {
-    if ((fields.agentStatus === "error" || this.committedFailure) && progress.pending) {
+  private hookToRun(unit: UnitInfoFieldsFragment, progress: StoredProgress, situation: Situation): HookChoice {
+    const inError = unit.agentStatus?.current === "error";
+    if ((inError || this.committedFailure) && progress.pending) {
       // A resolution shows on a row of the agent in error; rows its own runs wrote meanwhile may still be on their way.
-      const resolved = fields.agentStatus === "error" ? fields.resolved : null;
-      if (resolved === "retry-hook" || resolved === "skip-hook")
-        return { hook: progress.pending, skip: resolved === "skip-hook", by: "resolution" };
+      const resolved = inError ? unit.resolved : null;
+      if (resolved) return { hook: progress.pending, skip: resolved === "SKIP_HOOK", by: "resolution" };
       if (this.retryDue) return { hook: progress.pending, skip: false, by: "timer" };
       return "wait";
     }
@@ -331,7 +359,7 @@ export class UnitAgent {
     for (const relation of read?.relationsInScope ?? []) {
       const key = String(relation.id);
       if (progress.relations[key]) continue;
-      const endpoint = this.ownEndpoint(this.relations.get("RELATION", key)?.fields ?? {});
+      const endpoint = this.ownEndpoint(this.relations.get(key)?.info);
       progress.relations[key] = { endpoint, members: {}, changedPending: null };
     }
     this.progress = progress;
@@ -339,20 +367,20 @@ export class UnitAgent {
   }
 
   /** The unit's own endpoint name in a relation (the endpoint of its application). */
-  private ownEndpoint(fields: Record<string, unknown>): string {
-    return endpointsOf(fields).find((e) => e.application === this.application)?.name ?? "";
+  private ownEndpoint(relation: RelationInfoFieldsFragment | undefined): string {
+    return relation?.endpoints?.find((e) => e.applicationName === this.application)?.name ?? "";
   }
 
   /** Enters the scope of each Alive relation of its application it belongs in and is not in yet. */
   private async enterScopes(progress: StoredProgress, principal: string | null): Promise<void> {
     const { model, unit: name, tag } = this.credentials;
-    for (const relation of this.relations.all("RELATION")) {
+    for (const relation of this.relations.all()) {
       const id = Number(relation.entity);
-      if (relation.life !== "ALIVE" || progress.relations[id] || !this.belongsIn(relation.fields, principal)) continue;
+      if (relation.life !== "ALIVE" || progress.relations[id] || !this.belongsIn(relation.info, principal)) continue;
       try {
         await this.call(EnterScopeDocument, { input: { model, relation: id, unit: name, privateAddress: this.options.privateAddress } });
-        progress.relations[id] = { endpoint: this.ownEndpoint(relation.fields), members: {}, changedPending: null };
-        this.log(`${tag}: entered the scope of relation ${id} "${String(relation.fields.key ?? "")}"`);
+        progress.relations[id] = { endpoint: this.ownEndpoint(relation.info), members: {}, changedPending: null };
+        this.log(`${tag}: entered the scope of relation ${id} "${relation.info.key ?? ""}"`);
       } catch (error) {
         // Dying meanwhile, or a previous subordinate still leaving (CANNOT_ENTER_SCOPE_YET): a later event brings it back here.
         if (!(error instanceof ApiError)) throw error;
@@ -382,38 +410,39 @@ export class UnitAgent {
     for (const key of Object.keys(progress.relations)) {
       const id = Number(key);
       if (this.members.has(id)) continue;
-      const view = new StreamView();
+      const scopes = new StreamView<MembersEvent, ScopeInfoFieldsFragment>((e) => e.scope);
+      const settings = new StreamView<MembersEvent, SettingsInfoFieldsFragment>((e) => e.settings);
       const unsubscribe = this.api.subscribe(RelationUnitsDocument, { model, relation: id, unit }, token, {
-        next: (d) => this.poked(view.apply(d.relationUnits)),
+        next: (d) => this.poked([scopes.apply(d.relationUnits), settings.apply(d.relationUnits)].includes(true)),
         // A relation removed under the agent: its stream ends with NOT_FOUND; it then counts as gone (every member departs).
         failed: () => {
-          view.synced = true;
+          scopes.synced = true;
+          settings.synced = true;
           this.passes.poke();
         },
       });
-      this.members.set(id, { view, unsubscribe });
+      this.members.set(id, { scopes, settings, unsubscribe });
     }
   }
 
   /** What the streams say now, in the resolver's terms. */
-  private situation(unitLife: string): Situation {
+  private situation(unitLife: Life): Situation {
     const relations: Situation["relations"] = {};
-    for (const [id, { view }] of this.members) {
-      const relation = this.relations.get("RELATION", String(id));
+    for (const [id, { scopes, settings }] of this.members) {
+      const relation = this.relations.get(String(id));
       if (!relation) continue; // removed: gone for the resolver
       const remote: Record<string, number> = {};
-      for (const scope of view.all("SCOPE")) {
-        const unit = String(scope.fields.unit);
+      for (const scope of scopes.all()) {
+        const unit = scope.info.unitName;
         if (unit === this.credentials.unit) continue;
-        remote[unit] = Number(view.get("SETTINGS", scope.entity)?.fields.version ?? 0);
+        remote[unit] = settings.get(scope.entity)?.info.version ?? 0;
       }
-      const peer = endpointsOf(relation.fields).length === 1;
+      const peer = relation.info.endpoints?.length === 1;
       relations[id] = { life: relation.life ?? "ALIVE", peer, remote };
     }
-    const application = this.own.get("APPLICATION", this.application);
     return {
-      unitLife: unitLife as Situation["unitLife"],
-      configVersion: Number(application?.fields.configVersion ?? 0),
+      unitLife,
+      configVersion: this.ownApplication.get(this.application)?.info.configVersion ?? 0,
       relations,
     };
   }
@@ -505,14 +534,14 @@ export class UnitAgent {
     await this.ensureCharm();
     const relation = hook.relation;
     const remoteApp = relation ? (this.relationInHook(relation.id, hook)?.remoteApplication ?? "") : "";
-    const principal = this.own.get("UNIT", unit)?.fields.principal;
+    const principal = this.ownUnit.get(unit)?.info.principalName;
     return this.options.runner.run({
       charmDir: this.charmDir,
       hook: hook.name,
       unit,
       model,
       machineId: this.options.machineId,
-      principalUnit: typeof principal === "string" ? principal : "",
+      principalUnit: principal ?? "",
       context,
       ...(relation ? { relation, remoteApp } : {}),
       ...(hook.remoteUnit ? { remoteUnit: hook.remoteUnit } : {}),
@@ -550,7 +579,7 @@ export class UnitAgent {
         return Object.fromEntries((data.model?.relation?.settings?.values ?? []).map((v) => [v.key, v.value]));
       },
       setStatus: async (status, message) => {
-        await this.call(SetWorkloadStatusDocument, { input: { model, unit, status: status.toUpperCase() as never, message } });
+        await this.call(SetWorkloadStatusDocument, { input: { model, unit, status: workloadStatus[status], message } });
       },
       config: async () => {
         const data = await this.call(UnitConfigDocument, { model, application: this.application });
@@ -565,9 +594,9 @@ export class UnitAgent {
   private relationInHook(id: number, hook: Hook): RelationInHook | null {
     const progress = this.progress?.relations[id];
     if (!progress) return null;
-    const fields = this.relations.get("RELATION", String(id))?.fields ?? {};
+    const endpoints = this.relations.get(String(id))?.info.endpoints ?? [];
     // A peer relation's counterpart is the unit's own application.
-    const remoteApplication = endpointsOf(fields).find((e) => e.application !== this.application)?.application ?? this.application;
+    const remoteApplication = endpoints.find((e) => e.applicationName !== this.application)?.applicationName ?? this.application;
     const members = new Set(Object.keys(progress.members));
     if (hook.relation?.id === id && hook.remoteUnit) {
       if (hook.name.endsWith("-relation-joined")) members.add(hook.remoteUnit);
@@ -615,21 +644,21 @@ export class UnitAgent {
 
   /** Seed 001: Dying with its application; as a subordinate, once no Alive container-scoped relation with its principal's application remains. */
   private shouldDie(principal: string | null): boolean {
-    if (this.own.get("APPLICATION", this.application)?.life !== "ALIVE") return true;
+    if (this.ownApplication.get(this.application)?.life !== "ALIVE") return true;
     if (principal === null) return false;
     const principalApp = applicationOfUnit(principal);
     return !this.relations
-      .all("RELATION")
+      .all()
       .some(
         (r) =>
-          r.life === "ALIVE" && r.fields.scope === Scope.Container && endpointsOf(r.fields).some((e) => e.application === principalApp),
+          r.life === "ALIVE" && r.info.scope === "CONTAINER" && (r.info.endpoints ?? []).some((e) => e.applicationName === principalApp),
       );
   }
 
   /** A subordinate takes part only in its principal's container-scoped relations, and in global ones. */
-  private belongsIn(fields: Record<string, unknown>, principal: string | null): boolean {
-    if (principal === null || fields.scope !== Scope.Container) return true;
-    return endpointsOf(fields).some((e) => e.application === applicationOfUnit(principal));
+  private belongsIn(relation: RelationInfoFieldsFragment, principal: string | null): boolean {
+    if (principal === null || relation.scope !== "CONTAINER") return true;
+    return (relation.endpoints ?? []).some((e) => e.applicationName === applicationOfUnit(principal));
   }
 
   /**

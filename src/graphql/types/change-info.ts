@@ -2,10 +2,16 @@
 // (ModelInfo, MachineInfo, UnitInfo…, as Juju's AllWatcher sends MachineInfo and
 // UnitInfo), each field named and typed as the query type's field of the same name
 // (Machine.status, Unit.agentStatus, HookRun.result…), with the same enums and value
-// types. A CHANGE carries only what changed: `changed` names the fields it gives, and
-// a client merges those into what it holds (STATE events give every field). The
-// values are read from the change row alone: no loader, no read, so each event is
-// executed once per distinct operation and shared (src/server/shared-execution.ts).
+// types. An event gives its entity in the field of its kind's name (Change.unit for a
+// UNIT event), not as a union: GraphQL refuses one selection of a union's members
+// whose same-named fields differ in type, and the query types' do (Machine.id is a
+// String, Relation.id an Int; Charm.series a list), so a union would have made
+// clients alias them or the streams rename them.
+//
+// A CHANGE carries only what changed: `changed` names the fields it gives, and a
+// client merges those into what it holds (STATE events give every field). The values
+// are read from the change row alone: no loader, no read, so each event is executed
+// once per distinct operation and shared (src/server/shared-execution.ts).
 import type { ChangeOf, EntityKind, FieldsOf } from "../../changes/change.js";
 import { builder } from "../builder.js";
 import { ConstraintsRef, StatusRef } from "./common.js";
@@ -303,7 +309,12 @@ const CleanupInfo = builder.objectRef<InfoOf<"cleanup">>("CleanupInfo").implemen
   }),
 });
 
-const infoTypes = {
+export const infoDescription = (kind: string) =>
+  `A ${kind} event's entity (null for other events), with the query types' field names, enums and scalars. STATE: every field the ` +
+  "stream knows. CHANGE: the fields in `changed` (the others are null here and did not change); a removal gives its identifying fields.";
+
+/** Each kind's info type: a field of Change of the kind's name (Change.unit, Change.machine…). */
+export const infoTypes = {
   model: ModelInfo,
   machine: MachineInfo,
   charm: CharmInfo,
@@ -315,9 +326,3 @@ const infoTypes = {
   hook: HookInfo,
   cleanup: CleanupInfo,
 } as const;
-
-export const EntityInfo = builder.unionType("EntityInfo", {
-  description: "A stream event's entity, typed by its kind.",
-  types: Object.values(infoTypes),
-  resolveType: (e: InfoOf<EntityKind>) => infoTypes[e.kind],
-});

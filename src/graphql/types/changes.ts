@@ -20,7 +20,7 @@ import { LifelineError } from "../../core/errors.js";
 import { checkApplicationName, checkMachineId, modelNamed, parseUnitName } from "../../model/index.js";
 import { builder } from "../builder.js";
 import type { Context } from "../context.js";
-import { changedFields, EntityInfo } from "./change-info.js";
+import { changedFields, infoDescription, infoTypes } from "./change-info.js";
 import { LifeEnum } from "./enums.js";
 
 /** Deeper JSON is refused: storing it (JSON.stringify, the driver) recurses once a level. */
@@ -113,13 +113,66 @@ const ChangeRef = builder.objectRef<ChangeEvent>("Change").implement({
     }),
     life: t.expose("life", { type: LifeEnum, nullable: true }),
     removed: t.exposeBoolean("removed", { description: "The entity is gone from the model." }),
-    info: t.field({
-      type: EntityInfo,
+    // The entity, in the field of its kind's name (src/graphql/types/change-info.ts).
+    model: t.field({
+      type: infoTypes.model,
       nullable: true,
-      description:
-        "The entity, typed by its kind, with the query types' field names, enums and scalars. STATE: every field the stream knows. " +
-        "CHANGE: the fields in `changed` (the others are null here and did not change); a removal gives its identifying fields. Null for bookmarks.",
-      resolve: (e) => (e.type === "bookmark" ? null : e),
+      description: infoDescription("MODEL"),
+      resolve: (e) => (e.kind === "model" ? e : null),
+    }),
+    machine: t.field({
+      type: infoTypes.machine,
+      nullable: true,
+      description: infoDescription("MACHINE"),
+      resolve: (e) => (e.kind === "machine" ? e : null),
+    }),
+    charm: t.field({
+      type: infoTypes.charm,
+      nullable: true,
+      description: infoDescription("CHARM"),
+      resolve: (e) => (e.kind === "charm" ? e : null),
+    }),
+    application: t.field({
+      type: infoTypes.application,
+      nullable: true,
+      description: infoDescription("APPLICATION"),
+      resolve: (e) => (e.kind === "application" ? e : null),
+    }),
+    unit: t.field({
+      type: infoTypes.unit,
+      nullable: true,
+      description: infoDescription("UNIT"),
+      resolve: (e) => (e.kind === "unit" ? e : null),
+    }),
+    relation: t.field({
+      type: infoTypes.relation,
+      nullable: true,
+      description: infoDescription("RELATION"),
+      resolve: (e) => (e.kind === "relation" ? e : null),
+    }),
+    scope: t.field({
+      type: infoTypes.scope,
+      nullable: true,
+      description: infoDescription("SCOPE"),
+      resolve: (e) => (e.kind === "scope" ? e : null),
+    }),
+    settings: t.field({
+      type: infoTypes.settings,
+      nullable: true,
+      description: infoDescription("SETTINGS"),
+      resolve: (e) => (e.kind === "settings" ? e : null),
+    }),
+    hook: t.field({
+      type: infoTypes.hook,
+      nullable: true,
+      description: infoDescription("HOOK"),
+      resolve: (e) => (e.kind === "hook" ? e : null),
+    }),
+    cleanup: t.field({
+      type: infoTypes.cleanup,
+      nullable: true,
+      description: infoDescription("CLEANUP"),
+      resolve: (e) => (e.kind === "cleanup" ? e : null),
     }),
     fields: t.expose("fields", {
       type: "JSONObject",
@@ -128,7 +181,8 @@ const ChangeRef = builder.objectRef<ChangeEvent>("Change").implement({
       description: "For CHANGE, the row's fields that changed (and its identifying fields); for STATE, the entity's fields.",
     }),
     changed: t.stringList({
-      description: "The fields of `info` this event gives values for: merge these into what you hold. Empty for bookmarks.",
+      description:
+        "The fields of the event's entity (in the field of its kind's name) that this event gives values for: merge these into what you hold. Empty for bookmarks.",
       resolve: (e) => (e.type === "bookmark" ? [] : changedFields(e.kind, e.fields)),
     }),
     committedAt: t.expose("committedAt", { type: "DateTime", nullable: true, description: "When a CHANGE committed." }),
