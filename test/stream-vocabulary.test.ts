@@ -199,3 +199,34 @@ describe("a stream and a query say the same of the same entity", () => {
     expect(run).toMatchObject({ result: "FAILED", hook: "install" });
   });
 });
+
+describe("a subordinate runs on its principal's machine", () => {
+  const ENTER = `mutation ($model: String!, $relation: Int!, $unit: String!) {
+    enterScope(input: { model: $model, relation: $relation, unit: $unit, privateAddress: "10.0.0.1" }) { member { unitName } }
+  }`;
+  const UNIT_EVENTS = `subscription ($model: String!) { changes(model: $model, kinds: [UNIT]) { type entity unit { name machineId principalName } } }`;
+
+  it("says so in its creation's CHANGE and in a snapshot, as its principal's machineId", async () => {
+    const { name: m } = await live.newModel();
+    await live.ok(`mutation ($m: String!) { deploy(input: { model: $m, charm: "wordpress" }) { name } }`, { m });
+    await live.ok(`mutation ($m: String!) { deploy(input: { model: $m, charm: "logging" }) { name } }`, { m });
+    const relation = (
+      await live.ok(`mutation ($m: String!) { integrate(input: { model: $m, endpoints: ["logging", "wordpress"] }) { id } }`, { m })
+    ).integrate.id;
+    const host = (await live.ok(`query ($m: String!) { model(name: $m) { unit(name: "wordpress/0") { machineId } } }`, { m })).model.unit
+      .machineId;
+    expect(host).toEqual(expect.any(String));
+
+    const watching = subscribe(live.url, UNIT_EVENTS, { model: m });
+    await watching.synced();
+    await live.ok(ENTER, { model: m, relation, unit: "wordpress/0" });
+    await watching.until((s) => s.events.some((e) => e.type === "CHANGE" && e.entity === "logging/0"));
+    const created = watching.events.find((e) => e.type === "CHANGE" && e.entity === "logging/0") as unknown as Record<string, any>;
+    expect(created.unit).toEqual({ name: "logging/0", machineId: host, principalName: "wordpress/0" });
+
+    const fresh = subscribe(live.url, UNIT_EVENTS, { model: m });
+    await fresh.synced();
+    const state = fresh.events.find((e) => e.type === "STATE" && e.entity === "logging/0") as unknown as Record<string, any>;
+    expect(state.unit).toEqual({ name: "logging/0", machineId: host, principalName: "wordpress/0" });
+  });
+});

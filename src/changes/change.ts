@@ -76,6 +76,8 @@ export interface UnitFields {
   series?: string;
   /** The machine a principal is assigned to (null for subordinates). */
   machineId?: string | null;
+  /** A subordinate's principal's machine, where it runs (it is assigned to none): on its creation and in snapshots. */
+  hostMachineId?: string | null;
   /** A subordinate's principal unit (null for principals). */
   principal?: string | null;
   workloadStatus?: string;
@@ -271,12 +273,14 @@ export const applicationConstraintsSet = (a: ApplicationRow, constraints: Stored
 export const applicationLifeSet = (name: string, life: Life) => row("application", name, life, {});
 export const applicationRemoved = (name: string) => row("application", name, "dead", {}, true);
 
-export const unitAdded = (u: UnitRow) =>
+/** A unit created; a subordinate's row also says which machine it runs on (its principal's, `host`). */
+export const unitAdded = (u: UnitRow, host: string | null = null) =>
   row("unit", u.name, u.life, {
     application: u.application,
     series: u.series,
     machineId: u.machineId,
     principal: u.principal,
+    ...(u.principal !== null && { hostMachineId: host }),
   });
 /**
  * Every unit row names the unit's application, so a watcher of an application needs no second read.

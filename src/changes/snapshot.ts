@@ -187,7 +187,7 @@ export const stateReaders: Record<EntityKind, StateReader> = {
     const rows = where.ids
       ? inCreationOrder(await unitsByNames(q, { modelId, names: [...where.ids] }), (u) => u.seq, limit)
       : await q.select().from(units).where(eq(units.modelId, modelId)).orderBy(asc(units.seq)).limit(limit);
-    return rows.map(unitState);
+    return unitStates(q, modelId, rows);
   },
   async relation(q, modelId, where, limit) {
     const ids = where.ids?.map(Number).filter(Number.isInteger);
@@ -255,12 +255,23 @@ export const machineState = (m: typeof machines.$inferSelect) =>
     ...machineStatusFields(m),
   });
 
-export const unitState = (u: typeof units.$inferSelect) =>
+/** Units as STATE events, each subordinate with its principal's machine (one read, only when there are subordinates). */
+async function unitStates(q: DbTx, modelId: string, rows: (typeof units.$inferSelect)[]): Promise<EntityEvent[]> {
+  const principals = [...new Set(rows.flatMap((u) => (u.principal === null ? [] : [u.principal])))];
+  const hosts = new Map(
+    principals.length === 0 ? [] : (await unitsByNames(q, { modelId, names: principals })).map((p) => [p.name, p.machineId]),
+  );
+  return rows.map((u) => unitState(u, u.principal === null ? null : (hosts.get(u.principal) ?? null)));
+}
+
+/** A unit as a STATE event; `host`: a subordinate's principal's machine. */
+export const unitState = (u: typeof units.$inferSelect, host: string | null = null) =>
   stateEvent("unit", u.name, u.life, {
     application: u.application,
     series: u.series,
     machineId: u.machineId,
     principal: u.principal,
+    ...(u.principal !== null && { hostMachineId: host }),
     ...unitWorkloadFields(u),
     ...unitAgentFields(u),
   });

@@ -227,7 +227,11 @@ export function machineUnits(machine: string): Watcher {
       );
       const all = [...principals, ...subordinates];
       for (const u of all) assign(u.name);
-      return bounded(all.map(unitState), limit);
+      // A subordinate here runs on this machine, its principal's.
+      return bounded(
+        all.map((u) => unitState(u, u.principal === null ? null : machine)),
+        limit,
+      );
     },
   };
 }

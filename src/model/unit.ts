@@ -294,7 +294,7 @@ export async function ensureSubordinate(tx: Tx, model: ModelRow, principal: Unit
   if (!app.subordinate || app.life !== Life.Alive) return null;
   const created = insertUnit(tx, model, app, await nextUnit(tx, model, app, {}), { principal: principal.name });
   addUnitReferences(tx, model, app.name, 1);
-  tx.record(model.id, unitAdded(created));
+  tx.record(model.id, unitAdded(created, principal.machineId));
   return created;
 }
 

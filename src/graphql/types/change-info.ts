@@ -72,7 +72,7 @@ const infoFields = {
     from: {
       applicationName: ["application"],
       series: ["series"],
-      machineId: ["machineId"],
+      machineId: ["machineId", "hostMachineId"],
       principalName: ["principal"],
       subordinate: ["principal"],
       workloadStatus: ["workloadStatus", "workloadMessage", "workloadSince"],
@@ -201,7 +201,11 @@ const UnitInfo = builder.objectRef<InfoOf<"unit">>("UnitInfo").implement({
     name: t.string({ resolve: (e) => e.entity }),
     applicationName: t.string({ nullable: true, resolve: (e) => e.fields.application }),
     series: t.string({ nullable: true, resolve: (e) => e.fields.series }),
-    machineId: t.string({ nullable: true, resolve: (e) => e.fields.machineId }),
+    machineId: t.string({
+      nullable: true,
+      description: "The machine it runs on: a principal's assigned machine, a subordinate's principal's.",
+      resolve: (e) => e.fields.machineId ?? e.fields.hostMachineId,
+    }),
     principalName: t.string({ nullable: true, resolve: (e) => e.fields.principal }),
     subordinate: t.boolean({ nullable: true, resolve: (e) => (e.fields.principal === undefined ? null : e.fields.principal !== null) }),
     workloadStatus: t.field({
