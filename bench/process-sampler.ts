@@ -24,7 +24,7 @@ function rssMiB(pid: number): number {
 }
 
 /** The process's user + system CPU seconds so far, or NaN once it is gone. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   const fields = statFields(pid);
   // utime and stime are fields 14 and 15 of the whole line, so 11 and 12 of those after the name.
   return fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : Number.NaN;

@@ -8,10 +8,13 @@
 // and drops it at the end. The server under test runs as its own process (as
 // `npm start` does); the subscribers and writers run here. Every loop is bounded.
 import { spawn } from "node:child_process";
+import { print } from "graphql";
 import { logWindow } from "../src/changes/replay.js";
+import { ChangesDocument } from "../src/client/graphql.js";
 import { openStore } from "../src/db/connect.js";
 import { addModel, setConstraints } from "../src/model/index.js";
 import { createBenchDatabase } from "./database.js";
+import { cpuSeconds } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { loadAverages, machineLine, ms, printHeader, printRow, rate, ratio, summary } from "./stats.js";
 import { BENCH_TOKEN, Subscribers } from "./subscribers.js";
@@ -23,12 +26,17 @@ const WRITERS = 4;
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 5);
 const root = new URL("..", import.meta.url).pathname;
 
-const CHANGES = `subscription ($model: String!) { changes(model: $model) { type revision kind entity life removed fields } }`;
+// What each subscriber selects: `typed` (default) is the generated client's Changes document, every kind's typed
+// entity and `changed`, as a typed client watching a model would; `fields` the deprecated JSON object alone.
+const CHANGES =
+  process.env.BENCH_SELECTION === "fields"
+    ? `subscription ($model: String!) { changes(model: $model) { type revision kind entity life removed fields } }`
+    : print(ChangesDocument);
 const SET = `mutation ($m: String!, $c: String!) { setConstraints(input: { model: $m, constraints: $c }) { text } }`;
 
 const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
 
-function startServer(databaseUrl: string): Promise<{ url: string; stop(): void }> {
+function startServer(databaseUrl: string): Promise<{ url: string; pid: number; stop(): void }> {
   // BENCH_PROFILE=<dir> writes a V8 CPU profile of the server there when it stops.
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const child = spawn(process.execPath, [...profile, "--import", "tsx", "src/server/main.ts"], {
@@ -52,7 +60,7 @@ function startServer(databaseUrl: string): Promise<{ url: string; stop(): void }
       const found = /GraphiQL at (http\S+)/.exec(output);
       if (found) {
         clearTimeout(timer);
-        resolve({ url: found[1]!, stop: () => child.kill("SIGTERM") });
+        resolve({ url: found[1]!, pid: child.pid!, stop: () => child.kill("SIGTERM") });
       }
     };
     child.stdout.on("data", onData);
@@ -90,7 +98,7 @@ const startLoad = loadAverages();
 async function main() {
   const database = await createBenchDatabase("streams");
   const { name: dbName, url: dbUrl } = database;
-  let server: { url: string; stop(): void } | null = null;
+  let server: { url: string; pid: number; stop(): void } | null = null;
   const store = await openStore({ databaseUrl: dbUrl.toString(), maxConnections: WRITERS });
   try {
     server = await startServer(dbUrl.toString());
@@ -120,6 +128,7 @@ async function main() {
       const next = new Map<string, number>();
       for (const g of listened) next.set(g.model.id, (await logWindow(store.db, g.model.id)).revision + 1);
       const latencyStart = performance.now();
+      const cpuStart = cpuSeconds(server.pid);
       for (let i = 0; i < EVENTS; i++) {
         const g = listened[i % listened.length]!;
         const tick = performance.now();
@@ -139,6 +148,8 @@ async function main() {
         for (const [revision, at] of times)
           for (const arrival of g.subs.arrivals.get(revision) ?? []) latencies.push(Math.max(0, arrival - at));
       }
+      // The server's CPU for the phase (commits' change rows read, each event executed and written to every socket).
+      const cpuPerDelivery = ((cpuSeconds(server.pid) - cpuStart) * 1e6) / Math.max(1, latencies.length);
       const lat = summary(latencies);
       let lastArrival = 0;
       for (const g of listened) for (const list of g.subs.arrivals.values()) for (const at of list) lastArrival = Math.max(lastArrival, at);
@@ -169,6 +180,7 @@ async function main() {
         `${rate(deliveredRate)}${complete ? "" : " (incomplete)"}`,
         ms(lat.p50),
         ms(lat.p99),
+        `${cpuPerDelivery.toFixed(1)} µs`,
         ratio(lat.p50 / raw.insertLatency.p50),
         ratio(lat.p99 / raw.insertLatency.p50),
         rate(mutations),
@@ -191,6 +203,7 @@ async function main() {
       "deliveries",
       "latency p50",
       "p99",
+      "server CPU a delivery",
       "p50 ÷ raw insert p50",
       "p99 ÷ raw insert p50",
       "mutations while listening",
