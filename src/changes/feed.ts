@@ -40,8 +40,9 @@ export interface FeedOptions extends StreamLimits {
   /**
    * Bookmarks a second across the process, at most. With thousands of agents' idle
    * streams (four per unit agent), one every bookmark interval each was more traffic
-   * than all their changes; past this rate each idle stream's bookmarks come less often
-   * (the longest idle first), still well inside the log's retention.
+   * than all their changes; past this rate each stream's bookmarks come less often
+   * (the longest idle first), still well inside the log's retention. The bookmarks that
+   * bring a stream to the head past changes it does not cover count too.
    */
   bookmarkRate: number;
 }
@@ -143,10 +144,10 @@ class ModelTail {
     stream.routes?.unbind();
   }
 
-  /** Gives idle streams bookmarks, `budget` at most; returns how many it gave. */
+  /** Gives bookmarks to streams behind the head only by changes they do not cover, and to idle ones: `budget` at most; returns how many it gave. */
   tick(now: number, budget: number): number {
     if (this.streams.size === 0) return 0;
-    const shared = bookmark(this.head); // one object for every idle stream at the head, so it is executed once
+    const shared = bookmark(this.head); // one object for every stream it brings to the head, so it is executed once
     // Every stream is ticked (it accounts for the head). One given a bookmark goes to the back,
     // so the streams past the budget go before it next tick.
     const given: ChangeStream[] = [];
@@ -340,12 +341,12 @@ export class ChangeFeed {
       .catch(this.report);
   }
 
-  /** How often idle streams are looked at for a bookmark. */
+  /** How often streams are looked at for a bookmark: as soon as a stream behind the head only by changes it does not cover hears of it. */
   private get tickMs(): number {
     return Math.max(10, Math.min(1000, this.options.bookmarkIntervalMs / 4));
   }
 
-  /** Gives idle streams their bookmarks, and says how many (the feed's timer calls it; tests may, with a `now` of their own). */
+  /** Gives streams their bookmarks (stream.ts, `tick`), and says how many (the feed's timer calls it; tests may, with a `now` of their own). */
   tickBookmarks(now = Date.now()): number {
     const budget = Math.max(1, Math.round((this.options.bookmarkRate * this.tickMs) / 1000));
     let given = 0;

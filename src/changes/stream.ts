@@ -7,6 +7,11 @@
 // the last revision it accounted for, then rejoins the feed through the feed's recent
 // events. So a slow client costs a bounded amount of memory and never loses an event;
 // only a client that falls behind the retention window is told to resync.
+//
+// A stream also tells its consumer how far it has read when the rows it passed over
+// were none of its own (a cleanup, another unit's change), so a client always learns
+// the model's revision: a BOOKMARK at once when a catch-up ends, and at the feed's next
+// tick when live. That is what lets a client tell "caught up" from "behind".
 import type { Database } from "../db/connect.js";
 import { readChanges } from "./replay.js";
 import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
@@ -38,6 +43,11 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
   private queue: (ChangeEvent | StreamFailure)[];
   /** Every revision up to this one has been taken into account (queued, or not covered). */
   private through: number;
+  /**
+   * The revision the consumer is told it stands at: its last event's (queued), or where it started. Behind `through`
+   * only by changes it does not cover, which a bookmark then tells it of.
+   */
+  private told: number;
   private lagging = true; // a new stream first joins the feed, reading the table for whatever lies between
   private closed = false;
   private waiting: (() => void) | null = null;
@@ -54,6 +64,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     private readonly detach: (stream: ChangeStream) => void,
   ) {
     this.through = after;
+    this.told = after;
     this.queue = initial;
   }
 
@@ -86,14 +97,17 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
   }
 
   /**
-   * The feed's bookmark tick: an idle stream whose consumer is waiting says where it is, if
-   * the feed has a bookmark left to give (`allowed`). True when it sent one.
+   * The feed's bookmark tick: a stream whose consumer is waiting says where it is, if the feed has a bookmark left to
+   * give (`allowed`): at once when changes it does not cover have moved it past what it last told, else once it has
+   * been idle for the bookmark interval. True when it sent one.
    */
   tick(shared: ChangeEvent, now: number, allowed: boolean): boolean {
     if (this.closed || this.lagging || this.queue.length > 0 || !this.waiting) return false;
     if (this.tail.head > this.through) this.through = this.tail.head; // as in offer: the rest was on none of its routes
-    if (!allowed || now - this.lastEmitAt < this.limits.bookmarkIntervalMs) return false;
+    const untold = this.through > this.told;
+    if (!allowed || (!untold && now - this.lastEmitAt < this.limits.bookmarkIntervalMs)) return false;
     this.queue.push(shared.revision === this.through ? shared : bookmark(this.through));
+    this.told = this.through;
     this.wake();
     return true;
   }
@@ -139,12 +153,25 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
 
   /** Rejoins the feed if it can; otherwise reads one page from the table and tries again. */
   private async catchUp(): Promise<void> {
-    if (this.rejoin()) return; // the common case for a new stream: nothing to read
+    if (this.rejoin()) {
+      this.caughtUp(); // the common case for a new stream: nothing to read
+      return;
+    }
     const page = await readChanges(this.db, this.modelId, this.through, this.limits.pageSize);
     if (this.closed) return;
     for (const event of page) this.take(event);
-    if (page.length < this.limits.pageSize) this.rejoin();
+    if (page.length < this.limits.pageSize && this.rejoin()) this.caughtUp();
     // Otherwise the tail's memory does not reach back to us yet: read another page.
+  }
+
+  /**
+   * A catch-up (a resume's replay, a slow consumer's reading) ends where the feed is: when its last rows were none of
+   * the stream's, a bookmark says so at once, as a fresh stream's snapshot ends with one. Once a catch-up, not a row.
+   */
+  private caughtUp(): void {
+    if (this.through <= this.told) return;
+    this.queue.push(bookmark(this.through));
+    this.told = this.through;
   }
 
   /**
@@ -168,6 +195,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     this.through = event.revision;
     if (!this.watcher.covers(event)) return false;
     this.queue.push(event);
+    this.told = event.revision;
     return true;
   }
 
