@@ -153,6 +153,17 @@ describe("a stream reaches the model's revision past rows it does not cover", ()
     });
   }
 
+  it("a resumed stream's replay reaches the model's revision even where this process's feed has not read that far", async () => {
+    const s = await scene();
+    const feed = handFeed();
+    const first = await feed.open({ modelId: s.id, watcher: unitLife("wordpress/0") }); // the model's tail, at its revision
+    const since = await revisionOf(s.model);
+    const head = await movedOnPastEveryStream(s.model); // not read by the tail: as if its wake-up were still on its way
+    const resumed = await feed.open({ modelId: s.id, watcher: unitLife("wordpress/0"), since });
+    expect((await readTo(resumed, head, null)).at(-1)).toMatchObject({ type: "bookmark", revision: head });
+    await Promise.all([first.return(), resumed.return()]);
+  });
+
   it("a stream that has just had a change of its own hears of the head at the next tick, not after its idle interval", async () => {
     // Before, only a stream idle for the whole interval had a bookmark: one whose own changes kept coming more often
     // than that never learnt the model's revision.

@@ -253,22 +253,24 @@ export class ChangeFeed {
   async open({ modelId, watcher, since }: OpenStream): Promise<ChangeStream> {
     if (this.stopped) throw new Error("the change feed has stopped");
     const db = this.store.db;
-    let after: number;
+    let start: { after: number; reach: number };
     let initial: ChangeEvent[] = [];
     if (since != null) {
-      checkResumable(since, await logWindow(db, modelId));
+      const window = await logWindow(db, modelId);
+      checkResumable(since, window);
       // A resume replays from `since`; the watcher may still need to learn the current state.
       if (watcher.primedBySnapshot) await this.snapshot(modelId, watcher, "resume");
-      after = since;
+      // Its replay goes at least as far as the model was when asked, however far this process's tail has read.
+      start = { after: since, reach: window.revision };
     } else {
-      const start = await this.freshStart(modelId, watcher);
-      after = start.revision;
-      initial = [...start.events]; // the stream consumes its own copy; the events themselves are shared
+      const fresh = await this.freshStart(modelId, watcher);
+      start = { after: fresh.revision, reach: fresh.revision };
+      initial = [...fresh.events]; // the stream consumes its own copy; the events themselves are shared
     }
     let tail = await this.tailOf(modelId);
     // The last stream of a tail may have closed while this one was opening: use a live tail.
     while (this.tails.get(modelId) !== tail) tail = await this.tailOf(modelId);
-    const stream = new ChangeStream(db, modelId, tail, watcher, this.options, after, initial, (s) => this.detach(tail, s));
+    const stream = new ChangeStream(db, modelId, tail, watcher, this.options, start, initial, (s) => this.detach(tail, s));
     tail.attach(stream);
     return stream;
   }

@@ -49,6 +49,8 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
    */
   private told: number;
   private lagging = true; // a new stream first joins the feed, reading the table for whatever lies between
+  /** The model's revision when the stream opened: it reads at least that far before it joins the feed. */
+  private readonly reach: number;
   private closed = false;
   private waiting: (() => void) | null = null;
   private lastEmitAt = Date.now();
@@ -59,12 +61,13 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     private readonly tail: TailView,
     private readonly watcher: Watcher,
     private readonly limits: StreamLimits,
-    after: number,
+    start: { after: number; reach: number },
     initial: ChangeEvent[],
     private readonly detach: (stream: ChangeStream) => void,
   ) {
-    this.through = after;
-    this.told = after;
+    this.through = start.after;
+    this.told = start.after;
+    this.reach = start.reach;
     this.queue = initial;
   }
 
@@ -177,7 +180,9 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
   /**
    * Takes events from the feed again, if nothing between us and it is missing: the tail
    * is not ahead of us (its later offers are then new to us, in order), or its recent
-   * events reach back to our next revision (they fill the difference).
+   * events reach back to our next revision (they fill the difference). Not before the
+   * revision the model stood at when the stream opened: a tail that has not read that far
+   * yet would end a resume's replay short of it, so the table is read for the rest.
    */
   private rejoin(): boolean {
     const recent = this.tail.recent;
@@ -185,6 +190,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
       if (recent.length === 0 || recent[0]!.revision > this.through + 1) return false;
       for (const event of recent) this.take(event);
     }
+    if (this.through < this.reach) return false;
     this.lagging = false;
     return true;
   }
