@@ -94,12 +94,13 @@ const fieldRules: Record<string, Rule> = {
 /**
  * A field that leads to other entities also asks, of each it returns, that entity's rule (every entity type checks
  * each object it returns, however reached). What each returns here, by who asks (their variables differ):
- * wordpress/0 is on machine 1 with its subordinate logging/0 and in the relations db and log; a subordinate has no
- * machine of its own; nothing here has containers. Null: it returns nothing here, so nothing more is asked.
+ * wordpress/0 is on machine 1 with its subordinate logging/0 and in the relations db and log; a subordinate answers
+ * its principal's machine (Juju's AssignedMachineId), so logging/0's is machine 1 too, which its agent, as its
+ * principal's, does not read; nothing here has containers. Null: it returns nothing here, so nothing more is asked.
  */
 const leadsTo: Record<string, Rule | null | ((role: Role) => Rule | null)> = {
   "Unit.application": "application",
-  "Unit.machine": (role) => (role === "subordinate's agent" ? null : "machine"),
+  "Unit.machine": "machine",
   // Only the subordinate's agent asks about a unit with a principal: its principal's unit is not its own.
   "Unit.principal": (role) => (role === "subordinate's agent" ? "whole" : null),
   "Unit.subordinates": "unit",
@@ -456,13 +457,28 @@ describe("no path leads past the caller's reach", () => {
     ]);
   });
 
-  it("a unit agent does not read its machine, and a machine agent does not read its units' applications", async () => {
+  it("a unit agent does not read its machine (a subordinate's is its principal's), which its machine agent reads; nor a machine agent its units' applications", async () => {
     expect(
       await refusedAs(
         "unit agent",
         `query ($model: String!) { model(name: $model) { unit(name: "wordpress/0") { name machine { id } } } }`,
       ),
     ).toEqual(["FORBIDDEN"]);
+    // A subordinate's machine is its principal's: its agent reads it no more than the principal's agent does.
+    expect(
+      await refusedAs(
+        "subordinate's agent",
+        `query ($model: String!) { model(name: $model) { unit(name: "logging/0") { name machine { id } } } }`,
+      ),
+    ).toEqual(["FORBIDDEN"]);
+    // Its deployer's machine agent does: the subordinate is deployed there.
+    const { data, errors } = await post(
+      tokens["machine agent"],
+      `query ($model: String!) { model(name: $model) { unit(name: "logging/0") { name machine { id } } } }`,
+      { model: here.model },
+    );
+    expect(errors).toBeUndefined();
+    expect(data.model.unit.machine).toEqual({ id: "1" });
     expect(
       await refusedAs(
         "machine agent",

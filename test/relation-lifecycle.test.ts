@@ -1,6 +1,9 @@
 // Seed 000 "juju remove-relation", seed 001 "Relations", seed 002 (scopes)
 // and seed 003 (container scope and subordinates).
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { units } from "../src/db/schema.js";
+import { modelNamed } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { deploy, integrate, snapshot } from "./support/fixtures.js";
 import { ENTER_SCOPE, lifecycle, REMOVE_RELATION } from "./support/lifecycle.js";
@@ -213,13 +216,27 @@ describe("container scope and subordinates", () => {
       subordinateCreated: { name: "logging/0" },
     });
     const data = await api.ok(
-      `query ($model: String!) { model(name: $model) { unit(name: "logging/0") { subordinate series principal { name } machine { id } } } }`,
+      `query ($model: String!) { model(name: $model) { unit(name: "logging/0") { subordinate series principal { name } } } }`,
       { model },
     );
-    // "we don't assign the subordinate unit a machine id" (seed 003)
-    expect(data.model.unit).toEqual({ subordinate: true, series: "jammy", principal: { name: "wordpress/1" }, machine: null });
+    expect(data.model.unit).toEqual({ subordinate: true, series: "jammy", principal: { name: "wordpress/1" } });
     expect(await l.enter(relation.id, "logging/0")).toMatchObject({ member: { container: "wordpress/1" } });
     expect((await l.status()).applications.logging.unitCount).toBe(1);
+  });
+
+  it("a subordinate answers its principal's machine, as juju status shows it there, though its own row names none", async () => {
+    const { model, relation, l } = await loggingOnWordpress(2);
+    await l.enter(relation.id, "wordpress/1");
+    const unit = (name: string) => `${name.replace("/", "_")}: unit(name: "${name}") { machine { id } }`;
+    const data = await api.ok(`query ($model: String!) { model(name: $model) { ${unit("wordpress/1")} ${unit("logging/0")} } }`, { model });
+    expect(data.model.logging_0.machine).toEqual(data.model.wordpress_1.machine);
+    expect(data.model.logging_0.machine).not.toBeNull();
+    // "we don't assign the subordinate unit a machine id" (seed 003): the model's rules read the row, which keeps none.
+    const [row] = await api.store.db
+      .select({ machineId: units.machineId })
+      .from(units)
+      .where(and(eq(units.modelId, (await modelNamed(api.store.db, model)).id), eq(units.name, "logging/0")));
+    expect(row).toEqual({ machineId: null });
   });
 
   it("one subordinate per principal, however often the principal enters", async () => {

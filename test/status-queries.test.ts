@@ -8,6 +8,7 @@ import { ADMIN_TOKEN, adminHeaders, onPostgres, uniqueName } from "./support/sto
 
 let store: Store;
 let queries = 0;
+const statements: string[] = [];
 let yoga: ReturnType<typeof createYogaApp>;
 const model = uniqueName();
 
@@ -26,7 +27,11 @@ beforeAll(async () => {
   store = await openStore({
     ...(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 } : { dataDir: "memory://" }),
     // A token's use, written at most once a minute off the request's path (src/model/sessions.ts noteUse), is no page's cost.
-    onQuery: (query) => void (query.startsWith('update "credentials"') || queries++),
+    onQuery: (query) => {
+      if (query.startsWith('update "credentials"')) return;
+      queries++;
+      statements.push(query);
+    },
   });
   yoga = createYogaApp(store);
   await ensureAdminToken(store.db, ADMIN_TOKEN);
@@ -117,6 +122,42 @@ describe("status queries", () => {
       "wordpress:db mysql:db",
       "logging:info wordpress:juju-info",
     ]);
+  });
+});
+
+describe("subordinates in a status page", () => {
+  it("show on their principals' machines, read for the whole page at once: as many queries for 20 subordinates as for 1", async () => {
+    const status = (name: string) =>
+      gql(
+        `query ($model: String!) { model(name: $model) { units(first: 100) { edges { node { name principal { name machine { id } } machine { id } } } } } }`,
+        { model: name },
+      );
+    const withSubordinates = async (count: number) => {
+      const name = uniqueName();
+      await addModel(store.db, { name });
+      await deploy(store.db, { model: name, charm: "wordpress", numUnits: Math.min(count, 10) });
+      if (count > 10) await addUnit(store.db, { model: name, application: "wordpress", count: count - 10 });
+      await deploy(store.db, { model: name, charm: "logging" });
+      const relation = await integrate(store.db, { model: name, endpoints: ["logging", "wordpress"] });
+      for (let i = 0; i < count; i++)
+        await enterScope(store.db, { model: name, relation: relation.id, unit: `wordpress/${i}`, privateAddress: "10.0.0.1" });
+      statements.length = 0;
+      const data = await status(name);
+      // The credentials' check is remembered for a second, so it comes or not whatever the page holds.
+      return {
+        units: data.model.units.edges.map((e: any) => e.node),
+        queries: statements.filter((q) => !q.includes('"credentials"')).length,
+      };
+    };
+    const one = await withSubordinates(1);
+    const twenty = await withSubordinates(20);
+    const subordinates = twenty.units.filter((u: any) => u.principal !== null);
+    expect(subordinates).toHaveLength(20);
+    for (const u of subordinates) {
+      expect(u.machine).not.toBeNull();
+      expect(u.machine).toEqual(u.principal.machine);
+    }
+    expect(twenty.queries, `${one.queries} queries for one subordinate, ${twenty.queries} for twenty`).toBe(one.queries);
   });
 });
 

@@ -40,8 +40,9 @@ export interface FeedOptions extends StreamLimits {
   /**
    * Bookmarks a second across the process, at most. With thousands of agents' idle
    * streams (four per unit agent), one every bookmark interval each was more traffic
-   * than all their changes; past this rate each idle stream's bookmarks come less often
-   * (the longest idle first), still well inside the log's retention.
+   * than all their changes; past this rate each stream's bookmarks come less often
+   * (the longest idle first), still well inside the log's retention. The bookmarks that
+   * bring a stream to the head past changes it does not cover count too.
    */
   bookmarkRate: number;
 }
@@ -143,10 +144,10 @@ class ModelTail {
     stream.routes?.unbind();
   }
 
-  /** Gives idle streams bookmarks, `budget` at most; returns how many it gave. */
+  /** Gives bookmarks to streams behind the head only by changes they do not cover, and to idle ones: `budget` at most; returns how many it gave. */
   tick(now: number, budget: number): number {
     if (this.streams.size === 0) return 0;
-    const shared = bookmark(this.head); // one object for every idle stream at the head, so it is executed once
+    const shared = bookmark(this.head); // one object for every stream it brings to the head, so it is executed once
     // Every stream is ticked (it accounts for the head). One given a bookmark goes to the back,
     // so the streams past the budget go before it next tick.
     const given: ChangeStream[] = [];
@@ -252,22 +253,24 @@ export class ChangeFeed {
   async open({ modelId, watcher, since }: OpenStream): Promise<ChangeStream> {
     if (this.stopped) throw new Error("the change feed has stopped");
     const db = this.store.db;
-    let after: number;
+    let start: { after: number; reach: number };
     let initial: ChangeEvent[] = [];
     if (since != null) {
-      checkResumable(since, await logWindow(db, modelId));
+      const window = await logWindow(db, modelId);
+      checkResumable(since, window);
       // A resume replays from `since`; the watcher may still need to learn the current state.
       if (watcher.primedBySnapshot) await this.snapshot(modelId, watcher, "resume");
-      after = since;
+      // Its replay goes at least as far as the model was when asked, however far this process's tail has read.
+      start = { after: since, reach: window.revision };
     } else {
-      const start = await this.freshStart(modelId, watcher);
-      after = start.revision;
-      initial = [...start.events]; // the stream consumes its own copy; the events themselves are shared
+      const fresh = await this.freshStart(modelId, watcher);
+      start = { after: fresh.revision, reach: fresh.revision };
+      initial = [...fresh.events]; // the stream consumes its own copy; the events themselves are shared
     }
     let tail = await this.tailOf(modelId);
     // The last stream of a tail may have closed while this one was opening: use a live tail.
     while (this.tails.get(modelId) !== tail) tail = await this.tailOf(modelId);
-    const stream = new ChangeStream(db, modelId, tail, watcher, this.options, after, initial, (s) => this.detach(tail, s));
+    const stream = new ChangeStream(db, modelId, tail, watcher, this.options, start, initial, (s) => this.detach(tail, s));
     tail.attach(stream);
     return stream;
   }
@@ -340,12 +343,12 @@ export class ChangeFeed {
       .catch(this.report);
   }
 
-  /** How often idle streams are looked at for a bookmark. */
+  /** How often streams are looked at for a bookmark: as soon as a stream behind the head only by changes it does not cover hears of it. */
   private get tickMs(): number {
     return Math.max(10, Math.min(1000, this.options.bookmarkIntervalMs / 4));
   }
 
-  /** Gives idle streams their bookmarks, and says how many (the feed's timer calls it; tests may, with a `now` of their own). */
+  /** Gives streams their bookmarks (stream.ts, `tick`), and says how many (the feed's timer calls it; tests may, with a `now` of their own). */
   tickBookmarks(now = Date.now()): number {
     const budget = Math.max(1, Math.round((this.options.bookmarkRate * this.tickMs) / 1000));
     let given = 0;

@@ -7,6 +7,11 @@
 // the last revision it accounted for, then rejoins the feed through the feed's recent
 // events. So a slow client costs a bounded amount of memory and never loses an event;
 // only a client that falls behind the retention window is told to resync.
+//
+// A stream also tells its consumer how far it has read when the rows it passed over
+// were none of its own (a cleanup, another unit's change), so a client always learns
+// the model's revision: a BOOKMARK at once when a catch-up ends, and at the feed's next
+// tick when live. That is what lets a client tell "caught up" from "behind".
 import type { Database } from "../db/connect.js";
 import { readChanges } from "./replay.js";
 import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
@@ -38,7 +43,14 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
   private queue: (ChangeEvent | StreamFailure)[];
   /** Every revision up to this one has been taken into account (queued, or not covered). */
   private through: number;
+  /**
+   * The revision the consumer is told it stands at: its last event's (queued), or where it started. Behind `through`
+   * only by changes it does not cover, which a bookmark then tells it of.
+   */
+  private told: number;
   private lagging = true; // a new stream first joins the feed, reading the table for whatever lies between
+  /** The model's revision when the stream opened: it reads at least that far before it joins the feed. */
+  private readonly reach: number;
   private closed = false;
   private waiting: (() => void) | null = null;
   private lastEmitAt = Date.now();
@@ -49,11 +61,13 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     private readonly tail: TailView,
     private readonly watcher: Watcher,
     private readonly limits: StreamLimits,
-    after: number,
+    start: { after: number; reach: number },
     initial: ChangeEvent[],
     private readonly detach: (stream: ChangeStream) => void,
   ) {
-    this.through = after;
+    this.through = start.after;
+    this.told = start.after;
+    this.reach = start.reach;
     this.queue = initial;
   }
 
@@ -86,14 +100,17 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
   }
 
   /**
-   * The feed's bookmark tick: an idle stream whose consumer is waiting says where it is, if
-   * the feed has a bookmark left to give (`allowed`). True when it sent one.
+   * The feed's bookmark tick: a stream whose consumer is waiting says where it is, if the feed has a bookmark left to
+   * give (`allowed`): at once when changes it does not cover have moved it past what it last told, else once it has
+   * been idle for the bookmark interval. True when it sent one.
    */
   tick(shared: ChangeEvent, now: number, allowed: boolean): boolean {
     if (this.closed || this.lagging || this.queue.length > 0 || !this.waiting) return false;
     if (this.tail.head > this.through) this.through = this.tail.head; // as in offer: the rest was on none of its routes
-    if (!allowed || now - this.lastEmitAt < this.limits.bookmarkIntervalMs) return false;
+    const untold = this.through > this.told;
+    if (!allowed || (!untold && now - this.lastEmitAt < this.limits.bookmarkIntervalMs)) return false;
     this.queue.push(shared.revision === this.through ? shared : bookmark(this.through));
+    this.told = this.through;
     this.wake();
     return true;
   }
@@ -139,18 +156,33 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
 
   /** Rejoins the feed if it can; otherwise reads one page from the table and tries again. */
   private async catchUp(): Promise<void> {
-    if (this.rejoin()) return; // the common case for a new stream: nothing to read
+    if (this.rejoin()) {
+      this.caughtUp(); // the common case for a new stream: nothing to read
+      return;
+    }
     const page = await readChanges(this.db, this.modelId, this.through, this.limits.pageSize);
     if (this.closed) return;
     for (const event of page) this.take(event);
-    if (page.length < this.limits.pageSize) this.rejoin();
+    if (page.length < this.limits.pageSize && this.rejoin()) this.caughtUp();
     // Otherwise the tail's memory does not reach back to us yet: read another page.
+  }
+
+  /**
+   * A catch-up (a resume's replay, a slow consumer's reading) ends where the feed is: when its last rows were none of
+   * the stream's, a bookmark says so at once, as a fresh stream's snapshot ends with one. Once a catch-up, not a row.
+   */
+  private caughtUp(): void {
+    if (this.through <= this.told) return;
+    this.queue.push(bookmark(this.through));
+    this.told = this.through;
   }
 
   /**
    * Takes events from the feed again, if nothing between us and it is missing: the tail
    * is not ahead of us (its later offers are then new to us, in order), or its recent
-   * events reach back to our next revision (they fill the difference).
+   * events reach back to our next revision (they fill the difference). Not before the
+   * revision the model stood at when the stream opened: a tail that has not read that far
+   * yet would end a resume's replay short of it, so the table is read for the rest.
    */
   private rejoin(): boolean {
     const recent = this.tail.recent;
@@ -158,6 +190,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
       if (recent.length === 0 || recent[0]!.revision > this.through + 1) return false;
       for (const event of recent) this.take(event);
     }
+    if (this.through < this.reach) return false;
     this.lagging = false;
     return true;
   }
@@ -168,6 +201,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     this.through = event.revision;
     if (!this.watcher.covers(event)) return false;
     this.queue.push(event);
+    this.told = event.revision;
     return true;
   }
 

@@ -1,3 +1,4 @@
+import { LifelineError } from "../../core/errors.js";
 import {
   addUnit,
   DEFAULT_MODEL,
@@ -5,15 +6,33 @@ import {
   parseUnitName,
   relationsInScopeOf,
   subordinatesOfUnits,
+  type UnitRow,
   unitBlockers,
   unitsPage,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
+import type { Context } from "../context.js";
 import { ApplicationRef, MachineRef, ModelRef, RelationRef, UnitRef } from "../refs.js";
 import { BlockerRef, blockersDescription } from "./blocker.js";
 import { StatusRef } from "./common.js";
 import { LifeEnum } from "./enums.js";
+
+/**
+ * Juju's AssignedMachineId: a principal's own machine, a subordinate's principal's. Subordinates keep none in their row
+ * (seed 003: the model's rules read it so); their principals are read through the request's unit loader, so a status
+ * page of a thousand subordinates reads their principals in one batch, not one by one.
+ */
+async function assignedMachineId(u: UnitRow, ctx: Context): Promise<string | null> {
+  if (u.principal === null) return u.machineId;
+  const principal = await UnitRef.getDataloader(ctx)
+    .load(entityKey(u.modelId, u.principal))
+    .catch((error: unknown) => {
+      if (error instanceof LifelineError && error.code === "NOT_FOUND") return null; // removed since the subordinate was read
+      throw error;
+    });
+  return principal?.machineId ?? null;
+}
 
 UnitRef.implement({
   description: 'A unit of an application: "wordpress/0".',
@@ -38,8 +57,12 @@ UnitRef.implement({
     machine: t.field({
       type: MachineRef,
       nullable: true,
-      description: "The machine a principal is assigned to; subordinates have none of their own.",
-      resolve: (u) => (u.machineId === null ? null : entityKey(u.modelId, u.machineId)),
+      description:
+        "The machine a principal is assigned to; for a subordinate, its principal's (as `juju status` shows it), though it is assigned none of its own.",
+      resolve: async (u, _args, ctx) => {
+        const machineId = await assignedMachineId(u, ctx);
+        return machineId === null ? null : entityKey(u.modelId, machineId);
+      },
     }),
     principal: t.field({
       type: UnitRef,
