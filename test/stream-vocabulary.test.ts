@@ -228,5 +228,10 @@ describe("a subordinate runs on its principal's machine", () => {
     await fresh.synced();
     const state = fresh.events.find((e) => e.type === "STATE" && e.entity === "logging/0") as unknown as Record<string, any>;
     expect(state.unit).toEqual({ name: "logging/0", machineId: host, principalName: "wordpress/0" });
+
+    const queried = await live.ok(`query ($m: String!) { model(name: $m) { unit(name: "logging/0") { machineId machine { id } } } }`, {
+      m,
+    });
+    expect(queried.model.unit).toEqual({ machineId: host, machine: { id: host } });
   });
 });

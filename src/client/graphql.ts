@@ -104,7 +104,7 @@ export type BlockerKind =
   | 'UNITS_IN_SCOPE';
 
 export type ChangeType =
-  /** No entity: everything up to `revision` has been sent. Ends a snapshot, and is repeated while a stream is idle. */
+  /** No entity: everything up to `revision` has been sent. Ends a snapshot and a resume's replay; sent while a stream is idle, and soon after the model moves past it by changes it does not cover, so a stream always reaches Model.revision (docs/streams.md). */
   | 'BOOKMARK'
   /** One change-log row: what changed, at its revision. */
   | 'CHANGE'

@@ -91,7 +91,9 @@ const ChangeTypeEnum = builder.enumType("ChangeType", {
     CHANGE: { value: "change" as const, description: "One change-log row: what changed, at its revision." },
     BOOKMARK: {
       value: "bookmark" as const,
-      description: "No entity: everything up to `revision` has been sent. Ends a snapshot, and is repeated while a stream is idle.",
+      description:
+        "No entity: everything up to `revision` has been sent. Ends a snapshot and a resume's replay; sent while a stream is idle, and soon " +
+        "after the model moves past it by changes it does not cover, so a stream always reaches Model.revision (docs/streams.md).",
     },
   },
 });

@@ -47,7 +47,11 @@ UnitRef.implement({
     subordinate: t.boolean({ resolve: (u) => u.principal !== null }),
     applicationName: t.exposeString("application"),
     application: t.field({ type: ApplicationRef, resolve: (u) => entityKey(u.modelId, u.application) }),
-    machineId: t.exposeString("machineId", { nullable: true, description: "The id of the machine a principal is assigned to." }),
+    machineId: t.string({
+      nullable: true,
+      description: "The id of the machine it runs on: a principal's assigned machine, a subordinate's principal's (as `machine`).",
+      resolve: (u, _args, ctx) => assignedMachineId(u, ctx),
+    }),
     principalName: t.exposeString("principal", { nullable: true, description: "For a subordinate: its principal's name." }),
     agentLostSince: t.expose("agentLostSince", {
       type: "DateTime",
