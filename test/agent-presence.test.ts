@@ -132,10 +132,10 @@ describe("an agent whose connection is gone for longer than the grace period is 
     const stream = subscribe(url, CHANGES, { model, kinds: ["UNIT"], entities: ["wordpress/0"] });
     await stream.synced();
     await unitAgent.gone();
-    await stream.until((s) => s.changes.some((e) => e.fields.agentStatus === "lost"), DEADLINE.timeout);
-    const lost = stream.changes.find((e) => e.fields.agentStatus === "lost")!;
-    expect(lost.fields).toMatchObject({ agentMessage: "agent lost, see its hook history", agentStatusData: {} });
-    expect(typeof lost.fields.agentLostSince).toBe("string");
+    await stream.until((s) => s.changes.some((e) => e.unit?.agentStatus?.current === "lost"), DEADLINE.timeout);
+    const lost = stream.changes.find((e) => e.unit?.agentStatus?.current === "lost")!;
+    expect(lost.unit!.agentStatus).toMatchObject({ message: "agent lost, see its hook history", hook: null });
+    expect(typeof lost.unit!.agentLostSince).toBe("string");
   });
 
   it("a machine whose agent is lost reads down, in a query and as a stream event", async () => {
@@ -149,7 +149,7 @@ describe("an agent whose connection is gone for longer than the grace period is 
         current: "down",
         message: "agent is not communicating with the server",
       });
-    await stream.until((s) => s.changes.some((e) => e.fields.status === "down"), DEADLINE.timeout);
+    await stream.until((s) => s.changes.some((e) => e.machine?.status?.current === "down"), DEADLINE.timeout);
     // The unit's agent is still connected: it is not lost with its machine's.
     expect((await unitOf(model, "wordpress/0")).agentStatus.current).toBe("idle");
   });
@@ -181,11 +181,11 @@ describe("an agent whose connection is gone for longer than the grace period is 
     const again = agent(model, { unit: "wordpress/0", token });
     await expect.poll(() => again.events.some((e) => e.type === "BOOKMARK"), DEADLINE).toBe(true);
     // Its first operation waited for its return: its own stream never said lost.
-    expect(again.events.filter((e) => e.kind === "UNIT").map((e) => e.fields.agentStatus)).toEqual(["idle"]);
+    expect(again.events.filter((e) => e.kind === "UNIT").map((e) => e.unit?.agentStatus?.current)).toEqual(["idle"]);
     expect((await unitOf(model, "wordpress/0")).agentStatus).toMatchObject({ current: "idle", message: "" });
-    await stream.until((s) => s.changes.at(-1)?.fields.agentStatus === "idle", DEADLINE.timeout);
-    expect(stream.changes.map((e) => e.fields.agentStatus)).toEqual(["lost", "idle"]);
-    expect(stream.changes.at(-1)!.fields.agentLostSince).toBeNull();
+    await stream.until((s) => s.changes.at(-1)?.unit?.agentStatus?.current === "idle", DEADLINE.timeout);
+    expect(stream.changes.map((e) => e.unit?.agentStatus?.current)).toEqual(["lost", "idle"]);
+    expect(stream.changes.at(-1)!.unit!.agentLostSince).toBeNull();
     await again.gone();
   });
 });
@@ -204,13 +204,13 @@ describe("an agent never reads itself lost", { timeout: 60_000 }, () => {
     const all = subscribe(url, CHANGES, { model, kinds: ["UNIT"], entities: ["wordpress/0"] });
     await Promise.all([own.synced(), all.synced()]);
     await unitAgent.gone();
-    await all.until((s) => s.changes.some((e) => e.fields.agentStatus === "lost"), DEADLINE.timeout);
+    await all.until((s) => s.changes.some((e) => e.unit?.agentStatus?.current === "lost"), DEADLINE.timeout);
     // Something after the lost row reaches both: the workload status, set by an operator.
     await ok(`mutation ($model: String!) { setWorkloadStatus(input: { model: $model, unit: "wordpress/0", status: ACTIVE }) { name } }`, {
       model,
     });
-    await own.until((s) => s.changes.some((e) => e.fields.workloadStatus === "active"), DEADLINE.timeout);
-    expect(own.changes.map((e) => e.fields.agentStatus ?? null)).toEqual([null]);
+    await own.until((s) => s.changes.some((e) => e.unit?.workloadStatus?.current === "active"), DEADLINE.timeout);
+    expect(own.changes.map((e) => e.unit?.agentStatus ?? null)).toEqual([null]);
   });
 });
 

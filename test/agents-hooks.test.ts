@@ -68,8 +68,9 @@ describe("hooks, in Juju's order", { timeout: 180_000 }, () => {
     // The unit is added allocating (its row's default); rows about its agent carry the status it reports.
     const reported = () =>
       stream.changes
-        .filter((e) => e.fields?.agentStatus !== undefined)
-        .map((e) => (e.fields.agentStatus === "executing" ? `executing: ${e.fields.agentMessage}` : e.fields.agentStatus));
+        .filter((e) => e.changed.includes("agentStatus"))
+        .map((e) => e.unit!.agentStatus!)
+        .map((status) => (status.current === "executing" ? `executing: ${status.message}` : status.current));
     await stream.until(() => reported().length > 0, DEADLINE.timeout);
     expect(reported()[0]).toBe("executing: running install hook");
   });
@@ -228,11 +229,11 @@ describe("a failed hook runs again only when allowed, once each time (issue 31: 
     await expect.poll(async () => (await unit(model, "wordpress/0"))?.runs.at(-1), DEADLINE).toBe("db-relation-changed mysql/0 SUCCEEDED");
     await mutate(`mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { outcome } }`, { model, units: ["wordpress/0"] });
     const ended = (result: string) =>
-      hooks.changes.filter((e) => e.fields.hook === "db-relation-departed" && e.fields.result === result).length;
+      hooks.changes.filter((e) => e.hook?.hook === "db-relation-departed" && e.hook?.result === result).length;
     /** How many times the hook has run (begun) and failed, and the agent's status. */
     const runs = async () => ({
-      begun: ended("running"),
-      failed: ended("failed"),
+      begun: ended("RUNNING"),
+      failed: ended("FAILED"),
       agent: (await unit(model, "wordpress/0"))?.agentStatus.current,
     });
     return { model, controller, clock, runs, ended };
@@ -250,7 +251,7 @@ describe("a failed hook runs again only when allowed, once each time (issue 31: 
     // In error between retries, resolveUnit is taken at once: the person skips the hook, and the removal goes on.
     await resolve(model, "wordpress/0", false);
     await expect.poll(async () => unit(model, "wordpress/0"), DEADLINE).toBeNull();
-    expect({ begun: ended("running"), failed: ended("failed"), skipped: ended("skipped") }).toEqual({ begun: 5, failed: 4, skipped: 1 });
+    expect({ begun: ended("RUNNING"), failed: ended("FAILED"), skipped: ended("SKIPPED") }).toEqual({ begun: 5, failed: 4, skipped: 1 });
     expect(clock.waits()).toEqual([]); // the skip disarmed the timer
   });
 
@@ -291,7 +292,7 @@ describe("a failed hook runs again only when allowed, once each time (issue 31: 
     clock.advance(3_600_000);
     await resolve(model, "wordpress/0", false);
     await expect.poll(async () => unit(model, "wordpress/0"), DEADLINE).toBeNull();
-    expect({ begun: ended("running"), failed: ended("failed"), skipped: ended("skipped") }).toEqual({ begun: 3, failed: 2, skipped: 1 });
+    expect({ begun: ended("RUNNING"), failed: ended("FAILED"), skipped: ended("SKIPPED") }).toEqual({ begun: 3, failed: 2, skipped: 1 });
   });
 });
 
@@ -374,8 +375,8 @@ describe("a resolution allows one run, whatever the agent's stream says (Juju cl
     const hooks = subscribe(live.url, CHANGES, { model, kinds: ["HOOK"], entities: ["wordpress/0"] });
     await hooks.synced();
     await deploy(model, "wordpress", failHook("start"));
-    const runs = (result: string) => hooks.changes.filter((e) => e.fields.hook === "start" && e.fields.result === result).length;
-    await expect.poll(() => runs("failed"), DEADLINE).toBe(1);
+    const runs = (result: string) => hooks.changes.filter((e) => e.hook?.hook === "start" && e.hook?.result === result).length;
+    await expect.poll(() => runs("FAILED"), DEADLINE).toBe(1);
     // Its machine agent stops; the person resolves; the agent comes back on a connection whose stream will start over.
     const [instance, machineAgent] = [...controller.machineAgents].find(([, a]) => a.unitAgents.has("wordpress/0"))!;
     machineAgent.stop();
@@ -392,9 +393,9 @@ describe("a resolution allows one run, whatever the agent's stream says (Juju cl
       expect(connection.begins[0]).toBe("begun");
       expect(new Set(connection.begins.slice(1))).toEqual(new Set(["RESOLUTION_MISMATCH"]));
       connection.release();
-      await expect.poll(() => runs("failed"), DEADLINE).toBe(2);
+      await expect.poll(() => runs("FAILED"), DEADLINE).toBe(2);
       await expect.poll(async () => (await unit(model, "wordpress/0"))?.agentStatus.current, DEADLINE).toBe("error");
-      expect(runs("running")).toBe(2);
+      expect(runs("RUNNING")).toBe(2);
     } finally {
       restarted.stop();
       await restarted.finished;

@@ -91,7 +91,7 @@ describe("the cleanup queue's stream (changes with kinds: [CLEANUP])", () => {
     await live.ok(REMOVE_APP, { input: { model, applications: ["wordpress"] } }); // Dying: its units' cleanup is queued
     await queue.until((s) => s.changes.length === 1);
     const [queued] = queue.changes;
-    expect(queued).toMatchObject({ kind: "CLEANUP", removed: false, life: null, fields: { kind: "dying-units", target: "wordpress" } });
+    expect(queued).toMatchObject({ kind: "CLEANUP", removed: false, life: null, cleanup: { kind: "dying-units", target: "wordpress" } });
 
     await startCleaner(model);
     await queue.until((s) => s.changes.some((e) => e.removed));
@@ -111,10 +111,10 @@ describe("the cleanup queue's stream (changes with kinds: [CLEANUP])", () => {
     open.push(queue);
     await queue.synced();
     const states = queue.events.filter((e) => e.type === "STATE");
-    expect(states.map((e) => e.fields.target)).toEqual(["wordpress/0", "wordpress/1"]);
-    expect(states.map((e) => e.fields.kind)).toEqual(["force-unit", "force-unit"]);
+    expect(states.map((e) => e.cleanup!.target)).toEqual(["wordpress/0", "wordpress/1"]);
+    expect(states.map((e) => e.cleanup!.kind)).toEqual(["force-unit", "force-unit"]);
     expect(Number(states[0]!.entity)).toBeLessThan(Number(states[1]!.entity));
-    expect(Date.parse(states[0]!.fields.dueAt)).toBeGreaterThan(Date.now() + HOUR / 2);
+    expect(Date.parse(states[0]!.cleanup!.dueAt)).toBeGreaterThan(Date.now() + HOUR / 2);
   });
 });
 

@@ -21,8 +21,7 @@ async function scene() {
   return { model, begin, commit };
 }
 
-const brief = (e: StreamEvent) =>
-  e.removed ? `${e.type} ${e.entity} removed` : `${e.type} ${e.entity} ${e.fields.hook} ${e.fields.result}`;
+const brief = (e: StreamEvent) => (e.removed ? `${e.type} ${e.entity} removed` : `${e.type} ${e.entity} ${e.hook!.hook} ${e.hook!.result}`);
 
 describe("the HOOK stream", () => {
   it("starts from each unit's latest run, then carries every begin and commit, and a unit's removal", async () => {
@@ -34,32 +33,34 @@ describe("the HOOK stream", () => {
     const s = subscribe(live.url, CHANGES, { model, kinds: ["HOOK"] });
     await s.synced();
     const snapshot = s.events.filter((e) => e.type === "STATE");
-    expect(snapshot.map(brief)).toEqual(["STATE wordpress/0 start running", "STATE wordpress/1 install failed"]);
-    expect(snapshot[0]!.fields).toMatchObject({
-      unit: "wordpress/0",
-      application: "wordpress",
-      run: start,
+    expect(snapshot.map(brief)).toEqual(["STATE wordpress/0 start RUNNING", "STATE wordpress/1 install FAILED"]);
+    expect(snapshot[0]!.hook).toMatchObject({
+      unitName: "wordpress/0",
+      applicationName: "wordpress",
+      id: start,
       hook: "start",
-      relationId: null,
+      relation: null,
       remoteUnit: null,
-      result: "running",
+      result: "RUNNING",
       message: "",
       endedAt: null,
     });
-    expect(Date.parse(snapshot[0]!.fields.startedAt)).not.toBeNaN();
+    expect(Date.parse(snapshot[0]!.hook!.startedAt)).not.toBeNaN();
 
     await commit("wordpress/0", start, "SUCCEEDED");
     await commit("wordpress/0", await begin("wordpress/0", "config-changed"), "SUCCEEDED");
     await live.ok(REMOVE_UNIT, { model, unit: "wordpress/1" });
     await s.until((x) => x.changes.some((e) => e.removed));
     expect(s.changes.map(brief)).toEqual([
-      "CHANGE wordpress/0 start succeeded",
-      "CHANGE wordpress/0 config-changed running",
-      "CHANGE wordpress/0 config-changed succeeded",
+      "CHANGE wordpress/0 start SUCCEEDED",
+      "CHANGE wordpress/0 config-changed RUNNING",
+      "CHANGE wordpress/0 config-changed SUCCEEDED",
       "CHANGE wordpress/1 removed",
     ]);
-    expect(s.changes[0]!.fields.run).toBe(start);
-    expect(s.changes.at(-1)!.fields).toEqual({ unit: "wordpress/1", application: "wordpress" });
+    expect(s.changes[0]!.hook!.id).toBe(start);
+    // A removal gives the identifying fields only.
+    expect(s.changes.at(-1)!.changed).toEqual(["unitName", "applicationName"]);
+    expect(s.changes.at(-1)!.hook).toMatchObject({ unitName: "wordpress/1", applicationName: "wordpress", hook: null, result: null });
   });
 
   it("a unit agent's unitLife stream carries its status, the failed hook and the resolved mode", async () => {
@@ -74,32 +75,20 @@ describe("the HOOK stream", () => {
       },
     );
     await s.synced();
-    expect(s.events.find((e) => e.type === "STATE" && e.kind === "UNIT")!.fields).toMatchObject({
-      agentStatus: "executing",
-      agentMessage: "running install hook",
-      agentStatusData: { hook: "install" },
+    expect(s.events.find((e) => e.type === "STATE" && e.kind === "UNIT")!.unit).toMatchObject({
+      agentStatus: { current: "executing", message: "running install hook", hook: "install" },
       resolved: null,
     });
     await commit("wordpress/0", run, "FAILED");
     await live.ok(RESOLVE, { model, unit: "wordpress/0" });
-    await s.until((x) => x.changes.some((e) => e.fields.resolved === "retry-hook"));
-    expect(s.changes.filter((e) => e.kind === "UNIT").map((e) => e.fields)).toEqual([
-      {
-        application: "wordpress",
-        agentStatus: "error",
-        agentMessage: 'hook failed: "install"',
-        agentStatusData: { hook: "install" },
-        resolved: null,
-        agentLostSince: null,
-      },
-      {
-        application: "wordpress",
-        agentStatus: "error",
-        agentMessage: 'hook failed: "install"',
-        agentStatusData: { hook: "install" },
-        resolved: "retry-hook",
-        agentLostSince: null,
-      },
+    await s.until((x) => x.changes.some((e) => e.unit?.resolved === "RETRY_HOOK"));
+    const failed = { current: "error", message: 'hook failed: "install"', hook: "install", relation: null, remoteUnit: null };
+    const units = s.changes.filter((e) => e.kind === "UNIT");
+    // A row of the agent carries the whole agent: status, resolved mode, lost mark.
+    for (const e of units) expect(e.changed).toEqual(["name", "applicationName", "agentStatus", "resolved", "agentLostSince"]);
+    expect(units.map((e) => e.unit)).toMatchObject([
+      { applicationName: "wordpress", agentStatus: failed, resolved: null, agentLostSince: null },
+      { applicationName: "wordpress", agentStatus: failed, resolved: "RETRY_HOOK", agentLostSince: null },
     ]);
   });
 
@@ -114,8 +103,8 @@ describe("the HOOK stream", () => {
       { model, unit: "wordpress/0" },
     );
     await s.synced();
-    expect(s.events.find((e) => e.type === "STATE" && e.kind === "UNIT")!.fields).toMatchObject({
-      agentStatus: "executing",
+    expect(s.events.find((e) => e.type === "STATE" && e.kind === "UNIT")!.unit).toMatchObject({
+      agentStatus: { current: "executing" },
       resolved: null,
     });
   });

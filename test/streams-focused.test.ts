@@ -141,7 +141,7 @@ describe("applicationRelations", () => {
     expect(
       s.events
         .filter((e) => e.type === "STATE")
-        .map((e) => e.fields.key)
+        .map((e) => e.relation!.key)
         .sort(),
     ).toEqual(["mysql:cluster", "wordpress:db mysql:db"]);
     await live.ok(DEPLOY, { model: m, charm: "rsyslog", n: 0 });
@@ -168,7 +168,7 @@ describe("relationUnits: a relation as one unit sees it (seed 002)", () => {
     const s = stream("relationUnits", "$model: String!, $relation: Int!, $unit: String!", { model: m, relation: db, unit: "wordpress/0" });
     await s.synced();
     expect(seen(s, "STATE")).toEqual([`RELATION ${db} ALIVE`, `SCOPE ${db}:mysql/0 ALIVE`, `SETTINGS ${db}:mysql/0`]);
-    expect(s.events.find((e) => e.kind === "SETTINGS")!.fields).toMatchObject({ unit: "mysql/0", version: 1 });
+    expect(s.events.find((e) => e.kind === "SETTINGS")!.settings).toMatchObject({ unitName: "mysql/0", version: 1 });
   });
 
   it("peers see each other, but not themselves", async () => {
@@ -217,9 +217,9 @@ describe("relationUnits: a relation as one unit sees it (seed 002)", () => {
       });
     await relationSet("mysql/0");
     await relationSet("mysql/1"); // not in scope
-    await s.until((x) => x.events.some((e) => e.kind === "SETTINGS" && e.fields.version === 2));
+    await s.until((x) => x.events.some((e) => e.kind === "SETTINGS" && e.settings!.version === 2));
     await caughtUp(s, m);
-    expect(s.changes.filter((e) => e.kind === "SETTINGS").map((e) => [e.fields.unit, e.fields.version])).toEqual([
+    expect(s.changes.filter((e) => e.kind === "SETTINGS").map((e) => [e.settings!.unitName, e.settings!.version])).toEqual([
       ["mysql/0", 1],
       ["mysql/0", 2],
     ]);
@@ -232,9 +232,9 @@ describe("relationUnits: a relation as one unit sees it (seed 002)", () => {
     await live.ok(ENTER, { model: m, relation: db, unit: "mysql/0" });
     await live.ok(LEAVE, { model: m, relation: db, unit: "mysql/0" });
     await live.ok(ENTER, { model: m, relation: db, unit: "mysql/0" });
-    await s.until((x) => x.events.some((e) => e.kind === "SETTINGS" && e.fields.version === 2));
+    await s.until((x) => x.events.some((e) => e.kind === "SETTINGS" && e.settings!.version === 2));
     await caughtUp(s, m);
-    expect(s.changes.filter((e) => e.kind === "SETTINGS").map((e) => [e.fields.unit, e.fields.version])).toEqual([
+    expect(s.changes.filter((e) => e.kind === "SETTINGS").map((e) => [e.settings!.unitName, e.settings!.version])).toEqual([
       ["mysql/0", 1],
       ["mysql/0", 2],
     ]);

@@ -45,7 +45,7 @@ describe("a fresh changes stream", () => {
     );
     expect(states.find((e) => e.entity === "wordpress/0")).toMatchObject({
       life: "ALIVE",
-      fields: { application: "wordpress", machineId: "1" },
+      unit: { applicationName: "wordpress", machineId: "1" },
     });
   });
 
@@ -62,7 +62,7 @@ describe("a fresh changes stream", () => {
     expect(stream.changes.find((e) => e.entity === "mysql/1")).toMatchObject({
       life: "ALIVE",
       removed: false,
-      fields: { application: "mysql" },
+      unit: { applicationName: "mysql" },
     });
   });
 

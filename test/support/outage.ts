@@ -203,7 +203,7 @@ export async function expectEachChangeOnce(
   expect(new Set(changes).size, "no change delivered twice").toBe(changes.length);
   expect(changes).toEqual([...changes].sort((a, b) => a - b));
   for (const writer of writers) {
-    const seen = stream.events.filter((e) => e.entity === writer.application).map((e) => e.fields?.config?.["fail-hook"]);
+    const seen = stream.events.filter((e) => e.entity === writer.application).map((e) => e.application?.config?.["fail-hook"]);
     for (const attempt of writer.attempts) {
       if (attempt.outcome === "ok")
         expect(seen, `${writer.application}: acknowledged value-${attempt.value} on the stream`).toContain(`value-${attempt.value}`);

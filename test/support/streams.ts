@@ -21,6 +21,7 @@ class DroppableWebSocket extends WebSocket {
   }
 }
 
+/** A stream event as the specs select it: the envelope, and the entity in the field of its kind's name (docs/streams.md). */
 export interface StreamEvent {
   type: "STATE" | "CHANGE" | "BOOKMARK";
   revision: string;
@@ -28,10 +29,36 @@ export interface StreamEvent {
   entity: string | null;
   life: string | null;
   removed: boolean;
-  fields: Record<string, any>;
+  changed: string[];
+  model: Record<string, any> | null;
+  machine: Record<string, any> | null;
+  charm: Record<string, any> | null;
+  application: Record<string, any> | null;
+  unit: Record<string, any> | null;
+  relation: Record<string, any> | null;
+  scope: Record<string, any> | null;
+  settings: Record<string, any> | null;
+  hook: Record<string, any> | null;
+  cleanup: Record<string, any> | null;
 }
 
-export const EVENT_FIELDS = "type revision kind entity life removed fields";
+/** The event's entity, whatever its kind (null for bookmarks). */
+export const entityOf = (e: StreamEvent) =>
+  e.model ?? e.machine ?? e.charm ?? e.application ?? e.unit ?? e.relation ?? e.scope ?? e.settings ?? e.hook ?? e.cleanup;
+
+/** Every field of every kind's entity, as a typed client watching everything selects them. */
+export const EVENT_FIELDS = `type revision kind entity life removed changed
+  model { name defaultSeries automaticallyRetryHooks constraints { text } }
+  machine { id series jobs parentId containerType instanceId agentLostSince constraints { text } status { current message } }
+  charm { url name revision subordinate series }
+  application { name charmUrl series subordinate unitCount relationCount configVersion config }
+  unit { name applicationName series machineId principalName subordinate resolved agentLostSince
+    workloadStatus { current message } agentStatus { current message hook relation remoteUnit } }
+  relation { id key scope interface unitCount endpoints { applicationName name } }
+  scope { relationId unitName applicationName role container }
+  settings { relationId unitName version }
+  hook { id unitName applicationName hook relation remoteUnit result message startedAt endedAt }
+  cleanup { id kind target dueAt }`;
 
 export interface LiveServer {
   store: Store;
