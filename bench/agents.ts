@@ -225,7 +225,7 @@ class Bench {
     try {
       // The controller starts a new model's agents within its poll (2 s): machine 0's agent reports `started` first.
       const ready = await watch.until(
-        () => (watch.get("MACHINE", "0")?.fields.status === "started" ? null : "machine 0's agent has not started"),
+        () => (watch.get("MACHINE", "0")?.info.status?.current === "started" ? null : "machine 0's agent has not started"),
         performance.now() + 60_000,
       );
       if ("missing" in ready) throw new Error(`${s.model}: ${ready.missing}`);
@@ -284,9 +284,9 @@ class Bench {
         async () => [
           ...watch
             .all("UNIT")
-            .filter((u) => u.fields.agentStatus === "error")
+            .filter((u) => u.info.agentStatus?.current === "error")
             .slice(0, 5)
-            .map((u) => `unit ${u.entity} in error: ${String(u.fields.agentMessage)}`),
+            .map((u) => `unit ${u.entity} in error: ${String(u.info.agentStatus?.message)}`),
           ...(await describeUnitsLeft(api, s.model, s.small, relationId)),
         ],
       );
@@ -296,8 +296,8 @@ class Bench {
         ...new Set(
           watch
             .all("UNIT")
-            .filter((u) => u.fields.application === s.big)
-            .map((u) => String(u.fields.machineId)),
+            .filter((u) => u.info.applicationName === s.big)
+            .map((u) => String(u.info.machineId)),
         ),
       ];
       const removal = await this.phase(

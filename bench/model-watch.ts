@@ -8,25 +8,64 @@ import { type Client, createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { ADMIN_TOKEN } from "./lifeline-process.js";
 
+/** The fields the benchmark selects (CHANGES), of whichever kind: each entity has those of its own. */
+export interface Info {
+  status?: { current: string; message: string } | null;
+  applicationName?: string | null;
+  machineId?: string | null;
+  agentStatus?: { current: string; message: string } | null;
+  key?: string | null;
+  endpoints?: { applicationName: string; name: string }[] | null;
+  relationId?: number;
+  unitName?: string;
+  role?: string | null;
+  version?: number | null;
+  hook?: string | null;
+  relation?: number | null;
+  remoteUnit?: string | null;
+  result?: string | null;
+}
+
 export interface Entity {
   kind: string;
   entity: string;
   life: string | null;
-  fields: Record<string, unknown>;
+  /** The entity as the stream has told of it: the fields of every event's `changed`, the latest value of each. */
+  info: Info;
 }
 
-export interface ChangeEvent {
+/** The kinds the benchmark watches, each with the field its events give the entity in. */
+const watched = {
+  MACHINE: "machine",
+  APPLICATION: "application",
+  UNIT: "unit",
+  RELATION: "relation",
+  SCOPE: "scope",
+  SETTINGS: "settings",
+  HOOK: "hook",
+} as const;
+
+export type ChangeEvent = {
   type: "STATE" | "CHANGE" | "BOOKMARK";
   revision: string;
-  kind: string | null;
+  kind: keyof typeof watched | null;
   entity: string | null;
   life: string | null;
   removed: boolean;
-  fields: Record<string, unknown>;
-}
+  changed: string[];
+} & { [F in (typeof watched)[keyof typeof watched]]: Info | null };
 
 const CHANGES = `subscription ($model: String!) {
-  changes(model: $model, kinds: [MACHINE, APPLICATION, UNIT, RELATION, SCOPE, SETTINGS, HOOK]) { type revision kind entity life removed fields }
+  changes(model: $model, kinds: [MACHINE, APPLICATION, UNIT, RELATION, SCOPE, SETTINGS, HOOK]) {
+    type revision kind entity life removed changed
+    machine { id status { current message } }
+    application { name }
+    unit { name applicationName machineId agentStatus { current message } }
+    relation { id key endpoints { applicationName name } }
+    scope { relationId unitName role }
+    settings { relationId unitName version }
+    hook { unitName hook relation remoteUnit result }
+  }
 }`;
 
 const key = (kind: string, entity: string) => `${kind} ${entity}`;
@@ -104,11 +143,12 @@ export class ModelWatch {
     if (event.removed) this.entities.delete(k);
     else {
       const before = this.entities.get(k);
+      const given = event[watched[event.kind]] ?? {};
       this.entities.set(k, {
         kind: event.kind,
         entity: event.entity,
         life: event.life ?? before?.life ?? null,
-        fields: { ...before?.fields, ...event.fields },
+        info: { ...before?.info, ...Object.fromEntries(event.changed.filter((f) => f in given).map((f) => [f, Reflect.get(given, f)])) },
       });
     }
     if (event.type === "CHANGE") this.changes++;

@@ -26,11 +26,12 @@ export class ChangedHooks {
       this.seen.delete(event.entity);
       return;
     }
-    const f = event.fields;
-    if (!String(f.hook ?? "").endsWith("-relation-changed") || !["succeeded", "skipped", "missing"].includes(String(f.result))) return;
+    const run = event.hook;
+    if (!run || !String(run.hook ?? "").endsWith("-relation-changed") || !["SUCCEEDED", "SKIPPED", "MISSING"].includes(String(run.result)))
+      return;
     const set = this.seen.get(event.entity) ?? new Set<string>();
     this.seen.set(event.entity, set);
-    set.add(`${String(f.relationId)}:${String(f.remoteUnit)}`);
+    set.add(`${String(run.relation)}:${String(run.remoteUnit)}`);
   }
 
   has(unit: string, relation: string, remote: string): boolean {
@@ -38,8 +39,7 @@ export class ChangedHooks {
   }
 }
 
-const applicationsOf = (relation: Entity) =>
-  (Array.isArray(relation.fields.endpoints) ? (relation.fields.endpoints as string[]) : []).map((e) => e.split(":")[0]!);
+const applicationsOf = (relation: Entity): string[] => (relation.info.endpoints ?? []).map((e) => e.applicationName);
 
 /** A relation's members (units in scope) with their roles, and the members of each role. */
 interface Members {
@@ -51,10 +51,10 @@ interface Members {
 function membersByRelation(watch: ModelWatch): Map<string, Members> {
   const members = new Map<string, Members>();
   for (const scope of watch.all("SCOPE")) {
-    const relation = String(scope.fields.relationId);
+    const relation = String(scope.info.relationId);
     if (!members.has(relation)) members.set(relation, { role: new Map(), byRole: new Map() });
     const m = members.get(relation)!;
-    const [unit, role] = [String(scope.fields.unit), String(scope.fields.role)];
+    const [unit, role] = [String(scope.info.unitName), String(scope.info.role)];
     m.role.set(unit, role);
     if (!m.byRole.has(role)) m.byRole.set(role, []);
     m.byRole.get(role)!.push(unit);
@@ -65,8 +65,8 @@ function membersByRelation(watch: ModelWatch): Map<string, Members> {
 /** The counterparts a member sees (seed 002): the other role's members, or, in a peer relation, the other members. */
 function counterparts(members: Members, unit: string): string[] {
   const role = members.role.get(unit);
-  if (role === "peer") return (members.byRole.get("peer") ?? []).filter((other) => other !== unit);
-  return [...members.byRole].filter(([r]) => r !== role && r !== "peer").flatMap(([, units]) => units);
+  if (role === "PEER") return (members.byRole.get("PEER") ?? []).filter((other) => other !== unit);
+  return [...members.byRole].filter(([r]) => r !== role && r !== "PEER").flatMap(([, units]) => units);
 }
 
 /** "3 idle, 2 executing": how many of each value. */
@@ -81,18 +81,17 @@ export function settleGap(watch: ModelWatch, changed: ChangedHooks, expectedUnit
   const gaps: string[] = [];
   const units = watch.all("UNIT");
   if (units.length < expectedUnits) gaps.push(`${units.length} of ${expectedUnits} units exist`);
-  const busy = units.filter((u) => u.fields.agentStatus !== "idle");
+  const busy = units.filter((u) => u.info.agentStatus?.current !== "idle");
   if (busy.length)
     gaps.push(
-      `${busy.length} agents not idle (${tally(busy.map((u) => String(u.fields.agentStatus ?? "allocating")))}; e.g. ${busy[0]!.entity})`,
+      `${busy.length} agents not idle (${tally(busy.map((u) => String(u.info.agentStatus?.current ?? "allocating")))}; e.g. ${busy[0]!.entity})`,
     );
   const members = membersByRelation(watch);
   for (const relation of watch.all("RELATION")) {
     const apps = new Set(applicationsOf(relation));
     const inScope = members.get(relation.entity) ?? { role: new Map<string, string>(), byRole: new Map<string, string[]>() };
-    const outside = units.filter((u) => apps.has(String(u.fields.application)) && !inScope.role.has(u.entity));
-    if (outside.length)
-      gaps.push(`${outside.length} units not in the scope of ${String(relation.fields.key)} (e.g. ${outside[0]!.entity})`);
+    const outside = units.filter((u) => apps.has(String(u.info.applicationName)) && !inScope.role.has(u.entity));
+    if (outside.length) gaps.push(`${outside.length} units not in the scope of ${String(relation.info.key)} (e.g. ${outside[0]!.entity})`);
     let unseen = 0;
     let example = "";
     for (const unit of inScope.role.keys())
@@ -101,9 +100,9 @@ export function settleGap(watch: ModelWatch, changed: ChangedHooks, expectedUnit
           unseen++;
           example ||= `${unit} of ${other}`;
         }
-    if (unseen) gaps.push(`${unseen} joins in ${String(relation.fields.key)} without their -changed hook yet (e.g. ${example})`);
+    if (unseen) gaps.push(`${unseen} joins in ${String(relation.info.key)} without their -changed hook yet (e.g. ${example})`);
   }
-  const running = watch.all("HOOK").filter((h) => h.fields.result === "running");
+  const running = watch.all("HOOK").filter((h) => h.info.result === "RUNNING");
   if (running.length) gaps.push(`${running.length} hooks running`);
   return gaps.length ? gaps.join("; ") : null;
 }
@@ -122,7 +121,7 @@ type Progress = {
 /** Confirms the stream's answer against every agent's progress on the server; null when each has nothing left to run. */
 export async function confirmSettled(api: Api, model: string, watch: ModelWatch): Promise<string | null> {
   const members = membersByRelation(watch);
-  const version = (relation: string, unit: string) => Number(watch.get("SETTINGS", `${relation}:${unit}`)?.fields.version ?? 0);
+  const version = (relation: string, unit: string) => Number(watch.get("SETTINGS", `${relation}:${unit}`)?.info.version ?? 0);
   const gaps: string[] = [];
   let after: string | null = null;
   for (let page = 0; page < 1000; page++) {
@@ -162,15 +161,15 @@ export async function confirmSettled(api: Api, model: string, watch: ModelWatch)
 /** What is left of `application` (its units, by life and agent status; its relations and their settings; itself); null once nothing is. */
 export function removalGap(watch: ModelWatch, application: string, relationIds: string[]): string | null {
   const gaps: string[] = [];
-  const units = watch.all("UNIT").filter((u) => u.fields.application === application);
+  const units = watch.all("UNIT").filter((u) => u.info.applicationName === application);
   if (units.length)
-    gaps.push(`${units.length} units left (${tally(units.map((u) => `${u.life ?? "?"}/${String(u.fields.agentStatus ?? "?")}`))})`);
+    gaps.push(`${units.length} units left (${tally(units.map((u) => `${u.life ?? "?"}/${String(u.info.agentStatus?.current ?? "?")}`))})`);
   for (const id of relationIds) {
     const relation = watch.get("RELATION", id);
     if (relation)
-      gaps.push(`relation ${String(relation.fields.key)} ${relation.life}, ${membersByRelation(watch).get(id)?.role.size ?? 0} in scope`);
+      gaps.push(`relation ${String(relation.info.key)} ${relation.life}, ${membersByRelation(watch).get(id)?.role.size ?? 0} in scope`);
     // A removed relation's settings go by a cleanup, after it: until then something of it is left.
-    const settings = watch.all("SETTINGS").filter((e) => String(e.fields.relationId) === id).length;
+    const settings = watch.all("SETTINGS").filter((e) => String(e.info.relationId) === id).length;
     if (settings) gaps.push(`${settings} units' settings in relation ${id}`);
   }
   if (watch.get("APPLICATION", application)) gaps.push(`application ${application} still there`);
@@ -181,6 +180,6 @@ export function removalGap(watch: ModelWatch, application: string, relationIds: 
 export function machinesGap(watch: ModelWatch, machines: string[]): string | null {
   const left = machines.map((id) => watch.get("MACHINE", id)).filter((m) => m !== undefined);
   return left.length
-    ? `${left.length} machines left (${tally(left.map((m) => `${m.life ?? "?"}/${String(m.fields.status ?? "?")}`))})`
+    ? `${left.length} machines left (${tally(left.map((m) => `${m.life ?? "?"}/${String(m.info.status?.current ?? "?")}`))})`
     : null;
 }
