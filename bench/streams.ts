@@ -26,12 +26,9 @@ const WRITERS = 4;
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 5);
 const root = new URL("..", import.meta.url).pathname;
 
-// What each subscriber selects: `typed` (default) is the generated client's Changes document, every kind's typed
-// entity and `changed`, as a typed client watching a model would; `fields` the deprecated JSON object alone.
-const CHANGES =
-  process.env.BENCH_SELECTION === "fields"
-    ? `subscription ($model: String!) { changes(model: $model) { type revision kind entity life removed fields } }`
-    : print(ChangesDocument);
+// Each subscriber selects what a typed client watching a model would: the generated client's Changes document,
+// every kind's typed entity and `changed`.
+const CHANGES = print(ChangesDocument);
 const SET = `mutation ($m: String!, $c: String!) { setConstraints(input: { model: $m, constraints: $c }) { text } }`;
 
 const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));

@@ -54,6 +54,20 @@ describe("the stream's info types mirror the query types", () => {
     expect(new Set(infos)).toEqual(new Set(Object.keys(mirrors).filter((name) => name !== "RelationEndpointInfo")));
   });
 
+  it("sends nothing else: an event is its envelope, `changed`, and its entity in one of the info types", () => {
+    const fields = objectType("Change").getFields();
+    const kinds = Object.keys(mirrors).filter((name) => name !== "RelationEndpointInfo").length;
+    const envelope = ["type", "revision", "kind", "entity", "life", "removed", "committedAt", "changed"];
+    const infos = Object.keys(fields).filter((name) => !envelope.includes(name));
+    expect(
+      Object.keys(fields)
+        .filter((name) => envelope.includes(name))
+        .sort(),
+    ).toEqual([...envelope].sort());
+    expect(infos.map((name) => getNamedType(fields[name]!.type).name).every((type) => type in mirrors)).toBe(true);
+    expect(infos).toHaveLength(kinds);
+  });
+
   for (const [info, query] of Object.entries(mirrors))
     it(`${info}: every field is ${query ?? "a value"}'s of the same name and type${query ? "" : " (no query type)"}`, () => {
       const fields = Object.values(objectType(info).getFields());

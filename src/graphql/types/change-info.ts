@@ -314,7 +314,7 @@ const CleanupInfo = builder.objectRef<InfoOf<"cleanup">>("CleanupInfo").implemen
 });
 
 export const infoDescription = (kind: string) =>
-  `A ${kind} event's entity (null for other events), with the query types' field names, enums and scalars. STATE: every field the ` +
+  `For ${kind} events, the entity (null for other events), with the query types' field names, enums and scalars. STATE: every field the ` +
   "stream knows. CHANGE: the fields in `changed` (the others are null here and did not change); a removal gives its identifying fields.";
 
 /** Each kind's info type: a field of Change of the kind's name (Change.unit, Change.machine…). */

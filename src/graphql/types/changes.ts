@@ -176,12 +176,6 @@ const ChangeRef = builder.objectRef<ChangeEvent>("Change").implement({
       description: infoDescription("CLEANUP"),
       resolve: (e) => (e.kind === "cleanup" ? e : null),
     }),
-    fields: t.expose("fields", {
-      type: "JSONObject",
-      deprecationReason:
-        "Use `info` (typed, in the query types' spelling) and `changed`. `fields` is the change row as stored, in its own spelling; it goes in the next release.",
-      description: "For CHANGE, the row's fields that changed (and its identifying fields); for STATE, the entity's fields.",
-    }),
     changed: t.stringList({
       description:
         "The fields of the event's entity (in the field of its kind's name) that this event gives values for: merge these into what you hold. Empty for bookmarks.",
