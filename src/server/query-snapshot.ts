@@ -15,20 +15,27 @@ export function useQuerySnapshot(db: Database): Plugin<Context> {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       if (getOperationAST(args.document, args.operationName)?.operation !== "query") return;
-      setExecuteFn(async (execution: ExecutionArgs) => {
-        const context = execution.contextValue as Context;
-        let answer: Awaited<ReturnType<typeof executeFn>> | undefined;
-        try {
-          return await atOneMoment(db, async (moment) => {
-            answer = await executeFn({ ...execution, contextValue: { ...context, db: moment } });
-            return answer;
-          });
-        } catch (error) {
-          // Read, then the read-only COMMIT lost with its connection: the reads stand (their own errors say UNAVAILABLE).
-          if (answer !== undefined) return answer;
-          return outageAnswer(error);
-        }
-      });
+      setExecuteFn(
+        (execution: ExecutionArgs) =>
+          new Promise((resolve, reject) => {
+            const context = execution.contextValue as Context;
+            let answered = false;
+            atOneMoment(db, async (moment) => {
+              const answer = await executeFn({ ...execution, contextValue: { ...context, db: moment } });
+              // The answer is complete: it goes while the read-only COMMIT is on its way (the slot is held until it is back).
+              answered = true;
+              resolve(answer);
+            }).catch((error: unknown) => {
+              // Read, then the COMMIT lost with its connection: the reads stand (their own errors say UNAVAILABLE).
+              if (answered) return;
+              try {
+                resolve(outageAnswer(error));
+              } catch (unexpected) {
+                reject(unexpected);
+              }
+            });
+          }),
+      );
     },
   };
 }
