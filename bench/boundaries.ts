@@ -14,6 +14,8 @@
 //   BENCH_STORES   "pglite,postgres" (postgres only with DATABASE_URL), default both that can run
 //   BENCH_REPEAT   runs of each case, default 3; the table shows the worst of them
 //   BENCH_CASES    a comma-separated subset of the case names (default all)
+//   BENCH_BESIDE   "reader" (default) or "writer": the client beside each case writes instead,
+//                  setConstraints on a model of its own every 5 ms (what a write waits for)
 //   BENCH_PROFILE=<dir>  a V8 CPU profile of the server, written there when it stops
 // Every request has a deadline; the run stops by itself.
 import http from "node:http";
@@ -157,6 +159,12 @@ const SET_STATE = `mutation ($input: UnitAgentStateInput!) { setUnitAgentState(i
 const SET_CONFIG = `mutation ($input: SetApplicationConfigInput!) { setApplicationConfig(input: $input) { name } }`;
 const REMOVE_MACHINES = `mutation ($input: RemoveMachineInput!) { removeMachine(input: $input) { id outcome } }`;
 const ADD_UNIT = `mutation ($input: AddUnitInput!) { addUnit(input: $input) { name } }`;
+/** `juju status` of the 1,000-unit model: every machine, application and unit, each unit with its application and machine. */
+const STATUS = `query ($m: String!) { model(name: $m) { name life revision
+  machines(first: 1000) { edges { node { id life series jobs instanceId status { current message } units { name } } } }
+  applications(first: 10) { edges { node { name life series unitCount charm { url } relations { key } } } }
+  units(first: 1000) { edges { node { name life workloadStatus { current message } agentStatus { current } application { name } machine { id } } } }
+} }`;
 
 const settings = (count: number) => names(count, (i) => ({ key: `option-${i}`, value: "x" }));
 
@@ -226,6 +234,11 @@ const casesFor = (inProcess: boolean): Case[] => [
     },
   })),
   {
+    // One query reads one moment (src/db/one-moment.ts): on PGlite writes wait while it reads (BENCH_BESIDE=writer).
+    name: "status of 1,000 units (one query)",
+    prepare: mutation(STATUS, { m: MODEL }),
+  },
+  {
     name: "1,000 unitLife subscriptions of one unit, one socket",
     prepare: subscriptions(1000, UNIT_LIFE, () => ({ model: MODEL, unit: "mysql/0" })),
   },
@@ -234,6 +247,17 @@ const casesFor = (inProcess: boolean): Case[] => [
     prepare: subscriptions(1000, UNIT_LIFE, (i) => ({ model: MODEL, unit: `memcached/${i}` })),
   },
 ];
+
+/** The client beside each case: a small read of the model, or (BENCH_BESIDE=writer) a small write to a model of its own. */
+async function besideClient(api: ReturnType<typeof apiAt>, url: string): Promise<Reader> {
+  if (process.env.BENCH_BESIDE !== "writer")
+    return new Reader(url, ADMIN_TOKEN, `query ($m: String!) { model(name: $m) { revision } }`, { m: MODEL });
+  const own = `${MODEL}-beside`;
+  await api(`mutation ($m: String!) { addModel(input: { name: $m }) { name } }`, { m: own }).catch(() => {}); // kept from an earlier run
+  return new Reader(url, ADMIN_TOKEN, `mutation ($m: String!) { setConstraints(input: { model: $m, constraints: "mem=1G" }) { text } }`, {
+    m: own,
+  });
+}
 
 interface Row {
   store: string;
@@ -272,7 +296,7 @@ async function runStore(store: string, env: Record<string, string>): Promise<{ b
         );
       }
     }
-    const reader = new Reader(server.url, ADMIN_TOKEN, `query ($m: String!) { model(name: $m) { revision } }`, { m: MODEL });
+    const reader = await besideClient(api, server.url);
     try {
       await reader.alone(500); // warm-up
       const baseline = await reader.alone(BASELINE_MS);

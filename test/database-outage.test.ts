@@ -4,7 +4,8 @@
 // retryable: true (never INTERNAL_SERVER_ERROR); the model takes writes again within
 // seconds each time; no acknowledged write is lost, and a write refused as "nothing
 // changed" changed nothing; a change stream resumed with `since` sees every change once;
-// the LISTEN connection comes back; the agents are elected again.
+// the LISTEN connection comes back; the agents are elected again. Status queries among the
+// writes, each on the connection of its snapshot, are answered or refused UNAVAILABLE alike.
 //
 // On PostgreSQL only: PGlite runs in the process, with no connection to lose. The process
 // runs on a database of its own, since its agents take on every model in it.
@@ -20,6 +21,7 @@ import {
   expectOutageRefusals,
   expectWritesKept,
   ResumingStream,
+  StatusReader,
   startWithApplications,
   Writer,
 } from "./support/outage.js";
@@ -67,6 +69,7 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
     stream = new ResumingStream(api, "default", { kinds: ["APPLICATION"] });
     await stream.synced();
     const writers = APPLICATIONS.map((app) => new Writer(api, app));
+    const reader = new StatusReader(api);
     const acknowledged = () => writers.reduce((n, w) => n + w.acknowledged, 0);
     await expect.poll(acknowledged, { timeout: RESUME_MS, interval: 20 }).toBeGreaterThan(10);
 
@@ -75,12 +78,15 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
       expect(killed.length, `round ${round}: connections terminated`).toBeGreaterThan(0);
       // Every writer's model takes writes again: each writer gets a write through after the terminations.
       const before = writers.map((w) => w.acknowledged);
+      const read = reader.answered;
       await expect.poll(() => writers.every((w, i) => w.acknowledged > before[i]!), { timeout: RESUME_MS, interval: 20 }).toBe(true);
+      await expect.poll(() => reader.answered, { timeout: RESUME_MS, interval: 20 }).toBeGreaterThan(read);
       expect(server.child.exitCode, `round ${round}: the process is alive`).toBeNull();
     }
-    await Promise.all(writers.map((w) => w.stop()));
+    await Promise.all([...writers, reader].map((w) => w.stop()));
 
-    expectOutageRefusals(server, writers);
+    // Status queries among the writes: each answered, or refused as the outage, never masked as internal.
+    expectOutageRefusals(server, [...writers, reader]);
     await expectWritesKept(server, writers);
     await expectEachChangeOnce(server, stream!, writers);
 
@@ -106,6 +112,7 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
   for (const { kind, where } of kinds)
     it(`${kind}, terminated under writes: writes resume, the feed listens, the agents run`, { timeout: 60_000 }, async () => {
       const writers = APPLICATIONS.map((app) => new Writer(api, app));
+      const reader = new StatusReader(api);
       const acknowledged = () => writers.map((w) => w.acknowledged);
       await expect.poll(() => Math.min(...acknowledged()), { timeout: RESUME_MS, interval: 20 }).toBeGreaterThan(2);
       const elected = server.output().match(RUNS)?.length ?? 0;
@@ -114,9 +121,9 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
       );
       const before = acknowledged();
       await expect.poll(() => acknowledged().every((n, i) => n > before[i]! + 2), { timeout: RESUME_MS, interval: 20 }).toBe(true);
-      await Promise.all(writers.map((w) => w.stop()));
+      await Promise.all([...writers, reader].map((w) => w.stop()));
       expect(server.child.exitCode).toBeNull();
-      for (const writer of writers)
+      for (const writer of [...writers, reader])
         for (const attempt of writer.attempts)
           if (attempt.outcome !== "ok") expect(attempt.outcome).toMatchObject({ code: "UNAVAILABLE", retryable: true });
       await expect.poll(listening, { timeout: RESUME_MS }).toBe(1);

@@ -15,9 +15,11 @@ import { runAutovacuum, runPgliteVacuum } from "./autovacuum.js";
 import { type Listening, listenOnServer } from "./listener.js";
 import { lockDataDir } from "./lock.js";
 import { takeTurnsInTransactions } from "./pglite-turns.js";
+import { gateWrites } from "./pglite-write-gate.js";
 import { preparingStatements } from "./prepared.js";
 import * as schema from "./schema.js";
 import { describeServer, driverPatched, resilient } from "./server.js";
+import { Slots } from "./slots.js";
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -54,6 +56,20 @@ const inProcess = new WeakSet<object>();
 /** Whether `db` runs in this process, one statement at a time for everyone (PGlite). */
 export const runsInProcess = (db: Database): boolean => inProcess.has(db);
 
+/** How a query takes its turn to read one moment (one-moment.ts). */
+export type QueryTurn = <T>(read: () => Promise<T>) => Promise<T>;
+
+const queryTurns = new WeakMap<object, QueryTurn>();
+
+/** The store's query turns: on PGlite writes wait while queries read; on PostgreSQL a query's snapshot holds a slot of the pool. */
+export const queryTurnOf = (db: Database): QueryTurn | undefined => queryTurns.get(db);
+
+/**
+ * Queries' snapshots hold at most half the pool at once: each holds its connection from its first read to its last,
+ * and writers, streams' snapshots and sign-ins must still find one free.
+ */
+const querySlots = (maxConnections: number) => new Slots(Math.max(1, Math.floor(maxConnections / 2)));
+
 /** Rows of a raw `db.execute()`: postgres.js returns them as the result, PGlite wraps them in `{ rows }`. */
 export function rowsOf<T>(result: unknown): T[] {
   return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
@@ -84,8 +100,10 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
     // As for a server (openPostgres): transactions rely on READ COMMITTED being the default.
     await client.exec("set default_transaction_isolation = 'read committed'");
     takeTurnsInTransactions(client);
+    const gate = gateWrites(client);
     const db = drizzlePglite({ client, schema, logger });
     inProcess.add(db);
+    queryTurns.set(db, (read) => gate.read(read));
     await migratePglite(db, { migrationsFolder });
     // Nothing else reclaims dead rows here (autovacuum.ts).
     const vacuum = runPgliteVacuum(client);
@@ -120,6 +138,8 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
   const connected = postgres(url, { ...resilient, max, connection: { default_transaction_isolation: "read committed" } });
   const client = prepare ? preparingStatements(connected) : connected;
   const db = drizzlePostgres({ client, schema, logger });
+  const slots = querySlots(max);
+  queryTurns.set(db, (read) => slots.hold(read));
   try {
     await migratePostgres(db, { migrationsFolder });
   } catch (error) {

@@ -14,6 +14,7 @@
 import { PostgresJsTransaction } from "drizzle-orm/postgres-js/session";
 import type { Database } from "./connect.js";
 import { CommitInDoubt, isOutage } from "./outage.js";
+import { pastTheGate } from "./pglite-write-gate.js";
 import { sentAhead } from "./sent-ahead.js";
 
 /** A transaction's Drizzle handle, as Drizzle's own `transaction` gives it. */
@@ -109,9 +110,22 @@ interface PostgresQuery extends Promise<unknown[]> {
   execute(): PostgresQuery;
 }
 
-interface ReservedConnection {
-  unsafe(text: string, params?: unknown[]): PostgresQuery;
+interface Unsafe {
+  unsafe(text: string, params?: unknown[], options?: unknown): PostgresQuery;
+}
+
+interface ReservedConnection extends Unsafe {
   release(): void;
+}
+
+/**
+ * A snapshot's connection while its transaction runs, then the pool. A GraphQL query's execution can end with some of
+ * its resolvers still running (one failed item settles a list), and a statement one of them sends afterwards must not
+ * go on a connection already back in the pool, into whatever transaction runs there next: it reads at its own moment,
+ * as a statement outside any transaction would (its answer is nobody's by then).
+ */
+function untilEnded(connection: Unsafe, pool: Unsafe, ended: () => boolean): Unsafe {
+  return { unsafe: (text, params, options) => (ended() ? pool : connection).unsafe(text, params, options) };
 }
 
 /** What this module reads of Drizzle's internals: the driver's client and what a session is made of. */
@@ -146,40 +160,49 @@ export async function runTransaction<T>(
   const internals = db as unknown as DrizzleInternals;
   const { client } = internals.session;
   const recorded = recordStatements ? new Recorded() : undefined;
-  if (typeof client.reserve !== "function")
-    return db.transaction(
-      async (tx) => {
-        const txSession = (tx as unknown as DrizzleInternals).session;
-        const txClient = txSession.client;
-        if (recorded) txSession.client = recorded.wrap(txClient, "query");
-        const run = async (text: string, params: unknown[] = []) => (await txClient.query!(text, params)).rows;
-        const result = await work({
-          tx,
-          last: asIs,
-          ...(recorded ? { log: recorded } : {}),
-          savepoint: async (name) => void (await run(`savepoint ${savepointName(name)}`)),
-          rollbackTo: async (name) => void (await run(`rollback to savepoint ${savepointName(name)}`)),
-        });
-        await Promise.all(unanswered());
-        for (const s of lastStatements()) await run(s.text, s.params);
-        return result;
-      },
-      snapshot ? SNAPSHOT : undefined,
-    );
+  if (typeof client.reserve !== "function") {
+    // On PGlite a read-only transaction changes nothing a query reads: it passes the write gate (pglite-write-gate.ts).
+    const begin = () =>
+      db.transaction(
+        async (tx) => {
+          const txSession = (tx as unknown as DrizzleInternals).session;
+          const txClient = txSession.client;
+          if (recorded) txSession.client = recorded.wrap(txClient, "query");
+          const run = async (text: string, params: unknown[] = []) => (await txClient.query!(text, params)).rows;
+          const result = await work({
+            tx,
+            last: asIs,
+            ...(recorded ? { log: recorded } : {}),
+            savepoint: async (name) => void (await run(`savepoint ${savepointName(name)}`)),
+            rollbackTo: async (name) => void (await run(`rollback to savepoint ${savepointName(name)}`)),
+          });
+          await Promise.all(unanswered());
+          for (const s of lastStatements()) await run(s.text, s.params);
+          return result;
+        },
+        snapshot ? SNAPSHOT : undefined,
+      );
+    return snapshot ? pastTheGate(client, begin) : begin();
+  }
   const connection = await client.reserve();
   const { session, dialect } = internals;
+  let finished = false;
   // Without Drizzle's relational schema, which nothing here queries through: with it, every transaction built a query
   // builder for each table (a profile of sequential setConstraints put that near 1% of the server's CPU).
   const tx = new Transaction(
     dialect,
-    new session.constructor(recorded ? recorded.wrap(connection, "unsafe") : connection, dialect, undefined, session.options),
+    new session.constructor(
+      recorded ? recorded.wrap(connection, "unsafe") : snapshot ? untilEnded(connection, client as Unsafe, () => finished) : connection,
+      dialect,
+      undefined,
+      session.options,
+    ),
     undefined,
   );
   // Statements sent without waiting (BEGIN, savepoints): each is handed to the connection ahead of
   // anything issued after it, and an error in one also fails every statement behind it.
   const sent: PostgresQuery[] = [];
   const send = (text: string) => void sent.push(sentAhead(connection.unsafe(text)));
-  let finished = false;
   let commitSent: PostgresQuery | undefined;
   const last: Last = (reads) => {
     if (!snapshot) throw new Error("only a read-only transaction sends its COMMIT ahead of its last reads' answers");

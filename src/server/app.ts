@@ -24,6 +24,7 @@ import { LOGIN_PATH, logIn } from "./login.js";
 import { operationTurns } from "./operation-turns.js";
 import { defaultOriginOptions, foreignPageRefusal, type HeaderOf, headersOf, type OriginOptions, OriginPolicy } from "./origins.js";
 import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
+import { useQuerySnapshot } from "./query-snapshot.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
 import { keepSharedResult, replaceSharedPayload, spliceSharedFrames } from "./shared-frames.js";
@@ -93,6 +94,7 @@ export function createYogaApp(
       return { db: store.db, feed, provider, actor };
     },
     // The refusal status first, so it sees every refusal; then the limits: a request they refuse costs nothing else.
+    // A query's snapshot last: only what runs takes one.
     plugins: [
       useRefusalStatus(),
       useCodedMediaTypeRefusal(),
@@ -100,6 +102,7 @@ export function createYogaApp(
       useAuthentication(),
       useSharedSubscriptionExecution(),
       usePresence(presence),
+      useQuerySnapshot(store.db),
     ],
     maskedErrors: { maskError },
     // GraphiQL's assets come from the installed package, never a CDN: it works air-gapped.

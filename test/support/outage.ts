@@ -57,6 +57,50 @@ export class Writer {
 }
 
 /**
+ * Asks for the model's status, one query at a time, until stopped; keeps each answer's outcome (`value` counts the
+ * queries). Each query reads one moment on a connection of its own (src/db/one-moment.ts), which an outage can take
+ * from under it mid-read: every error in an answer must then be the outage's.
+ */
+export class StatusReader {
+  readonly attempts: Attempt[] = [];
+  private stopped = false;
+  readonly done: Promise<void>;
+
+  constructor(private readonly url: string) {
+    this.done = this.run();
+  }
+
+  get answered(): number {
+    return this.attempts.filter((a) => a.outcome === "ok").length;
+  }
+
+  stop(): Promise<void> {
+    this.stopped = true;
+    return this.done;
+  }
+
+  private async run(): Promise<void> {
+    const STATUS = `{ model(name: "default") { revision
+      applications { edges { node { name life unitCount config } } }
+      machines { edges { node { id life units { name } } } }
+      units { edges { node { name life application { name } machine { id } } } } } }`;
+    for (let value = 0; !this.stopped; value++) {
+      const result = await post(this.url, STATUS).catch((error: Error) => ({
+        errors: [{ extensions: { code: `no answer: ${error.message}` } }],
+      }));
+      const errors = (result.errors ?? []) as { extensions?: { code?: string; retryable?: unknown } }[];
+      // The first error that is not the outage's, if any: one is enough to fail the spec.
+      const error = errors.find((e) => e.extensions?.code !== "UNAVAILABLE") ?? errors[0];
+      this.attempts.push({
+        value,
+        outcome: error ? { code: error.extensions?.code as string, retryable: error.extensions?.retryable, committed: undefined } : "ok",
+      });
+      if (error) await new Promise((resolve) => setTimeout(resolve, 20)); // a client's retry pause, not a wait for anything
+    }
+  }
+}
+
+/**
  * A `changes` stream as a careful client holds it: when the server ends it (an error, or complete), it subscribes
  * again with `since` set to the last revision it reached, so it neither misses nor repeats a change. Every error it
  * got is kept.
@@ -160,9 +204,9 @@ export class ResumingStream {
   }
 }
 
-/** Every refusal the writers met was an outage's, said so, and retryable; the server masked nothing as internal. */
-export function expectOutageRefusals(server: LifelineProcess, writers: readonly Writer[]): void {
-  const refusals = writers.flatMap((w) => w.attempts.map((a) => a.outcome).filter((o) => o !== "ok"));
+/** Every refusal the writers (and readers) met was an outage's, said so, and retryable; the server masked nothing as internal. */
+export function expectOutageRefusals(server: LifelineProcess, clients: readonly { attempts: readonly Attempt[] }[]): void {
+  const refusals = clients.flatMap((w) => w.attempts.map((a) => a.outcome).filter((o) => o !== "ok"));
   for (const refusal of refusals) expect(refusal).toMatchObject({ code: "UNAVAILABLE", retryable: true });
   expect(server.output()).not.toMatch(/INTERNAL_SERVER_ERROR|Unexpected error/);
 }

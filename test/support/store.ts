@@ -22,7 +22,20 @@ export async function openTestStore(): Promise<Store> {
  */
 export async function openPrivateTestStore(): Promise<Store> {
   if (!onPostgres) return openTestStore();
-  const name = `lifeline_private_${process.pid}_${Date.now().toString(36)}`;
+  const database = await createPrivateDatabase();
+  const store = await openStore({ databaseUrl: database.url, maxConnections: 8 });
+  await ensureAdminToken(store.db, ADMIN_TOKEN);
+  const close = store.close.bind(store);
+  store.close = async () => {
+    await close();
+    await database.drop();
+  };
+  return store;
+}
+
+/** On PostgreSQL, a database no other test file uses (for stores of its own, or locks no one else should meet); `drop` ends it. */
+export async function createPrivateDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `lifeline_private_${process.pid}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
   const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`create database "${name}"`);
@@ -31,19 +44,17 @@ export async function openPrivateTestStore(): Promise<Store> {
   }
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
-  const store = await openStore({ databaseUrl: url.toString(), maxConnections: 8 });
-  await ensureAdminToken(store.db, ADMIN_TOKEN);
-  const close = store.close.bind(store);
-  store.close = async () => {
-    await close();
-    const dropper = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-    try {
-      await dropper.unsafe(`drop database if exists "${name}" with (force)`);
-    } finally {
-      await dropper.end({ timeout: 5 });
-    }
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+      try {
+        await dropper.unsafe(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await dropper.end({ timeout: 5 });
+      }
+    },
   };
-  return store;
 }
 
 let counter = 0;
