@@ -78,9 +78,9 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
       expect(killed.length, `round ${round}: connections terminated`).toBeGreaterThan(0);
       // Every writer's model takes writes again: each writer gets a write through after the terminations.
       const before = writers.map((w) => w.acknowledged);
-      const read = reader.answered;
+      const read = reader.acknowledged;
       await expect.poll(() => writers.every((w, i) => w.acknowledged > before[i]!), { timeout: RESUME_MS, interval: 20 }).toBe(true);
-      await expect.poll(() => reader.answered, { timeout: RESUME_MS, interval: 20 }).toBeGreaterThan(read);
+      await expect.poll(() => reader.acknowledged, { timeout: RESUME_MS, interval: 20 }).toBeGreaterThan(read);
       expect(server.child.exitCode, `round ${round}: the process is alive`).toBeNull();
     }
     await Promise.all([...writers, reader].map((w) => w.stop()));

@@ -1,6 +1,7 @@
 // What tests of a bad day drive a running `npm start` process with: writers that each
-// write 0, 1, 2… into one application's config and keep every answer, and a change
-// stream that is resumed with `since` whenever the server ends it. The checks on them
+// write 0, 1, 2… into one application's config and keep every answer, a reader of the
+// model's status, and a change stream that is resumed with `since` whenever the server
+// ends it. The checks on them
 // (nothing acknowledged lost, each change seen once) are the specs' own.
 import { join } from "node:path";
 import { type Client, createClient } from "graphql-ws";
@@ -15,19 +16,14 @@ export interface Attempt {
   outcome: "ok" | { code: string; retryable: unknown; committed: unknown };
 }
 
-/** Writes 0, 1, 2… into one application's config, one request at a time, until stopped; keeps each answer. */
-export class Writer {
+/** One request at a time, until stopped; keeps each answer's outcome (`value` counts the requests). */
+abstract class RequestLoop {
   readonly attempts: Attempt[] = [];
   private stopped = false;
-  readonly done: Promise<void>;
+  /** Started once the subclass is constructed (a promise job later), so `request` sees its fields. */
+  readonly done: Promise<void> = Promise.resolve().then(() => this.run());
 
-  constructor(
-    private readonly url: string,
-    readonly application: string,
-  ) {
-    this.done = this.run();
-  }
-
+  /** The answers that were not refusals. */
   get acknowledged(): number {
     return this.attempts.filter((a) => a.outcome === "ok").length;
   }
@@ -37,66 +33,59 @@ export class Writer {
     return this.done;
   }
 
+  /** Sends request number `value`; its outcome. */
+  protected abstract request(value: number): Promise<Attempt["outcome"]>;
+
   private async run(): Promise<void> {
     for (let value = 0; !this.stopped; value++) {
-      const result = await post(
-        this.url,
-        `mutation ($app: String!, $v: String!) { setApplicationConfig(input: { application: $app, values: [{ key: "fail-hook", value: $v }] }) { name } }`,
-        { app: this.application, v: `value-${value}` },
-      ).catch((error: Error) => ({ errors: [{ extensions: { code: `no answer: ${error.message}` } }] }));
-      const error = result.errors?.[0];
-      this.attempts.push({
-        value,
-        outcome: error
-          ? { code: error.extensions?.code, retryable: error.extensions?.retryable, committed: error.extensions?.committed }
-          : "ok",
-      });
-      if (error) await new Promise((resolve) => setTimeout(resolve, 20)); // a client's retry pause, not a wait for anything
+      const outcome = await this.request(value);
+      this.attempts.push({ value, outcome });
+      if (outcome !== "ok") await new Promise((resolve) => setTimeout(resolve, 20)); // a client's retry pause, not a wait for anything
     }
   }
 }
 
+const noAnswer = (error: Error) => ({ errors: [{ extensions: { code: `no answer: ${error.message}` } }] });
+
+/** Writes 0, 1, 2… into one application's config; keeps each answer. */
+export class Writer extends RequestLoop {
+  constructor(
+    private readonly url: string,
+    readonly application: string,
+  ) {
+    super();
+  }
+
+  protected async request(value: number): Promise<Attempt["outcome"]> {
+    const result = await post(
+      this.url,
+      `mutation ($app: String!, $v: String!) { setApplicationConfig(input: { application: $app, values: [{ key: "fail-hook", value: $v }] }) { name } }`,
+      { app: this.application, v: `value-${value}` },
+    ).catch(noAnswer);
+    const error = result.errors?.[0];
+    return error ? { code: error.extensions?.code, retryable: error.extensions?.retryable, committed: error.extensions?.committed } : "ok";
+  }
+}
+
 /**
- * Asks for the model's status, one query at a time, until stopped; keeps each answer's outcome (`value` counts the
- * queries). Each query reads one moment on a connection of its own (src/db/one-moment.ts), which an outage can take
- * from under it mid-read: every error in an answer must then be the outage's.
+ * Asks for the model's status. Each query reads one moment on a connection of its own (src/db/one-moment.ts), which an
+ * outage can take from under it mid-read: every error in an answer must then be the outage's.
  */
-export class StatusReader {
-  readonly attempts: Attempt[] = [];
-  private stopped = false;
-  readonly done: Promise<void>;
-
+export class StatusReader extends RequestLoop {
   constructor(private readonly url: string) {
-    this.done = this.run();
+    super();
   }
 
-  get answered(): number {
-    return this.attempts.filter((a) => a.outcome === "ok").length;
-  }
-
-  stop(): Promise<void> {
-    this.stopped = true;
-    return this.done;
-  }
-
-  private async run(): Promise<void> {
+  protected async request(): Promise<Attempt["outcome"]> {
     const STATUS = `{ model(name: "default") { revision
       applications { edges { node { name life unitCount config } } }
       machines { edges { node { id life units { name } } } }
       units { edges { node { name life application { name } machine { id } } } } } }`;
-    for (let value = 0; !this.stopped; value++) {
-      const result = await post(this.url, STATUS).catch((error: Error) => ({
-        errors: [{ extensions: { code: `no answer: ${error.message}` } }],
-      }));
-      const errors = (result.errors ?? []) as { extensions?: { code?: string; retryable?: unknown } }[];
-      // The first error that is not the outage's, if any: one is enough to fail the spec.
-      const error = errors.find((e) => e.extensions?.code !== "UNAVAILABLE") ?? errors[0];
-      this.attempts.push({
-        value,
-        outcome: error ? { code: error.extensions?.code as string, retryable: error.extensions?.retryable, committed: undefined } : "ok",
-      });
-      if (error) await new Promise((resolve) => setTimeout(resolve, 20)); // a client's retry pause, not a wait for anything
-    }
+    const result = await post(this.url, STATUS).catch(noAnswer);
+    const errors = (result.errors ?? []) as { extensions?: { code?: string; retryable?: unknown } }[];
+    // The first error that is not the outage's, if any: one is enough to fail the spec.
+    const error = errors.find((e) => e.extensions?.code !== "UNAVAILABLE") ?? errors[0];
+    return error ? { code: error.extensions?.code as string, retryable: error.extensions?.retryable, committed: undefined } : "ok";
   }
 }
 
