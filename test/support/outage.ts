@@ -14,6 +14,9 @@ import { CHANGES, post, type StreamEvent } from "./streams.js";
 export interface Attempt {
   value: number;
   outcome: "ok" | { code: string; retryable: unknown; committed: unknown };
+  /** Date.now() when it was sent and when its answer came. */
+  sentAt: number;
+  answeredAt: number;
 }
 
 /** One request at a time, until stopped; keeps each answer's outcome (`value` counts the requests). */
@@ -38,8 +41,9 @@ abstract class RequestLoop {
 
   private async run(): Promise<void> {
     for (let value = 0; !this.stopped; value++) {
+      const sentAt = Date.now();
       const outcome = await this.request(value);
-      this.attempts.push({ value, outcome });
+      this.attempts.push({ value, outcome, sentAt, answeredAt: Date.now() });
       if (outcome !== "ok") await new Promise((resolve) => setTimeout(resolve, 20)); // a client's retry pause, not a wait for anything
     }
   }
