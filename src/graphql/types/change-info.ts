@@ -118,17 +118,17 @@ const infoFields = {
   },
 } as const satisfies { [K in EntityKind]: { always: readonly string[]; from: FieldSources<K> } };
 
+/** Each kind's info fields with their row fields, listed once: `changedFields` runs for every event an operation gets. */
+const sourcesByKind = new Map(
+  Object.entries(infoFields).map(([kind, { from }]) => [kind, Object.entries(from) as [string, readonly string[]][]]),
+);
+
 /** The info fields an event gives values for: its identifying fields, and those whose row fields it carries. */
 export function changedFields(kind: EntityKind, fields: object): string[] {
-  const { always, from } = infoFields[kind];
-  const changed: string[] = [...always];
-  for (const [name, sources] of Object.entries(from) as [string, readonly string[]][])
-    if (sources.some((source) => source in fields)) changed.push(name);
+  const changed: string[] = [...infoFields[kind].always];
+  for (const [name, sources] of sourcesByKind.get(kind)!) if (sources.some((source) => source in fields)) changed.push(name);
   return changed;
 }
-
-/** Every info type's field names (the vocabulary spec compares them with the query types'). */
-export const infoFieldNames = (kind: EntityKind): string[] => [...infoFields[kind].always, ...Object.keys(infoFields[kind].from)];
 
 const at = (iso: string | null | undefined) => (iso == null ? iso : new Date(iso));
 /** A status's `since`: the row's, else (rows written before it was kept) when the row committed. */
