@@ -1,5 +1,5 @@
 // Specification of shared frames: subscriptions that share an operation and its
-// variables get one serialization of each event's payload, spliced into each
+// variables get one serialization of each event's payload, written beside each
 // subscription's own frame, over real graphql-ws sockets.
 import { describe, expect, it } from "vitest";
 import { sharedFrameCounts } from "../src/server/shared-frames.js";
@@ -17,6 +17,6 @@ describe("shared frames", () => {
     await Promise.all(streams.map((s) => s.until((x) => x.changes.length === 1)));
     expect(streams.map((s) => [s.changes[0]!.kind, s.changes[0]!.entity])).toEqual(Array(3).fill(["MACHINE", "1"]));
     expect(sharedFrameCounts.serialized - before.serialized).toBe(1);
-    expect(sharedFrameCounts.spliced - before.spliced).toBe(3);
+    expect(sharedFrameCounts.sent - before.sent).toBe(3);
   });
 });

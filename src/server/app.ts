@@ -27,7 +27,7 @@ import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js"
 import { useQuerySnapshot } from "./query-snapshot.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
 import { useSharedSubscriptionExecution } from "./shared-execution.js";
-import { keepSharedResult, replaceSharedPayload, spliceSharedFrames } from "./shared-frames.js";
+import { keepSharedResult, replaceSharedPayload, sendSharedFrames } from "./shared-frames.js";
 
 export const GRAPHQL_PATH = "/graphql";
 export { LOGIN_PATH };
@@ -246,7 +246,7 @@ export async function startServer(store: Store, host: string, port: number, opti
   });
   // Before useServer, so every socket is wrapped before graphql-ws sends on it.
   coalesceWrites(wss);
-  spliceSharedFrames(wss);
+  sendSharedFrames(wss);
   // A burst of operations on the sockets (a thousand subscriptions in one read) begins a few a turn.
   const turn = operationTurns(OPERATIONS_PER_TURN);
   const ws = useServer(

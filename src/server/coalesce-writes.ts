@@ -19,17 +19,34 @@ export const SENT_AHEAD_BYTES = 64 * 1024;
 
 export function coalesceWrites(wss: WebSocketServer): void {
   wss.on("connection", (ws: WebSocket) => {
-    const tcp = (ws as unknown as { _socket?: Socket })._socket;
-    if (!tcp || typeof tcp.cork !== "function") return;
+    const tcp = tcpOf(ws);
+    if (!tcp) return;
     const send = ws.send.bind(ws) as (...args: unknown[]) => void;
     ws.send = ((...args: unknown[]) => {
-      corkForTurn(tcp);
       const done = args.at(-1);
-      if (typeof done !== "function" || tcp.writableLength > SENT_AHEAD_BYTES) return void send(...args);
-      send(...args.slice(0, -1), ignoreWriteError);
-      queueMicrotask(() => done());
+      if (typeof done !== "function") return writeCoalesced(tcp, undefined, () => send(...args));
+      writeCoalesced(tcp, done as WriteDone, (callback) => send(...args.slice(0, -1), callback));
     }) as WebSocket["send"];
   });
+}
+
+export type WriteDone = (error?: Error | null) => void;
+
+/** The TCP socket under a WebSocket, when it is one that can be corked. */
+export function tcpOf(ws: WebSocket): Socket | undefined {
+  const tcp = (ws as unknown as { _socket?: Socket })._socket;
+  return tcp && typeof tcp.cork === "function" ? tcp : undefined;
+}
+
+/**
+ * Runs `write` on `tcp` corked for this turn. `done`, the sender's write callback, is answered at once while little is
+ * buffered (the write it waits for comes only after the turn), and passed on to `write` once the socket holds more.
+ */
+export function writeCoalesced(tcp: Socket, done: WriteDone | undefined, write: (callback: WriteDone) => void): void {
+  corkForTurn(tcp);
+  if (done === undefined || tcp.writableLength > SENT_AHEAD_BYTES) return void write(done ?? ignoreWriteError);
+  write(ignoreWriteError);
+  queueMicrotask(() => done());
 }
 
 /** A write that fails fails because the socket closed: graphql-ws learns that from its close event. */
