@@ -1,5 +1,6 @@
 // The installed postgres.js carries Lifeline's patch for lost connections (patches/, applied by patch-package on
-// `npm install`): without it a terminated connection can end the process ("When the database goes away").
+// `npm install`): without it a terminated connection can end the process (docs/decisions.md, "Outages and high
+// availability").
 import { expect, it } from "vitest";
 import { driverPatched } from "../src/db/server.js";
 

@@ -4,7 +4,7 @@
 // ANALYZE. Lifeline's statements are prepared on their connections and run with
 // PostgreSQL's cached generic plans, made once and kept until a table's statistics
 // change: planning each run again cost PostgreSQL as much CPU as running the statements
-// (docs/write-path.md, "Writes"). A generic plan is only as good as the statistics it was
+// (docs/decisions.md, "Plans and dead rows"). A generic plan is only as good as the statistics it was
 // made from. A table never analyzed estimates one row for any condition, so every index
 // looks as good as any other: "update the unit named X in model M" was planned as a walk
 // of the model's units in seq order, filtered by name, and with 22,000 units in the model

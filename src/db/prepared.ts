@@ -6,7 +6,7 @@
 // trips, two socket writes and a fresh parse and plan on the server, for every statement
 // of every operation. Prepared, a statement costs one round trip after its first use on a
 // connection (postgres.js keeps the connection's statements by text). Measured with the
-// write benchmark (bench/writes.ts): see docs/write-path.md, "Writes".
+// write benchmark (bench/writes.ts): see docs/decisions.md, "Round trips and statements".
 //
 // Statements whose parameter count varies with the input (`in ($1, …, $n)`) would each
 // length make a statement of its own on every connection, kept for its life; those with

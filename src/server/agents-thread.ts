@@ -1,8 +1,8 @@
 // `npm start`'s agents run on a thread of their own (agents-worker.ts): their event
 // loop and heap are not the API's. On one, every agent's stream event and request was a
 // turn the API's own work waited behind, and the writers of a model, who take one round
-// trip each in turn, waited a turn of that loop for each answer (docs/write-path.md,
-// "Agents at scale"). The agents still reach the API only over its socket.
+// trip each in turn, waited a turn of that loop for each answer (docs/decisions.md,
+// "Agents on a thread of their own"). The agents still reach the API only over its socket.
 import { Worker } from "node:worker_threads";
 import type { CloudControl } from "../graphql/context.js";
 import type { DummyDescription } from "../provider/dummy.js";
