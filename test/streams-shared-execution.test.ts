@@ -2,7 +2,7 @@
 // for each distinct operation and variables, however many subscribers share them; an
 // event made for one subscriber is executed for that one alone. A tiny real schema
 // stands in for Lifeline's, so the count of resolver runs can be read.
-import { buildSchema, type DocumentNode, type ExecutionResult, parse } from "graphql";
+import { buildSchema, type DocumentNode, type ExecutionResult, GraphQLError, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { sharedSubscribe } from "../src/server/shared-execution.js";
 
@@ -29,25 +29,41 @@ class Source implements AsyncIterableIterator<object> {
   }
 }
 
+/** Stands in for yoga's masked errors (src/graphql/errors.ts): counts what it masks. */
+class Masking {
+  masked: unknown[] = [];
+  readonly mask = (error: unknown) => {
+    this.masked.push(error);
+    return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
+  };
+}
+
 function world() {
-  const schema = buildSchema(`type Query { ok: Boolean } type Event { label(prefix: String): String } type Subscription { events: Event }`);
+  const schema = buildSchema(
+    `type Query { ok: Boolean } type Event { label(prefix: String): String, broken: String } type Subscription { events: Event }`,
+  );
   const sources: Source[] = [];
+  const masking = new Masking();
   let runs = 0;
   const open = async (document: DocumentNode, variables: Record<string, unknown> = {}) =>
-    (await sharedSubscribe({
-      schema,
-      document,
-      variableValues: variables,
-      rootValue: { events: () => sources[sources.push(new Source()) - 1] },
-      // `events` resolves to the event itself (as Lifeline's stream fields do); `label` counts its runs.
-      fieldResolver: (source: any, args: { prefix?: string }, _ctx, info) => {
-        if (info.fieldName !== "label") return info.parentType.name === "Subscription" ? source : source[info.fieldName];
-        runs++;
-        return `${args.prefix ?? ""}x`;
+    (await sharedSubscribe(
+      {
+        schema,
+        document,
+        variableValues: variables,
+        rootValue: { events: () => sources[sources.push(new Source()) - 1] },
+        // `events` resolves to the event itself (as Lifeline's stream fields do); `label` counts its runs.
+        fieldResolver: (source: any, args: { prefix?: string }, _ctx, info) => {
+          if (info.fieldName === "broken") throw new Error("a bug's message, which clients must not see");
+          if (info.fieldName !== "label") return info.parentType.name === "Subscription" ? source : source[info.fieldName];
+          runs++;
+          return `${args.prefix ?? ""}x`;
+        },
+        subscribeFieldResolver: (root: any, _args, _ctx, info) => root[info.fieldName](),
       },
-      subscribeFieldResolver: (root: any, _args, _ctx, info) => root[info.fieldName](),
-    })) as AsyncIterableIterator<ExecutionResult>;
-  return { sources, open, runs: () => runs };
+      masking.mask,
+    )) as AsyncIterableIterator<ExecutionResult>;
+  return { sources, open, runs: () => runs, masking };
 }
 
 const LABELS = parse(`subscription ($p: String) { events { label(prefix: $p) } }`);
@@ -87,5 +103,26 @@ describe("shared execution", () => {
     const waiting = stream.next();
     await stream.return!();
     expect((await waiting).done).toBe(true);
+  });
+
+  it("masks an event's unexpected errors as yoga would, once for every subscriber sharing the result", async () => {
+    const w = world();
+    const broken = parse(`subscription { events { broken } }`);
+    const streams = await Promise.all([0, 1, 2].map(() => w.open(broken)));
+    const event = {};
+    for (const source of w.sources) source.push(event);
+    const results = await Promise.all(streams.map((s) => s.next()));
+    expect(results.map((r) => r.value.errors.map((e: GraphQLError) => [e.message, e.extensions.code]))).toEqual(
+      Array(3).fill([["Unexpected error.", "INTERNAL_SERVER_ERROR"]]),
+    );
+    expect(w.masking.masked).toHaveLength(1);
+  });
+
+  it("masks a failing source's error before it reaches the transport", async () => {
+    const w = world();
+    const stream = await w.open(LABELS);
+    w.sources[0]!.next = () => Promise.reject(new Error("the socket to the database broke"));
+    await expect(stream.next()).rejects.toMatchObject({ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR" } });
+    expect(w.masking.masked).toHaveLength(1);
   });
 });

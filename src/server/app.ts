@@ -26,7 +26,7 @@ import { defaultOriginOptions, foreignPageRefusal, type HeaderOf, headersOf, typ
 import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
 import { useQuerySnapshot } from "./query-snapshot.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
-import { useSharedSubscriptionExecution } from "./shared-execution.js";
+import { type MaskError, useSharedSubscriptionExecution } from "./shared-execution.js";
 import { keepSharedResult, replaceSharedPayload, sendSharedFrames } from "./shared-frames.js";
 
 export const GRAPHQL_PATH = "/graphql";
@@ -69,6 +69,7 @@ export function createYogaApp(
   presence?: AgentPresence,
   { origins, sessions, clock }: BrowserAccess = browserAccess({}),
 ) {
+  const logger = requestLogger(process.env.LIFELINE_LOG === "debug" ? "debug" : "warn");
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -95,20 +96,21 @@ export function createYogaApp(
     },
     // The refusal status first, so it sees every refusal; then the limits: a request they refuse costs nothing else.
     // A query's snapshot last: only what runs takes one.
+    // The shared subscription execution ends a subscription's pipeline, so it goes last (shared-execution.ts).
     plugins: [
       useRefusalStatus(),
       useCodedMediaTypeRefusal(),
       useRequestLimits(limits),
       useAuthentication(),
-      useSharedSubscriptionExecution(),
       usePresence(presence),
       useQuerySnapshot(store.db),
+      useSharedSubscriptionExecution(maskingAs(logger)),
     ],
-    maskedErrors: { maskError },
+    maskedErrors: { maskError, errorMessage: MASKED_MESSAGE },
     // GraphiQL's assets come from the installed package, never a CDN: it works air-gapped.
     renderGraphiQL,
     graphiql: { title: "Lifeline", defaultQuery: defaultGraphiQLQuery },
-    logging: requestLogger(process.env.LIFELINE_LOG === "debug" ? "debug" : "warn"),
+    logging: logger,
   });
 }
 
@@ -117,6 +119,18 @@ function refuseForeignPage(origins: OriginPolicy, header: HeaderOf): void {
   const page = origins.foreignPage(header);
   if (page) throw new GraphQLError(foreignPageRefusal(page), { extensions: { code: "FORBIDDEN", http: { status: 403 } } });
 }
+
+/** What yoga's masked errors do with an error (the message, the cause logged), for the errors the shared execution masks. */
+const maskingAs =
+  (logger: YogaLogger): MaskError =>
+  (error) => {
+    const masked = maskError(error, MASKED_MESSAGE);
+    if (masked !== error) logger.error(error);
+    return masked;
+  };
+
+/** Yoga's masked errors' message (its default), for what it and maskingAs mask alike. */
+const MASKED_MESSAGE = "Unexpected error.";
 
 /**
  * Yoga's logger, without the errors of an outage: each request refused UNAVAILABLE would log its cause, and the
