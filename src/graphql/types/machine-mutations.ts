@@ -6,6 +6,7 @@ import {
   MAX_MACHINES_A_CALL,
   removeDeadMachine,
   removeDeadMachines,
+  removeMachines,
   resolveMachine,
   setMachineDead,
   setMachineProvisioned,
@@ -15,6 +16,7 @@ import {
 import { builder } from "../builder.js";
 import { MachineRef } from "../refs.js";
 import { ContainerTypeEnum, MachineJobEnum, MachineStatusEnum } from "./enums.js";
+import { RemovalResultRef, removal, removalOptions } from "./removal.js";
 
 const AddMachineInput = builder.inputType("AddMachineInput", {
   fields: (t) => ({
@@ -24,6 +26,14 @@ const AddMachineInput = builder.inputType("AddMachineInput", {
     jobs: t.field({ type: [MachineJobEnum], description: "Defaults to [HOST_UNITS]." }),
     containerType: t.field({ type: ContainerTypeEnum, description: "Make a container of this type on `parent`." }),
     parent: t.string({ description: "The machine to hold the new container." }),
+  }),
+});
+
+const RemoveMachineInput = builder.inputType("RemoveMachineInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    machines: t.stringList({ required: true, description: 'Machine ids, e.g. ["1", "2/lxd/0"].' }),
+    ...removalOptions(t),
   }),
 });
 
@@ -90,6 +100,14 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: AddMachineInput, required: true }) },
     authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => addMachine(ctx.db, input),
+  }),
+  removeMachine: t.field({
+    type: [RemovalResultRef],
+    description:
+      "`juju remove-machine`: Dying, for its agent to finish. Refused for JobManageModel, and for assigned units or containers unless forced.",
+    args: { input: t.arg({ type: RemoveMachineInput, required: true }) },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
+    resolve: (_root, { input }, ctx) => removeMachines(ctx.db, removal(input, input.machines)),
   }),
   resolveMachine: t.field({
     type: MachineRef,

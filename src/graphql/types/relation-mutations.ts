@@ -1,9 +1,10 @@
 // A relation's operations: a person's (integrate, remove-relation) and its units' agents', which enter and leave its
 // scope (seed 001 "Agents").
-import { DEFAULT_MODEL, enterScope, integrate, leaveScope, type ScopeChange } from "../../model/index.js";
+import { DEFAULT_MODEL, enterScope, integrate, leaveScope, removeRelations, type ScopeChange } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { RelationRef, UnitRef } from "../refs.js";
 import { ScopeMemberRef } from "./relation.js";
+import { RemovalResultRef, removal, removalOptions } from "./removal.js";
 
 const IntegrateInput = builder.inputType("IntegrateInput", {
   fields: (t) => ({
@@ -12,6 +13,17 @@ const IntegrateInput = builder.inputType("IntegrateInput", {
       required: true,
       description: 'Two endpoints, each "<application>" or "<application>:<relation>", e.g. ["wordpress", "mysql"].',
     }),
+  }),
+});
+
+const RemoveRelationInput = builder.inputType("RemoveRelationInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    relations: t.stringList({
+      required: true,
+      description: 'Relation ids ("3"), keys ("wordpress:db mysql:db") or endpoints ("wordpress mysql").',
+    }),
+    ...removalOptions(t),
   }),
 });
 
@@ -54,6 +66,14 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: IntegrateInput, required: true }) },
     authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => integrate(ctx.db, input),
+  }),
+  removeRelation: t.field({
+    type: [RemovalResultRef],
+    description:
+      "`juju remove-relation`: removed at once when no unit is in scope, else Dying until the last leaves. With force, removed now whatever its scope count says. A peer relation is refused (PEER_RELATION): it goes only with its application.",
+    args: { input: t.arg({ type: RemoveRelationInput, required: true }) },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
+    resolve: (_root, { input }, ctx) => removeRelations(ctx.db, removal(input, input.relations)),
   }),
   enterScope: t.field({
     type: ScopeChangeRef,

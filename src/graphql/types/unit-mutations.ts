@@ -4,6 +4,7 @@ import {
   addUnit,
   DEFAULT_MODEL,
   removeDeadUnit,
+  removeUnits,
   resolveUnit,
   setUnitAgentState,
   setUnitAgentStatus,
@@ -14,6 +15,7 @@ import {
 import { builder } from "../builder.js";
 import { UnitRef } from "../refs.js";
 import { UnitAgentStatusEnum, WorkloadStatusEnum } from "./enums.js";
+import { RemovalResultRef, removal, removalOptions } from "./removal.js";
 
 const AddUnitInput = builder.inputType("AddUnitInput", {
   fields: (t) => ({
@@ -24,6 +26,14 @@ const AddUnitInput = builder.inputType("AddUnitInput", {
       description:
         'One directive per unit, in order: "3" (machine 3), "lxd:3" (new container on 3), "lxd" (new container on a new machine). Units beyond the list get new machines.',
     }),
+  }),
+});
+
+const RemoveUnitInput = builder.inputType("RemoveUnitInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    units: t.stringList({ required: true, description: 'Unit names, e.g. ["wordpress/0"].' }),
+    ...removalOptions(t),
   }),
 });
 
@@ -75,6 +85,13 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: AddUnitInput, required: true }) },
     authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => addUnit(ctx.db, input),
+  }),
+  removeUnit: t.field({
+    type: [RemovalResultRef],
+    description: "`juju remove-unit`: Dying (its subordinates follow), for its agent to finish. Refused for subordinates.",
+    args: { input: t.arg({ type: RemoveUnitInput, required: true }) },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
+    resolve: (_root, { input }, ctx) => removeUnits(ctx.db, removal(input, input.units)),
   }),
   resolveUnit: t.field({
     type: UnitRef,
