@@ -2,12 +2,13 @@
 // Each folder may import only the folders below it in this order:
 //
 //   src/core      the shared vocabulary (life, roles, machine jobs, refusal codes): imports nothing
+//   src/net       socket plumbing the server and the agents share (write batching): imports nothing
 //   src/db        tables and drivers: core
 //   src/changes   the change log and its streams: db, core
 //   src/model     the seeds' rules: db, core, and of src/changes only the write side (change.ts, append.ts)
 //   src/graphql   the schema: model (through src/model/index.ts only), changes, core, provider (the admin's cloud API); never db
 //   src/server    wiring: anything above
-//   src/agents    GraphQL clients: src/client, src/provider, core only
+//   src/agents    GraphQL clients: src/client, src/provider, core, net only
 //   src/provider: core only; src/client (generated): nothing of ours
 //
 // and nothing may form a cycle, type-only imports included.
@@ -29,6 +30,13 @@ module.exports = {
       severity: "error",
       from: { path: folder("core") },
       to: { path: outside("core") },
+    },
+    {
+      name: "net-imports-nothing",
+      comment: "Sockets and turns of the event loop, no domain words: both the server and the agents use it.",
+      severity: "error",
+      from: { path: folder("net") },
+      to: { path: outside("net") },
     },
     {
       name: "db-imports-only-core",
@@ -85,10 +93,10 @@ module.exports = {
     },
     {
       name: "agents-are-clients",
-      comment: "Agents see only the API: the generated client and the provider.",
+      comment: "Agents see only the API: the generated client and the provider (and how their sockets write: src/net).",
       severity: "error",
       from: { path: folder("agents") },
-      to: { path: outside("agents", "client", "provider", "core") },
+      to: { path: outside("agents", "client", "provider", "core", "net") },
     },
     {
       name: "provider-imports-only-core",

@@ -1,5 +1,5 @@
 // Unit agents running their charms' hooks, end to end over real sockets: the
-// bundled charms' real hooks (src/charms/*/hooks) with the real hook tools,
+// bundled charms' real hooks (charms/*/hooks) with the real hook tools,
 // every agent run by the controller as `npm start` runs them. Waits poll the
 // API with a deadline; nothing sleeps and hopes.
 import { mkdtempSync, rmSync } from "node:fs";

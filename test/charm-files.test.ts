@@ -117,7 +117,7 @@ describe("parseCharmConfig (Juju's config.yaml)", () => {
 });
 
 describe("bundled charms", () => {
-  const bundled = new URL("../src/charms/", import.meta.url);
+  const bundled = new URL("../charms/", import.meta.url);
   const names = readdirSync(bundled, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => e.name);

@@ -248,8 +248,8 @@ describe("parseCharmMetadata: refusals (INVALID_CHARM_METADATA)", () => {
   });
 });
 
-describe("bundled charms (src/charms/<name>/metadata.yaml)", () => {
-  const dir = new URL("../src/charms/", import.meta.url);
+describe("bundled charms (charms/<name>/metadata.yaml)", () => {
+  const dir = new URL("../charms/", import.meta.url);
   const names = readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);

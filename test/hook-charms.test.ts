@@ -1,4 +1,4 @@
-// The bundled charms' hooks (src/charms/<name>/hooks), run by the real hook
+// The bundled charms' hooks (charms/<name>/hooks), run by the real hook
 // runner against in-memory contexts: how each charm is laid out, the fail-hook
 // option every hook honours, and the data the charms exchange over their
 // relations (seed 002: a -changed hook that finds its counterpart's data
@@ -12,7 +12,7 @@ import { type HookOutcome, type HookRun, HookRunner } from "../src/agents/hooks/
 import { parseCharmMetadata } from "../src/model/charm-metadata.js";
 import { MemoryHookContext, type MemoryRelation, RelationSettingsStore } from "./support/hook-context.js";
 
-const charmsDir = fileURLToPath(new URL("../src/charms/", import.meta.url));
+const charmsDir = fileURLToPath(new URL("../charms/", import.meta.url));
 const charmNames = readdirSync(charmsDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);

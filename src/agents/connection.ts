@@ -16,7 +16,7 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { print } from "graphql";
 import { type Client, createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { corkForTurn } from "../core/cork.js";
+import { corkForTurn } from "../net/cork.js";
 import { PASS_RETRY } from "./serial.js";
 import { RetryTimer } from "./uniter/retry.js";
 

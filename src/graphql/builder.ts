@@ -132,6 +132,9 @@ export const builder = new SchemaBuilder<{
   complexity: { defaultComplexity: 1, defaultListMultiplier: 10 },
 });
 
+/** The builder's resolved type parameters, for helpers that take its field builders (src/graphql/types/removal.ts). */
+export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
 const describe = (actor: NonNullable<Context["actor"]>) =>
   actor.kind === "person" ? `a ${actor.role} token` : `the agent ${agentTag(actor)}`;
 

@@ -1,20 +1,25 @@
-// Assembles the schema from one file per type.
+// Assembles the schema from one file per type. A mutation is declared with the type it answers with (addUnit,
+// setUnitDead: Unit), in its type's module or, where they are many, beside it (unit-mutations.ts); one answering with a
+// shared shape (RemovalResult, Boolean) with the type of what it acts on.
 import { lexicographicSortSchema, printSchema } from "graphql";
 import { builder } from "./builder.js";
 import { unfenced } from "./fenced.js";
 import "./types/scalars.js";
 import "./types/enums.js";
 import "./types/common.js";
+import "./types/removal.js";
 import "./types/model.js";
 import "./types/machine.js";
+import "./types/machine-mutations.js";
 import "./types/charm.js";
 import "./types/application.js";
 import "./types/unit.js";
+import "./types/unit-mutations.js";
 import "./types/relation.js";
+import "./types/relation-mutations.js";
 import "./types/changes.js";
 import "./types/blocker.js";
-import "./types/removal.js";
-import "./types/agent-operations.js";
+import "./types/cleanup.js";
 import "./types/unit-agent.js";
 import "./types/credentials.js";
 import "./types/cloud.js";

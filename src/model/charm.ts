@@ -14,7 +14,7 @@ import type { CharmRow, ModelRow } from "./rows.js";
 import { nextSequence } from "./sequences.js";
 import { type InModel, modelOperation, type Tx } from "./transaction.js";
 
-const bundledDir = new URL("../charms/", import.meta.url);
+const bundledDir = new URL("../../charms/", import.meta.url);
 
 /** A charm's files as added: metadata.yaml, and config.yaml and hooks when it has them. */
 export interface CharmFiles {

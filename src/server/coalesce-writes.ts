@@ -12,7 +12,7 @@
 // holds its stream back as before (src/changes/stream.ts).
 import type { Socket } from "node:net";
 import type { WebSocket, WebSocketServer } from "ws";
-import { corkForTurn } from "../core/cork.js";
+import { corkForTurn } from "../net/cork.js";
 
 /** What may sit unwritten on a socket before graphql-ws is made to wait for the write again. */
 export const SENT_AHEAD_BYTES = 64 * 1024;

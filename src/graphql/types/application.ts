@@ -8,6 +8,7 @@ import {
   deploy,
   entityKey,
   relationsOfApplications,
+  removeApplications,
   setApplicationConfig,
   unitsPage,
 } from "../../model/index.js";
@@ -18,6 +19,7 @@ import { BlockerRef, blockersDescription } from "./blocker.js";
 import { CharmEndpointRef } from "./charm.js";
 import { ConstraintsRef, SettingInput } from "./common.js";
 import { LifeEnum } from "./enums.js";
+import { RemovalResultRef, removal, removalOptions } from "./removal.js";
 
 ApplicationRef.implement({
   description: "An application: a charm deployed under a name, with its units and relations.",
@@ -113,6 +115,14 @@ const SetApplicationConfigInput = builder.inputType("SetApplicationConfigInput",
   }),
 });
 
+const RemoveApplicationInput = builder.inputType("RemoveApplicationInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    applications: t.stringList({ required: true, description: "Application names." }),
+    ...removalOptions(t),
+  }),
+});
+
 builder.mutationField("setApplicationConfig", (t) =>
   t.field({
     type: ApplicationRef,
@@ -132,5 +142,16 @@ builder.mutationField("deploy", (t) =>
     args: { input: t.arg({ type: DeployInput, required: true }) },
     authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
     resolve: (_root, { input }, ctx) => deploy(ctx.db, input),
+  }),
+);
+
+builder.mutationField("removeApplication", (t) =>
+  t.field({
+    type: [RemovalResultRef],
+    description:
+      "`juju remove-application`: removed at once when nothing holds it; else Dying, its relations destroyed and its units made Dying in batches.",
+    args: { input: t.arg({ type: RemoveApplicationInput, required: true }) },
+    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
+    resolve: (_root, { input }, ctx) => removeApplications(ctx.db, removal(input, input.applications)),
   }),
 );

@@ -1,6 +1,6 @@
 import { ErrorCodes } from "../../core/errors.js";
 import { Life } from "../../core/life.js";
-import { ContainerTypes, MachineJob, MachineStatus, UnitAgentStatus } from "../../core/machine.js";
+import { ContainerTypes, MachineJob, MachineStatus, UnitAgentStatus, WorkloadStatus } from "../../core/machine.js";
 import { Role, Scope } from "../../core/relation.js";
 import { builder } from "../builder.js";
 
@@ -53,6 +53,16 @@ export const UnitAgentStatusEnum = builder.enumType("UnitAgentStatus", {
       value: UnitAgentStatus.Error,
       description: 'A hook failed (message `hook failed: "<hook>"`): its agent has stopped until resolveUnit, or removeUnit with force.',
     },
+  },
+});
+
+export const WorkloadStatusEnum = builder.enumType("WorkloadStatus", {
+  description: "What a charm says of its workload (status-set).",
+  values: {
+    MAINTENANCE: { value: WorkloadStatus.Maintenance, description: "Getting ready or changing: installing, configuring." },
+    BLOCKED: { value: WorkloadStatus.Blocked, description: "Needs a person: a missing relation, bad config." },
+    WAITING: { value: WorkloadStatus.Waiting, description: "Waiting on something outside it: a machine, a related unit." },
+    ACTIVE: { value: WorkloadStatus.Active, description: "Ready and doing its job." },
   },
 });
 

@@ -1,14 +1,6 @@
+// A machine and how a model answers for its machines; its operations are beside it, in machine-mutations.ts.
 import { shownMachineStatus } from "../../core/presence.js";
-import {
-  addMachine,
-  checkMachineId,
-  containersOfMachines,
-  DEFAULT_MODEL,
-  entityKey,
-  machineBlockers,
-  machinesPage,
-  unitsOnMachines,
-} from "../../model/index.js";
+import { checkMachineId, containersOfMachines, entityKey, machineBlockers, machinesPage, unitsOnMachines } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { pagedConnection } from "../connections.js";
 import { MachineRef, ModelRef, UnitRef } from "../refs.js";
@@ -77,24 +69,3 @@ builder.objectFields(ModelRef, (t) => ({
     resolve: (model, args, ctx) => pagedConnection(args, (window) => machinesPage(ctx.db, model, args, window)),
   }),
 }));
-
-const AddMachineInput = builder.inputType("AddMachineInput", {
-  fields: (t) => ({
-    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
-    series: t.string({ description: "Defaults to the model's default series." }),
-    constraints: t.string({ description: "Juju syntax; keys left unset are taken from the model's constraints." }),
-    jobs: t.field({ type: [MachineJobEnum], description: "Defaults to [HOST_UNITS]." }),
-    containerType: t.field({ type: ContainerTypeEnum, description: "Make a container of this type on `parent`." }),
-    parent: t.string({ description: "The machine to hold the new container." }),
-  }),
-});
-
-builder.mutationField("addMachine", (t) =>
-  t.field({
-    type: MachineRef,
-    description: "`juju add-machine`: a machine (or a container on a machine) with no units.",
-    args: { input: t.arg({ type: AddMachineInput, required: true }) },
-    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
-    resolve: (_root, { input }, ctx) => addMachine(ctx.db, input),
-  }),
-);

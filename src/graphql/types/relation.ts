@@ -1,8 +1,8 @@
+// A relation, its endpoints, scope and settings, and how a model answers for its relations; its operations are beside
+// it, in relation-mutations.ts.
 import { LifelineError } from "../../core/errors.js";
 import {
-  DEFAULT_MODEL,
   entityKey,
-  integrate,
   type RelationEndpointRow,
   relationBlockers,
   relationEndpointsFor,
@@ -112,25 +112,3 @@ builder.objectFields(ModelRef, (t) => ({
     resolve: (model, args, ctx) => pagedConnection(args, (window) => relationsPage(ctx.db, model, window)),
   }),
 }));
-
-const IntegrateInput = builder.inputType("IntegrateInput", {
-  fields: (t) => ({
-    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
-    endpoints: t.stringList({
-      required: true,
-      description: 'Two endpoints, each "<application>" or "<application>:<relation>", e.g. ["wordpress", "mysql"].',
-    }),
-  }),
-});
-
-builder.mutationField("integrate", (t) =>
-  t.field({
-    type: RelationRef,
-    description:
-      "`juju integrate`: relates two applications, inferring the endpoints when exactly one pair matches; " +
-      "AMBIGUOUS_RELATION lists the candidates when several do.",
-    args: { input: t.arg({ type: IntegrateInput, required: true }) },
-    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
-    resolve: (_root, { input }, ctx) => integrate(ctx.db, input),
-  }),
-);

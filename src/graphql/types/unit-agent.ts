@@ -1,6 +1,7 @@
 // A unit agent's side of the API: its status (with the hook it is about), the
-// hook runs it begins and commits, the state document it keeps on the server,
-// and `juju resolved` for a person to get a failed hook moving.
+// hook runs it begins and commits, and the state document it keeps on the server.
+// Mutations that answer with the unit (setUnitAgentState; resolveUnit, `juju
+// resolved`) are the unit's, in unit-mutations.ts.
 import type { DefaultConnectionArguments } from "@pothos/plugin-relay";
 import { HookResult, ResolvedMode } from "../../core/hooks.js";
 import { shownUnitAgent } from "../../core/presence.js";
@@ -15,8 +16,6 @@ import {
   MAX_MISSING_HOOKS,
   type PageWindow,
   recordMissingHooks,
-  resolveUnit,
-  setUnitAgentState,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { cursorConnection } from "../connections.js";
@@ -218,26 +217,6 @@ const CommitHookInput = builder.inputType("CommitHookInput", {
   }),
 });
 
-const UnitAgentStateInput = builder.inputType("UnitAgentStateInput", {
-  fields: (t) => ({
-    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
-    unit: t.string({ required: true }),
-    state: t.field({ type: "JSONObject", required: true, description: "At most 256 KiB of JSON." }),
-  }),
-});
-
-const ResolveUnitInput = builder.inputType("ResolveUnitInput", {
-  fields: (t) => ({
-    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
-    unit: t.string({ required: true }),
-    retry: t.boolean({
-      required: true,
-      defaultValue: true,
-      description: "Run the failed hook again (`juju resolved`); false marks it done without running it (`--no-retry`).",
-    }),
-  }),
-});
-
 builder.mutationFields((t) => ({
   beginHook: t.field({
     type: HookRunRef,
@@ -272,22 +251,5 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: RecordMissingHooksInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgent: input }),
     resolve: (_root, { input }, ctx) => recordMissingHooks(ctx.db, input),
-  }),
-  setUnitAgentState: t.field({
-    type: UnitRef,
-    description: "Unit agent: saves its state document between hooks (INVALID_ARGUMENT over 256 KiB of JSON).",
-    args: { input: t.arg({ type: UnitAgentStateInput, required: true }) },
-    authScopes: (_root, { input }) => ({ unitAgent: input }),
-    resolve: (_root, { input }, ctx) => setUnitAgentState(ctx.db, input),
-  }),
-  resolveUnit: t.field({
-    type: UnitRef,
-    description:
-      "`juju resolved` (retry: true) and `juju resolved --no-retry` (retry: false) for a unit whose agent is in error (NOT_IN_ERROR otherwise), " +
-      "Alive or Dying (NOT_ALIVE when Dead): records what its agent is to do with the failed hook, until the run its agent begins for it takes it (beginHook). " +
-      "ALREADY_RESOLVED while one is pending.",
-    args: { input: t.arg({ type: ResolveUnitInput, required: true }) },
-    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
-    resolve: (_root, { input }, ctx) => resolveUnit(ctx.db, input),
   }),
 }));

@@ -1,7 +1,6 @@
+// A unit and how a model answers for its units; its operations are beside it, in unit-mutations.ts.
 import { LifelineError } from "../../core/errors.js";
 import {
-  addUnit,
-  DEFAULT_MODEL,
   entityKey,
   parseUnitName,
   relationsInScopeOf,
@@ -112,25 +111,3 @@ builder.objectFields(ModelRef, (t) => ({
       pagedConnection(args, (window) => unitsPage(ctx.db, { modelId: model.id, application: args.application }, window)),
   }),
 }));
-
-const AddUnitInput = builder.inputType("AddUnitInput", {
-  fields: (t) => ({
-    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
-    application: t.string({ required: true }),
-    count: t.int({ required: true, defaultValue: 1 }),
-    placement: t.stringList({
-      description:
-        'One directive per unit, in order: "3" (machine 3), "lxd:3" (new container on 3), "lxd" (new container on a new machine). Units beyond the list get new machines.',
-    }),
-  }),
-});
-
-builder.mutationField("addUnit", (t) =>
-  t.field({
-    type: [UnitRef],
-    description: "`juju add-unit`: refused for subordinate applications and for applications that are not Alive.",
-    args: { input: t.arg({ type: AddUnitInput, required: true }) },
-    authScopes: (_root, { input }) => ({ personIn: { role: "operator", model: input.model } }),
-    resolve: (_root, { input }, ctx) => addUnit(ctx.db, input),
-  }),
-);
