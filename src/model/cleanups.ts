@@ -18,8 +18,8 @@ import { finishModel } from "./model.js";
 import { aliveContainerRelationBetween } from "./relation.js";
 import type { CleanupRow, MachineRow, ModelRow } from "./rows.js";
 import { forceMembersOut, leaveScopeOf, scopesOf } from "./scope.js";
-import { lockModel, lockModelById, type Tx, transact } from "./transaction.js";
 import { ensureUnitDead, removeNeverDeployed, removeUnitRow, setUnitsDying, subordinatesOf } from "./unit.js";
+import { lockModel, lockModelById, type Tx, transact } from "./write/index.js";
 
 /** What a handler reports: finished; more to do right away; or waiting on something else (an agent) first. */
 export type CleanupProgress = "done" | "more" | "waiting";
@@ -254,7 +254,7 @@ export async function runCleanupQueue(
         report.batches++;
         try {
           progress = await transact(db, async (tx) => {
-            // The model first, as every writer does (transaction.ts); then the queue row afresh: another
+            // The model first, as every writer does (write/operation.ts); then the queue row afresh: another
             // cleaner may have finished it, and its args carry progress.
             const model = await lockModelById(tx, queued.modelId);
             const [cleanup] = await cleanupById(tx.db, { id: queued.id });

@@ -5,7 +5,7 @@ import { hookRunsRemoved } from "../changes/change.js";
 import { hookRuns } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { ModelRow } from "./rows.js";
-import type { Tx } from "./transaction.js";
+import type { Tx } from "./write/index.js";
 
 /** The unit's row is being deleted: its runs go first, and streams of hook runs learn it is gone. */
 const deleteHookRuns = statement(["modelId", "unit"], (db, p) =>

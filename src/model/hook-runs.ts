@@ -23,7 +23,7 @@ import { parseUnitName } from "./names.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
 import { leaveScopeOf, type ScopeToLeave, scopeToLeave } from "./scope.js";
 import { nextSerials } from "./sequences.js";
-import type { InModel, ModelKey, Tx } from "./transaction.js";
+import type { InModel, ModelKey, Tx } from "./write/index.js";
 
 /** Runs kept per unit, newest first; older ones are deleted as new ones begin (the change log keeps them while it retains). */
 export const HOOK_RUNS_KEPT = 100;

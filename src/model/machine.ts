@@ -19,7 +19,7 @@ import { getAliveMachine, getMachine, machineOperation, machineOperationReading,
 import { checkSeries } from "./names.js";
 import type { MachineRow, ModelRow, Queryable } from "./rows.js";
 import { type CreationPlace, creationPlace, nextSequence } from "./sequences.js";
-import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import { type InModel, modelOperation, type Tx } from "./write/index.js";
 
 /** What a destroy operation did to its target. */
 export type Outcome = "unchanged" | "dying" | "dead" | "removed";

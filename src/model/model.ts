@@ -19,7 +19,7 @@ import { getApplication } from "./lookup.js";
 import { createMachine, type Outcome } from "./machine.js";
 import { checkModelName, checkSeries } from "./names.js";
 import type { ModelRow, Queryable } from "./rows.js";
-import { type InModel, modelOperation, modelOperationReading, modelRowWritten, type Tx, transact } from "./transaction.js";
+import { type InModel, modelOperation, modelOperationReading, modelRowWritten, type Tx, transact } from "./write/index.js";
 
 export const DEFAULT_MODEL = "default";
 export const DEFAULT_SERIES = "jammy";

@@ -7,7 +7,7 @@ import { Life } from "../core/life.js";
 import { applications } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { ApplicationRow, ModelRow } from "./rows.js";
-import { needsTurnAlone, runsBesideOthers, type Tx } from "./transaction.js";
+import { needsTurnAlone, runsBesideOthers, type Tx } from "./write/index.js";
 
 const byName = (model: ModelRow, name: string) => and(eq(applications.modelId, model.id), eq(applications.name, name));
 

@@ -13,8 +13,8 @@ import { entity, touching } from "./footprint.js";
 import { findRelation, getRelation, getUnit } from "./lookup.js";
 import { removeRelation } from "./relation.js";
 import type { ModelRow, RelationRow, ScopeRow, UnitRow } from "./rows.js";
-import { type InModel, type ModelKey, modelOperationReading, needsTurnAlone, runsBesideOthers, type Tx } from "./transaction.js";
 import { ensureSubordinate } from "./unit.js";
+import { type InModel, type ModelKey, modelOperationReading, needsTurnAlone, runsBesideOthers, type Tx } from "./write/index.js";
 
 export interface ScopeInput extends InModel {
   relation: number;

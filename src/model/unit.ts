@@ -36,7 +36,7 @@ import {
   needsTurnAlone,
   type Tx,
   UNITS_A_TRANSACTION_IN_PROCESS,
-} from "./transaction.js";
+} from "./write/index.js";
 
 /** What a unit's first reads learn of its machine: the one its placement names, or a new machine's id and place. */
 interface MachineAhead {
