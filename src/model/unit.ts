@@ -38,31 +38,38 @@ import {
   UNITS_A_TRANSACTION_IN_PROCESS,
 } from "./write/index.js";
 
-/** What a unit's first reads learn of its machine: the one its placement names, or a new machine's id and place. */
-interface MachineAhead {
-  named?: Promise<MachineRow>;
-  reserved?: Promise<ReservedMachine>;
-}
-
 /**
- * The machine a new principal unit goes to: existing (checked) or made for it. `ahead`, read by the caller with the
- * unit's number to save a round trip: the machine the placement names, or the new machine's id and place.
+ * A principal unit's placement with its machine's first read, started by the caller with the unit's number to save a
+ * round trip: the machine the placement names, or the new machine's id and place. A container's host is made in its
+ * unit's turn (addUnits), so it has none.
  */
-async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: Placement, ahead?: MachineAhead): Promise<MachineRow> {
+type PlacementAhead =
+  | { kind: "new-machine"; reserved: Promise<ReservedMachine> }
+  | { kind: "machine"; named: Promise<MachineRow> }
+  | Extract<Placement, { kind: "container" }>;
+
+/** The machine a new principal unit goes to: existing (checked) or made for it. */
+async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: PlacementAhead): Promise<MachineRow> {
   // "When a machine is being added in order to host a given unit, it copies its constraints directly from the unit." (seed 004)
   const forUnit = { series: unit.series, constraints: unit.constraints, jobs: [MachineJob.HostUnits] };
   switch (placement.kind) {
     case "new-machine":
-      return createMachine(tx, model, forUnit, ahead?.reserved);
+      return createMachine(tx, model, forUnit, placement.reserved);
     case "container": {
       // A host made only to hold the container is a machine added without a unit: model constraints.
       const parent = placement.parentId
         ? await getAliveMachine(tx, model, placement.parentId)
-        : await createMachine(tx, model, { series: unit.series, constraints: model.constraints, jobs: [MachineJob.HostUnits] });
-      return createMachine(tx, model, { ...forUnit, parent: { id: parent.id, type: placement.type } });
+        : await createMachine(
+            tx,
+            model,
+            { series: unit.series, constraints: model.constraints, jobs: [MachineJob.HostUnits] },
+            reserveMachine(tx, model),
+          );
+      const container = { id: parent.id, type: placement.type };
+      return createMachine(tx, model, { ...forUnit, parent: container }, reserveMachine(tx, model, container));
     }
     case "machine": {
-      const machine = await (ahead?.named ?? getAliveMachine(tx, model, placement.machineId));
+      const machine = await placement.named;
       if (!machine.jobs.includes(MachineJob.HostUnits))
         throw new LifelineError("INVALID_PLACEMENT", `machine ${machine.id} cannot host units (jobs: ${machine.jobs.join(", ")})`);
       // "Units ... can only be assigned to machines with matching series." (seed 004)
@@ -146,9 +153,8 @@ function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, unit: NewUnit,
 
 /** A principal unit's first reads, started: its number, and the machine its placement names or a new machine's id. */
 interface StartedUnit {
-  placement: Placement;
+  placement: PlacementAhead;
   numbered: Promise<NewUnit>;
-  ahead?: MachineAhead;
 }
 
 function startPrincipalUnit(
@@ -160,24 +166,20 @@ function startPrincipalUnit(
 ): StartedUnit {
   // Each awaited in finishPrincipalUnit, unless something before it failed first.
   const numbered = sentAhead(nextUnit(tx, model, app, constraints));
-  const ahead =
-    placement.kind === "machine"
-      ? { named: sentAhead(getAliveMachine(tx, model, placement.machineId)) }
-      : placement.kind === "new-machine"
-        ? { reserved: sentAhead(reserveMachine(tx, model)) }
-        : undefined;
-  return { placement, numbered, ...(ahead ? { ahead } : {}) };
+  switch (placement.kind) {
+    case "machine":
+      return { placement: { kind: "machine", named: sentAhead(getAliveMachine(tx, model, placement.machineId)) }, numbered };
+    case "new-machine":
+      return { placement: { kind: "new-machine", reserved: sentAhead(reserveMachine(tx, model)) }, numbered };
+    case "container":
+      return { placement, numbered };
+  }
 }
 
-async function finishPrincipalUnit(
-  tx: Tx,
-  model: ModelRow,
-  app: ApplicationRow,
-  { placement, numbered, ahead }: StartedUnit,
-): Promise<UnitRow> {
+async function finishPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, { placement, numbered }: StartedUnit): Promise<UnitRow> {
   const unit = await numbered;
   // Its machine first, so the unit is inserted once, already assigned (an update after would write every index again).
-  const machine = await machineFor(tx, model, unit, placement, ahead);
+  const machine = await machineFor(tx, model, unit, placement);
   const created = insertUnit(tx, model, app, unit, { machineId: machine.id, workloadMessage: "waiting for machine" });
   tx.record(model.id, unitAdded(created));
   return created;
