@@ -217,7 +217,7 @@ const casesFor = (inProcess: boolean): Case[] => [
     name: `addUnit(count: ${count}) (cap)`,
     prepare: mutation(ADD_UNIT, { input: { model: MODEL, application: "wordpress", count } }),
   })),
-  // Concurrent writers to one model share a transaction (group commit, src/model/transaction.ts): a burst of calls at the cap.
+  // Concurrent writers to one model share a transaction (group commit, src/model/write/group-commit.ts): a burst of calls at the cap.
   ...[inProcess ? MAX_UNITS_PER_REQUEST_IN_PROCESS : MAX_UNITS_PER_REQUEST].map((count) => ({
     name: `32 × addUnit(count: ${count}) at once`,
     prepare: async (url: string): Promise<Prepared> => {

@@ -1,11 +1,11 @@
-// Writes sent without waiting (Tx.defer, src/model/transaction.ts): a write whose
+// Writes sent without waiting (Tx.defer, src/model/write/tx.ts): a write whose
 // answer an operation does not need travels with the next statement instead of
 // taking a round trip of its own, and still fails its operation, with its own error.
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { models } from "../src/db/schema.js";
 import { addModel, setConstraints, transact } from "../src/model/index.js";
-import { lockModel, type Tx } from "../src/model/transaction.js";
+import { lockModel, type Tx } from "../src/model/write/index.js";
 import { useApi } from "./support/api.js";
 import { uniqueName } from "./support/store.js";
 

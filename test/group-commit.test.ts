@@ -1,4 +1,4 @@
-// Group commit (src/model/transaction.ts): the writers of a model that queue while
+// Group commit (src/model/write/group-commit.ts): the writers of a model that queue while
 // another's transaction runs share the next transaction, each behind a savepoint.
 // Which transaction wrote a change row is PostgreSQL's own record of it, its `xmin`.
 import { and, eq, gt, sql } from "drizzle-orm";
@@ -27,7 +27,7 @@ import {
   transact,
 } from "../src/model/index.js";
 import { nextSequence } from "../src/model/sequences.js";
-import { lockModel, modelRowWritten, needsTurnAlone, type Tx } from "../src/model/transaction.js";
+import { lockModel, modelRowWritten, needsTurnAlone, type Tx } from "../src/model/write/index.js";
 import { useApi } from "./support/api.js";
 import { onPostgres, uniqueName } from "./support/store.js";
 

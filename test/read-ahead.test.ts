@@ -1,5 +1,5 @@
 // An operation's first read sent right behind its model's lock, without waiting for the
-// lock's answer (modelOperationReading, src/model/transaction.ts): one round trip less,
+// lock's answer (modelOperationReading, src/model/write/operation.ts): one round trip less,
 // and the read must still see everything committed before the lock was granted.
 import { and, eq } from "drizzle-orm";
 import postgres from "postgres";

@@ -1,5 +1,5 @@
 // A model's writers in one process take turns in memory before taking a pooled
-// connection (src/model/transaction.ts): thousands of agents write to one model,
+// connection (src/model/write/turns.ts): thousands of agents write to one model,
 // and writers waiting for its row lock once held every connection of the pool,
 // so every read (a stream's snapshot, a status query) starved behind them.
 // PostgreSQL only: PGlite is one connection, with nothing to starve.

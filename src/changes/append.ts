@@ -49,7 +49,7 @@ export function appendChanges(db: Database, pending: readonly PendingChange[]): 
  * so it is held briefly), the changes numbered from it and appended, and, with `notify`, the wake-up,
  * which is delivered at commit, and only if the transaction commits. Without it the committing process
  * wakes its own feed, which is then the only one listening (presence.ts). They run last in their transaction
- * (src/model/transaction.ts).
+ * (src/model/write/).
  */
 export function appendStatements(pending: readonly PendingChange[], notify = true): Statement[] {
   const byModel = new Map<string, Change[]>();

@@ -17,12 +17,30 @@ import { lockDataDir } from "./lock.js";
 import { takeTurnsInTransactions } from "./pglite-turns.js";
 import { gateWrites } from "./pglite-write-gate.js";
 import { preparingStatements } from "./prepared.js";
+import { Queues } from "./queues.js";
 import * as schema from "./schema.js";
 import { describeServer, driverPatched, resilient } from "./server.js";
 import { Slots } from "./slots.js";
 
 export type Schema = typeof schema;
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** Drizzle's database on our schema: a store's, or a transaction on it (what a statement runs on: statement.ts). */
+export type DrizzleDatabase = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** A store's database. */
+export type Database = DrizzleDatabase & { readonly writers: Writers };
+
+/** What this process keeps for a store's writers (src/model/write/): made with the store, so two stores never share it. */
+export interface Writers {
+  /** Each model's writers waiting for their turn, by model name (src/model/write/turns.ts). */
+  readonly waiting: Queues;
+  /** Each model's id by name, as this process last locked it (src/model/write/model-lock.ts). */
+  readonly modelIds: Map<string, string>;
+}
+
+/** The store's Drizzle database, given what this process keeps for its writers. */
+const withWriters = (db: object): Database =>
+  Object.assign(db, { writers: { waiting: new Queues(), modelIds: new Map<string, string>() } }) as unknown as Database;
 
 export type StoreOptions = (
   | /** A PostgreSQL connection string. */ {
@@ -108,7 +126,7 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
     // Nothing else reclaims dead rows here (autovacuum.ts).
     const vacuum = runPgliteVacuum(client);
     return {
-      db: db as unknown as Database,
+      db: withWriters(db),
       driver: "pglite",
       location: inMemory ? "memory" : dataDir,
       // In-process: its notifications cannot be lost to a dropped connection.
@@ -134,7 +152,7 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
     console.warn(
       "lifeline: postgres.js is not patched (npm install ran without scripts?): a lost connection may end the process; run `npx patch-package`",
     );
-  // READ COMMITTED whatever the server's or database's default: transactions (src/model/transaction.ts) rely on it.
+  // READ COMMITTED whatever the server's or database's default: transactions (src/model/write/operation.ts) rely on it.
   const connected = postgres(url, { ...resilient, max, connection: { default_transaction_isolation: "read committed" } });
   const client = prepare ? preparingStatements(connected) : connected;
   const db = drizzlePostgres({ client, schema, logger });
@@ -157,7 +175,7 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
     throw error;
   });
   return {
-    db: db as unknown as Database,
+    db: withWriters(db),
     driver: "postgres",
     location: describeServer(url),
     listen: (channel, onNotify, onListening) => listenOnServer(url, channel, onNotify, onListening),

@@ -6,11 +6,11 @@
 // connection of its own (inSnapshot: its BEGIN travels with the first read), at most half
 // the pool at a time (connect.ts). On PGlite, one session for everyone, they run as they
 // always did while writes wait (pglite-write-gate.ts): no other client's reads wait.
-import { type Database, queryTurnOf, runsInProcess } from "./connect.js";
+import { type Database, type DrizzleDatabase, queryTurnOf, runsInProcess } from "./connect.js";
 import { inSnapshot } from "./transaction-runner.js";
 
 /** Runs `read` with a database handle whose every statement reads the same moment, until `read` settles. */
-export function atOneMoment<T>(db: Database, read: (moment: Database) => Promise<T>): Promise<T> {
+export function atOneMoment<T>(db: Database, read: (moment: DrizzleDatabase) => Promise<T>): Promise<T> {
   const turn = queryTurnOf(db);
   if (!turn) throw new Error("atOneMoment needs a store's database (openStore)");
   if (runsInProcess(db)) return turn(() => read(db));

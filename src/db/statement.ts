@@ -11,7 +11,7 @@
 // inside whatever transaction its caller is in. Built queries are kept per Drizzle
 // instance (its dialect), so two stores, or two drivers, never share one.
 import { type Placeholder, sql } from "drizzle-orm";
-import type { Database } from "./connect.js";
+import type { DrizzleDatabase } from "./connect.js";
 
 /** Drizzle's database or transaction, as far as a statement needs it (its session is internal). */
 interface Session {
@@ -36,8 +36,8 @@ let count = 0;
  */
 export function statement<const K extends string, R>(
   keys: readonly K[],
-  build: (db: Database, p: Record<K, Placeholder>) => Preparable<R>,
-): (db: Database, values: Record<K, unknown>) => Promise<R> {
+  build: (db: DrizzleDatabase, p: Record<K, Placeholder>) => Preparable<R>,
+): (db: DrizzleDatabase, values: Record<K, unknown>) => Promise<R> {
   const name = `lifeline_statement_${count++}`;
   const placeholders = Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)])) as unknown as Record<K, Placeholder>;
   const built = new WeakMap<object, PreparedQuery<R>>();

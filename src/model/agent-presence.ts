@@ -30,7 +30,7 @@ import { agentPresence, machines, models, serverProcesses, units } from "../db/s
 import { statement } from "../db/statement.js";
 import type { Blocker } from "./blocker.js";
 import type { MachineRow, UnitRow } from "./rows.js";
-import { type InModel, modelOperation } from "./transaction.js";
+import { type InModel, modelOperation } from "./write/index.js";
 
 /** An agent, as presence knows it: its model and its entity. */
 export interface AgentKey {

@@ -10,7 +10,7 @@ import { statement } from "../db/statement.js";
 import { unitAlone } from "./footprint.js";
 import { unitOperation } from "./lookup.js";
 import type { ModelRow } from "./rows.js";
-import type { InModel, Tx } from "./transaction.js";
+import type { InModel, Tx } from "./write/index.js";
 
 /** The largest state document, as JSON text (UTF-8). */
 export const AGENT_STATE_LIMIT = 256 * 1024;

@@ -13,8 +13,8 @@ import type { Blocker } from "./blocker.js";
 import { unitAlone } from "./footprint.js";
 import { unitOperation } from "./lookup.js";
 import type { ModelRow, UnitRow } from "./rows.js";
-import type { InModel, Tx } from "./transaction.js";
 import { setUnitFields } from "./unit-fields.js";
+import type { InModel, Tx } from "./write/index.js";
 
 /** What a unit agent's status says: the status, Juju's message for it, and the hook it is about. */
 export interface AgentStatus {

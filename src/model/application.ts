@@ -20,8 +20,8 @@ import { checkApplicationName, checkSeries } from "./names.js";
 import { removeApplicationRow } from "./references.js";
 import { addPeerRelations, destroyRelation, forceRemoveRelation, relationsOf } from "./relation.js";
 import type { ApplicationRow, CharmRow, ModelRow, Queryable } from "./rows.js";
-import { type InModel, modelOperation, type Tx } from "./transaction.js";
 import { addUnits, checkedPlacements, checkUnitsPerCall } from "./unit.js";
+import { type InModel, modelOperation, type Tx } from "./write/index.js";
 
 export interface DeployInput extends InModel {
   charm: string;

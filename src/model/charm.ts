@@ -12,7 +12,7 @@ import { type CharmHook, checkCharmHooks } from "./charm-hooks.js";
 import { type CharmMetadata, parseCharmMetadata } from "./charm-metadata.js";
 import type { CharmRow, ModelRow } from "./rows.js";
 import { nextSequence } from "./sequences.js";
-import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import { type InModel, modelOperation, type Tx } from "./write/index.js";
 
 const bundledDir = new URL("../../charms/", import.meta.url);
 

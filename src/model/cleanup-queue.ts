@@ -6,7 +6,7 @@ import { cleanupQueued } from "../changes/change.js";
 import { cleanups } from "../db/schema.js";
 import type { Blocker } from "./blocker.js";
 import type { CleanupRow, ModelRow, Queryable } from "./rows.js";
-import type { Tx } from "./transaction.js";
+import type { Tx } from "./write/index.js";
 
 export const CleanupKinds = {
   /** Delete a removed relation's unit settings (target: relation id). */

@@ -17,9 +17,19 @@ import { assignedUnits, containersOf, destroyMachine, removeMachineRow, setMachi
 import { finishModel } from "./model.js";
 import { aliveContainerRelationBetween } from "./relation.js";
 import type { CleanupRow, MachineRow, ModelRow } from "./rows.js";
-import { forceMembersOut, leaveScopeOf, scopesOf } from "./scope.js";
-import { lockModel, lockModelById, type Tx, transact } from "./transaction.js";
-import { ensureUnitDead, removeNeverDeployed, removeUnitRow, setUnitsDying, subordinatesOf } from "./unit.js";
+import { forceMembersOut, leaveScopeOf, scopesToLeaveOf } from "./scope.js";
+import {
+  aliveSubordinates,
+  ensureUnitDead,
+  holdsOnDeath,
+  removalFacts,
+  removeNeverDeployed,
+  removeUnitRow,
+  setUnitsDying,
+  subordinatesOf,
+  unprovisionedMachinesOf,
+} from "./unit.js";
+import { lockModel, lockModelById, type Tx, transact } from "./write/index.js";
 
 /** What a handler reports: finished; more to do right away; or waiting on something else (an agent) first. */
 export type CleanupProgress = "done" | "more" | "waiting";
@@ -38,8 +48,10 @@ export async function forceRemoveUnit(tx: Tx, model: ModelRow, name: string): Pr
     .where(and(eq(units.modelId, model.id), eq(units.name, name)));
   if (!unit) return;
   for (const subordinate of await subordinatesOf(tx.db, model.id, unit.name)) await forceRemoveUnit(tx, model, subordinate.name);
-  for (const scope of await scopesOf(tx, model, unit.name)) await leaveScopeOf(tx, model, scope.relationId, unit.name);
-  await removeUnitRow(tx, model, await ensureUnitDead(tx, model, unit));
+  for (const scope of await scopesToLeaveOf(tx, model, unit.name)) await leaveScopeOf(tx, model, unit.name, scope);
+  // Read together once it is out of every scope: what holds it, and what its removal decides by.
+  const [holds, facts] = await Promise.all([holdsOnDeath(tx.db, unit), removalFacts(tx, model, unit.name)]);
+  await removeUnitRow(tx, model, await ensureUnitDead(tx, model, unit, holds), facts!);
 }
 
 /**
@@ -94,9 +106,9 @@ const dyingUnitsCleanup: CleanupHandler = async (tx, model, cleanup) => {
     .orderBy(asc(units.seq))
     .limit(CLEANUP_BATCH);
   // Units whose machine was never provisioned go at once (seed 004); the rest wait for their agents.
-  const removed = new Set(await removeNeverDeployed(tx, model, batch));
+  const removed = new Set(await removeNeverDeployed(tx, model, batch, await unprovisionedMachinesOf(tx, model, batch)));
   const remaining = batch.filter((u) => !removed.has(u.name));
-  await setUnitsDying(tx, model, remaining);
+  await setUnitsDying(tx, model, remaining, await aliveSubordinates(tx, model, remaining));
   if (cleanup.args.force) {
     const forceAt = typeof cleanup.args.forceAt === "string" ? new Date(cleanup.args.forceAt) : undefined;
     for (const unit of remaining.filter((u) => u.principal === null))
@@ -127,7 +139,7 @@ const dyingSubordinatesCleanup: CleanupHandler = async (tx, model, cleanup) => {
       .select()
       .from(units)
       .where(and(eq(units.modelId, model.id), inArray(units.name, names)));
-    await setUnitsDying(tx, model, subordinates);
+    await setUnitsDying(tx, model, subordinates, await aliveSubordinates(tx, model, subordinates));
   }
   if (rows.length < CLEANUP_BATCH) return "done";
   await saveCleanupProgress(tx, cleanup, { afterSeq: Number(rows.at(-1)!.seq) });
@@ -254,7 +266,7 @@ export async function runCleanupQueue(
         report.batches++;
         try {
           progress = await transact(db, async (tx) => {
-            // The model first, as every writer does (transaction.ts); then the queue row afresh: another
+            // The model first, as every writer does (write/operation.ts); then the queue row afresh: another
             // cleaner may have finished it, and its args carry progress.
             const model = await lockModelById(tx, queued.modelId);
             const [cleanup] = await cleanupById(tx.db, { id: queued.id });

@@ -16,7 +16,7 @@ import { checkModelName } from "./names.js";
 import type { MachineRow, ModelRow } from "./rows.js";
 import { hash, newToken } from "./secrets.js";
 import { defaultSessionLifetimes, noteUse, type SessionLifetimes, workingUntil } from "./sessions.js";
-import { type InModel, type Tx, transact } from "./transaction.js";
+import { type InModel, type Tx, transact } from "./write/index.js";
 
 export type PersonRole = "admin" | "operator" | "read-only";
 

@@ -1,4 +1,4 @@
-// What an operation touches, declared so that a group's writers (src/model/transaction.ts) whose footprints cannot
+// What an operation touches, declared so that a group's writers (src/model/write/group-commit.ts) whose footprints cannot
 // meet run side by side: their statements travel together, a round trip for all of them instead of one each.
 //
 // A footprint names the entities an operation may read or write, each with how it uses it. Two writers may run side

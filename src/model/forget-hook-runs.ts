@@ -5,31 +5,18 @@ import { hookRunsRemoved } from "../changes/change.js";
 import { hookRuns } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { ModelRow } from "./rows.js";
-import type { Tx } from "./transaction.js";
+import type { Tx } from "./write/index.js";
 
 /** The unit's row is being deleted: its runs go first, and streams of hook runs learn it is gone. */
 const deleteHookRuns = statement(["modelId", "unit"], (db, p) =>
-  db
-    .delete(hookRuns)
-    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit)))
-    .returning({ id: hookRuns.id }),
+  db.delete(hookRuns).where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit))),
 );
 
 /**
- * Sends the delete of the unit's runs, without waiting; the function it returns waits for the answer and records the
- * change when there were any. Between the two, the caller sends its own statements: one round trip for all of them.
+ * Deletes the runs of a unit that has some (as read before, with the model's lock when it can), without waiting, and
+ * records their going.
  */
-export function forgetHookRuns(
-  tx: Tx,
-  model: ModelRow,
-  unit: string,
-  /** Whether the unit has runs, read with the model's lock: then nothing waits for the delete's answer. */
-  hasRuns?: boolean,
-): () => Promise<void> {
-  if (hasRuns === false) return async () => {};
-  const removed = tx.defer(deleteHookRuns(tx.db, { modelId: model.id, unit }));
-  if (hasRuns) return async () => void tx.record(model.id, hookRunsRemoved(unit));
-  return async () => {
-    if ((await removed).length) tx.record(model.id, hookRunsRemoved(unit));
-  };
+export function forgetHookRuns(tx: Tx, model: ModelRow, unit: string): void {
+  tx.defer(deleteHookRuns(tx.db, { modelId: model.id, unit }));
+  tx.record(model.id, hookRunsRemoved(unit));
 }

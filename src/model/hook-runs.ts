@@ -10,7 +10,7 @@ import { HookResult, type ResolvedMode } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
 import { applicationOfUnit } from "../core/unit-name.js";
-import { applications, charms, hookRuns, relationEndpoints, relations, units } from "../db/schema.js";
+import { applications, charms, hookRuns, relationEndpoints, relationScopes, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { type CheckedAgentState, checkAgentState, saveAgentState } from "./agent-state.js";
 import { checkResolutionNamed, executing, hookFailed, idle, updateAgent } from "./agent-status.js";
@@ -23,7 +23,7 @@ import { parseUnitName } from "./names.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
 import { leaveScopeOf, type ScopeToLeave, scopeToLeave } from "./scope.js";
 import { nextSerials } from "./sequences.js";
-import type { InModel, ModelKey, Tx } from "./transaction.js";
+import type { InModel, ModelKey, Tx } from "./write/index.js";
 
 /** Runs kept per unit, newest first; older ones are deleted as new ones begin (the change log keeps them while it retains). */
 export const HOOK_RUNS_KEPT = 100;
@@ -367,16 +367,15 @@ async function leaveBrokenScopes(
   model: ModelRow,
   unit: string,
   runs: readonly HookRunRow[],
-  /** What each leaving decides on, read with the lock (then its writes go with the COMMIT); else it is read now. */
-  read?: ReadonlyMap<number, ScopeToLeave>,
+  /** What each leaving decides on, by relation, read with the lock: so its writes go with the COMMIT. */
+  scopes: ReadonlyMap<number, ScopeToLeave>,
 ): Promise<void> {
   const left = new Set<number>();
   for (const { relationId, hook } of runs) {
     if (relationId === null || !hook.endsWith("-relation-broken") || left.has(relationId)) continue;
     left.add(relationId);
-    const known = read?.get(relationId);
-    if (!known) await leaveScopeOf(tx, model, relationId, unit);
-    else if (known.relation) await leaveScopeOf(tx, model, relationId, unit, { member: known.member, relation: known.relation });
+    const { member, relation } = scopes.get(relationId) ?? {};
+    if (relation) await leaveScopeOf(tx, model, unit, { member, relation }); // a relation gone took its memberships with it
   }
 }
 
@@ -396,12 +395,22 @@ export interface CommitHookInput extends InModel {
 
 /**
  * A run of the unit, by its id (parsed): it needs no earlier read, so it goes with the unit's. With the transaction's
- * `now()`, the time a commit ends it at.
+ * `now()`, the time a commit ends it at, and the scope a -broken hook's commit leaves (ScopeToLeave: the unit's
+ * membership of the run's relation, and the relation).
  */
 const runOfUnit = statement(["modelId", "unit", "id"], (db, p) =>
   db
-    .select({ ...getTableColumns(hookRuns), now: sql<Date>`now()`.mapWith(hookRuns.endedAt) })
+    .select({ run: hookRuns, now: sql<Date>`now()`.mapWith(hookRuns.endedAt), member: relationScopes, relation: relations })
     .from(hookRuns)
+    .leftJoin(relations, and(eq(relations.modelId, hookRuns.modelId), eq(relations.id, hookRuns.relationId)))
+    .leftJoin(
+      relationScopes,
+      and(
+        eq(relationScopes.modelId, hookRuns.modelId),
+        eq(relationScopes.relationId, hookRuns.relationId),
+        eq(relationScopes.unit, hookRuns.unit),
+      ),
+    )
     .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), eq(hookRuns.id, p.id))),
 );
 const endRun = statement(["id", "result", "message"], (db, p) =>
@@ -441,7 +450,7 @@ export const commitHook = unitOperationReading(
         kind: "hook run",
         id: input.run,
       });
-    const { now, ...run } = read;
+    const { run, now, member, relation } = read;
     if (run.result !== HookResult.Running) {
       if (run.result === input.result) return run;
       throw new LifelineError("HOOK_RUN_ENDED", `hook run ${id} ("${run.hook}") of unit ${unit.name} has already ended: ${run.result}`, {
@@ -458,7 +467,12 @@ export const commitHook = unitOperationReading(
     const ended: HookRunRow = { ...run, result: input.result, message: (input.message ?? "").slice(0, MESSAGE_LIMIT), endedAt: now };
     tx.defer(endRun(tx.db, { id: run.id, result: ended.result, message: ended.message }));
     tx.record(model.id, hookRunRecorded(ended));
-    if (input.result !== HookResult.Failed) await leaveBrokenScopes(tx, model, unit.name, [run]);
+    if (input.result !== HookResult.Failed) {
+      const scopes = new Map(
+        run.relationId === null ? [] : [[run.relationId, { member: member ?? undefined, relation: relation ?? undefined }]],
+      );
+      await leaveBrokenScopes(tx, model, unit.name, [run], scopes);
+    }
     await updateAgent(tx, model, unit, input.result === HookResult.Failed ? hookFailed(run) : idle);
     if (state) saveAgentState(tx, model, unit.name, state);
     return ended;

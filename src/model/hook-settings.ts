@@ -8,7 +8,7 @@ import { settingsWritten } from "../changes/change.js";
 import { LifelineError } from "../core/errors.js";
 import { relationScopes, relationSettings } from "../db/schema.js";
 import type { ModelRow, UnitRow } from "./rows.js";
-import type { Tx } from "./transaction.js";
+import type { Tx } from "./write/index.js";
 
 /** One relation's writes: keys to set (an empty value deletes the key, as relation-set's does) and keys to delete. */
 export interface SettingsWrite {

@@ -135,7 +135,6 @@ export {
 export type * from "./rows.js";
 export { type EnterScopeInput, enterScope, leaveScope, type ScopeChange, type ScopeInput } from "./scope.js";
 export { createLoginCode, defaultSessionLifetimes, redeemLoginCode, type SessionLifetimes } from "./sessions.js";
-export { MAX_ATTEMPTS, type Operation, transact } from "./transaction.js";
 export {
   type AddUnitInput,
   addUnit,
@@ -150,3 +149,4 @@ export {
 } from "./unit.js";
 export { agentStatesOf, hookRunsPage } from "./unit-agent-reads.js";
 export { setWorkloadStatus, type WorkloadStatusInput } from "./workload-status.js";
+export { MAX_ATTEMPTS, type Operation, transact } from "./write/index.js";

@@ -9,7 +9,7 @@ import { statement } from "../db/statement.js";
 import type { Footprint } from "./footprint.js";
 import { checkApplicationName, checkMachineId, parseUnitName } from "./names.js";
 import type { ApplicationRow, MachineRow, ModelRow, RelationRow, UnitRow } from "./rows.js";
-import { type InModel, type ModelKey, type ModelLifeNeeded, modelOperationReading, type Operation, type Tx } from "./transaction.js";
+import { type InModel, type ModelKey, type ModelLifeNeeded, modelOperationReading, type Operation, type Tx } from "./write/index.js";
 
 const machineRow = statement(["modelId", "id"], (db, p) =>
   db

@@ -19,7 +19,7 @@ import { getAliveMachine, getMachine, machineOperation, machineOperationReading,
 import { checkSeries } from "./names.js";
 import type { MachineRow, ModelRow, Queryable } from "./rows.js";
 import { type CreationPlace, creationPlace, nextSequence } from "./sequences.js";
-import { type InModel, modelOperation, type Tx } from "./transaction.js";
+import { type InModel, modelOperation, type Tx } from "./write/index.js";
 
 /** What a destroy operation did to its target. */
 export type Outcome = "unchanged" | "dying" | "dead" | "removed";
@@ -70,11 +70,11 @@ export async function reserveMachine(tx: Tx, model: ModelRow, parent?: NewMachin
 }
 
 /**
- * Inserts a machine with the next id (or the one `reserved` for it); no checks (callers hold the rules). The row is
- * written without waiting (tx.defer) and answered as written: a new machine's columns are known.
+ * Inserts a machine with the id `reserved` for it (reserveMachine, for `spec.parent`); no checks (callers hold the
+ * rules). The row is written without waiting (tx.defer) and answered as written: a new machine's columns are known.
  */
-export async function createMachine(tx: Tx, model: ModelRow, spec: NewMachine, reserved?: Promise<ReservedMachine>): Promise<MachineRow> {
-  const { id, seq, now } = await (reserved ?? reserveMachine(tx, model, spec.parent));
+export async function createMachine(tx: Tx, model: ModelRow, spec: NewMachine, reserved: Promise<ReservedMachine>): Promise<MachineRow> {
+  const { id, seq, now } = await reserved;
   const machine: MachineRow = {
     modelId: model.id,
     id,
@@ -117,7 +117,7 @@ export const addMachine = modelOperation(Life.Alive, async (tx, model, input: Ad
     await getAliveMachine(tx, model, input.parent);
     parent = { id: input.parent, type: input.containerType };
   }
-  return createMachine(tx, model, { series, constraints, jobs, ...(parent ? { parent } : {}) });
+  return createMachine(tx, model, { series, constraints, jobs, ...(parent ? { parent } : {}) }, reserveMachine(tx, model, parent));
 });
 
 const machineWhere = (model: ModelRow, id: string) => and(eq(machines.modelId, model.id), eq(machines.id, id));

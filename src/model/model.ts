@@ -16,10 +16,10 @@ import { CleanupKinds, queueCleanup } from "./cleanup-queue.js";
 import { type Constraints, parseConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
 import { getApplication } from "./lookup.js";
-import { createMachine, type Outcome } from "./machine.js";
+import { createMachine, type Outcome, reserveMachine } from "./machine.js";
 import { checkModelName, checkSeries } from "./names.js";
 import type { ModelRow, Queryable } from "./rows.js";
-import { type InModel, modelOperation, modelOperationReading, modelRowWritten, type Tx, transact } from "./transaction.js";
+import { type InModel, modelOperation, modelOperationReading, modelRowWritten, type Tx, transact } from "./write/index.js";
 
 export const DEFAULT_MODEL = "default";
 export const DEFAULT_SERIES = "jammy";
@@ -49,11 +49,12 @@ async function insertModel(tx: Tx, input: AddModelInput): Promise<ModelRow> {
   const [model] = await tx.db.insert(models).values({ name, defaultSeries, constraints }).returning();
   tx.record(model!.id, modelAdded(model!));
   // "A machine added without a unit copies its constraints from the environment." (seed 004)
-  await createMachine(tx, model!, {
-    series: defaultSeries,
-    constraints,
-    jobs: [MachineJob.ManageModel, MachineJob.HostUnits],
-  });
+  await createMachine(
+    tx,
+    model!,
+    { series: defaultSeries, constraints, jobs: [MachineJob.ManageModel, MachineJob.HostUnits] },
+    reserveMachine(tx, model!),
+  );
   return model!;
 }
 

@@ -7,7 +7,7 @@ import { Life } from "../core/life.js";
 import { applications } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { ApplicationRow, ModelRow } from "./rows.js";
-import { needsTurnAlone, runsBesideOthers, type Tx } from "./transaction.js";
+import { needsTurnAlone, runsBesideOthers, type Tx } from "./write/index.js";
 
 const byName = (model: ModelRow, name: string) => and(eq(applications.modelId, model.id), eq(applications.name, name));
 
@@ -64,19 +64,19 @@ export async function addRelationReferences(tx: Tx, model: ModelRow, names: read
  * A unit of `name` was removed. Seed 000: "If its application is Alive, or has
  * at least two units, or is in at least one relation, decrement the
  * application's unit count; otherwise remove the application." Sent at once,
- * without waiting; the function it returns waits for the answer and removes
- * the application when the unit was its last holder.
+ * without waiting; when the counts read do not settle it, the function it returns
+ * waits for the answer and removes the application when the unit was its last holder.
  */
 export function releaseUnitReference(
   tx: Tx,
   model: ModelRow,
   name: string,
-  /** The application's counts and life, read with the model's lock: the condition is then decided here, without waiting. */
-  read?: ApplicationCounts,
+  /** The application's counts and life, read before (with the model's lock when it can): the condition is then decided here, without waiting. */
+  app: ApplicationCounts,
 ): () => Promise<void> {
   // Beside other writers, a Dying application's count read with the lock may not have their releases yet: the
   // statement that takes this one decides (an Alive application stays, whatever its count).
-  if (read && stillHeld(read) && (read.life === Life.Alive || !runsBesideOthers(tx))) {
+  if (stillHeld(app) && (app.life === Life.Alive || !runsBesideOthers(tx))) {
     tx.defer(addToUnitCount(tx.db, { modelId: model.id, name, count: -1 }));
     return async () => {};
   }

@@ -20,7 +20,7 @@ import { checkApplicationName, isRelationName } from "./names.js";
 import { addRelationReferences, releaseRelationReference } from "./references.js";
 import type { ApplicationRow, ModelRow, Queryable, RelationRow } from "./rows.js";
 import { nextSequence } from "./sequences.js";
-import { type InModel, type ModelKey, modelOperation, type Tx } from "./transaction.js";
+import { type InModel, type ModelKey, modelOperation, type Tx } from "./write/index.js";
 
 /** An endpoint bound to an application: "wordpress:db". */
 export interface Endpoint extends CharmEndpoint {

@@ -10,8 +10,8 @@ import { getApplication, getMachine, getRelation } from "./lookup.js";
 import { type DestroyOptions, destroyMachine, type Outcome } from "./machine.js";
 import { destroyRelationByUser, findRelation } from "./relation.js";
 import type { ModelRow } from "./rows.js";
-import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./transaction.js";
 import { destroyUnit, findUnitToRemove } from "./unit.js";
+import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./write/index.js";
 
 export interface RemovalResult {
   id: string;

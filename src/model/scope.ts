@@ -13,8 +13,8 @@ import { entity, touching } from "./footprint.js";
 import { findRelation, getRelation, getUnit } from "./lookup.js";
 import { removeRelation } from "./relation.js";
 import type { ModelRow, RelationRow, ScopeRow, UnitRow } from "./rows.js";
-import { type InModel, type ModelKey, modelOperationReading, needsTurnAlone, runsBesideOthers, type Tx } from "./transaction.js";
 import { ensureSubordinate } from "./unit.js";
+import { type InModel, type ModelKey, modelOperationReading, needsTurnAlone, runsBesideOthers, type Tx } from "./write/index.js";
 
 export interface ScopeInput extends InModel {
   relation: number;
@@ -153,8 +153,7 @@ const insertMember = statement(["modelId", "relationId", "unit", "application", 
 const deleteMember = statement(["modelId", "relationId", "unit"], (db, p) =>
   db
     .delete(relationScopes)
-    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.relationId, p.relationId), eq(relationScopes.unit, p.unit)))
-    .returning(),
+    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.relationId, p.relationId), eq(relationScopes.unit, p.unit))),
 );
 const addToMemberCount = statement(["modelId", "id", "count"], (db, p) =>
   db
@@ -198,7 +197,6 @@ const upsertSettings = statement(["modelId", "relationId", "unit", "settings"], 
     }),
 );
 
-/** Leaves a scope (false when not in it); the last member of a Dying relation removes it. */
 /**
  * An address as Juju's agents report one: an IP (v4 or v6, with an optional zone) or a host name, at most 255
  * characters (a DNS name's limit). Anything else would be stored and handed to every counterpart's hooks.
@@ -225,34 +223,25 @@ export async function scopeToLeave(tx: Tx, model: ModelKey, relationId: number, 
   return { member: (await member)[0], relation: await relation };
 }
 
+/**
+ * Leaves a scope (false when not in it); the last member of a Dying relation removes it. `read`: the membership and
+ * the relation, read before (scopeToLeave, scopesToLeaveOf), with the model's lock when it can: so nothing waits for
+ * the writes' answers.
+ */
 export async function leaveScopeOf(
   tx: Tx,
   model: ModelRow,
-  relationId: number,
   unit: string,
-  /** The membership and the relation, read with the model's lock: then nothing waits for the writes' answers. */
-  read?: { member: ScopeRow | undefined; relation: RelationRow },
+  read: { member: ScopeRow | undefined; relation: RelationRow },
 ): Promise<{ left: boolean; relationRemoved: boolean }> {
-  if (read) {
-    if (!read.member) return { left: false, relationRemoved: false };
-    tx.defer(deleteMember(tx.db, { modelId: model.id, relationId, unit }));
-    const counted = tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relationId, count: -1 }));
-    // Beside other writers the count read with the lock may not have their leavings yet: whether this member is the
-    // last of a Dying relation is the decrement's answer to give (an Alive relation is not removed, whatever its count).
-    if (read.relation.life !== Life.Alive && runsBesideOthers(tx)) return left(tx, model, read.member, (await counted)[0]!);
-    return left(tx, model, read.member, { ...read.relation, unitCount: read.relation.unitCount - 1 });
-  }
-  // Sent together: the membership's delete and the count taken down with it. Leaving a scope the unit is not in is
-  // the rare case, and it puts the count back (the model's lock keeps other writers away meanwhile).
-  const deleted = tx.defer(deleteMember(tx.db, { modelId: model.id, relationId, unit }));
-  const counted = tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relationId, count: -1 }));
-  const [member] = await deleted;
-  const [relation] = await counted;
-  if (!member) {
-    if (relation) tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relationId, count: 1 }));
-    return { left: false, relationRemoved: false };
-  }
-  return left(tx, model, member, relation!);
+  const { member, relation } = read;
+  if (!member) return { left: false, relationRemoved: false };
+  tx.defer(deleteMember(tx.db, { modelId: model.id, relationId: relation.id, unit }));
+  const counted = tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relation.id, count: -1 }));
+  // Beside other writers the count read with the lock may not have their leavings yet: whether this member is the
+  // last of a Dying relation is the decrement's answer to give (an Alive relation is not removed, whatever its count).
+  if (relation.life !== Life.Alive && runsBesideOthers(tx)) return left(tx, model, member, (await counted)[0]!);
+  return left(tx, model, member, { ...relation, unitCount: relation.unitCount - 1 });
 }
 
 /** A member has left (`relation` counts it out): the change, and seed 001's removal of a Dying relation with none left. */
@@ -305,7 +294,7 @@ export const leaveScope = modelOperationReading(
     const relation = await read.relation;
     const unit = await read.unit;
     const [member] = await read.member;
-    const { relationRemoved } = await leaveScopeOf(tx, model, relation.id, unit.name, { member, relation });
+    const { relationRemoved } = await leaveScopeOf(tx, model, unit.name, { member, relation });
     return { member: null, subordinate: null, relationRemoved, modelId: model.id };
   },
   // As enterScope's: the unit's own rows, the relation read, one taken from its member count (the last member of a
@@ -313,10 +302,12 @@ export const leaveScope = modelOperationReading(
   membersFootprint,
 );
 
-/** The relations a unit is in the scope of. */
-export async function scopesOf(tx: Tx, model: ModelRow, unit: string): Promise<ScopeRow[]> {
+/** The scopes a unit is in, each with its relation, as leaveScopeOf decides by them: one statement for all. */
+export async function scopesToLeaveOf(tx: Tx, model: ModelRow, unit: string): Promise<{ member: ScopeRow; relation: RelationRow }[]> {
   return tx.db
-    .select()
+    .select({ member: relationScopes, relation: relations })
     .from(relationScopes)
-    .where(and(eq(relationScopes.modelId, model.id), eq(relationScopes.unit, unit)));
+    .innerJoin(relations, and(eq(relations.modelId, relationScopes.modelId), eq(relations.id, relationScopes.relationId)))
+    .where(and(eq(relationScopes.modelId, model.id), eq(relationScopes.unit, unit)))
+    .orderBy(relationScopes.relationId);
 }

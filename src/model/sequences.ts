@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { sequences, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
-import type { Tx } from "./transaction.js";
+import type { Tx } from "./write/index.js";
 
 /** The next number of a per-model counter, starting at 0. Numbers are never reused. */
 const bumpSequence = statement(["modelId", "name"], (db, p) =>

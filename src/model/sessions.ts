@@ -12,7 +12,7 @@ import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/connect.js";
 import { credentials } from "../db/schema.js";
 import { hash, newToken } from "./secrets.js";
-import { transact } from "./transaction.js";
+import { transact } from "./write/index.js";
 
 export interface SessionLifetimes {
   /** How long a login link may be opened. */

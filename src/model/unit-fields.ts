@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { ModelRow, UnitRow } from "./rows.js";
-import type { Tx } from "./transaction.js";
+import type { Tx } from "./write/index.js";
 
 type Fields = Partial<Omit<typeof units.$inferInsert, "modelId" | "name">>;
 

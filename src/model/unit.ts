@@ -36,33 +36,40 @@ import {
   needsTurnAlone,
   type Tx,
   UNITS_A_TRANSACTION_IN_PROCESS,
-} from "./transaction.js";
-
-/** What a unit's first reads learn of its machine: the one its placement names, or a new machine's id and place. */
-interface MachineAhead {
-  named?: Promise<MachineRow>;
-  reserved?: Promise<ReservedMachine>;
-}
+} from "./write/index.js";
 
 /**
- * The machine a new principal unit goes to: existing (checked) or made for it. `ahead`, read by the caller with the
- * unit's number to save a round trip: the machine the placement names, or the new machine's id and place.
+ * A principal unit's placement with its machine's first read, started by the caller with the unit's number to save a
+ * round trip: the machine the placement names, or the new machine's id and place. A container's host is made in its
+ * unit's turn (addUnits), so it has none.
  */
-async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: Placement, ahead?: MachineAhead): Promise<MachineRow> {
+type PlacementAhead =
+  | { kind: "new-machine"; reserved: Promise<ReservedMachine> }
+  | { kind: "machine"; named: Promise<MachineRow> }
+  | Extract<Placement, { kind: "container" }>;
+
+/** The machine a new principal unit goes to: existing (checked) or made for it. */
+async function machineFor(tx: Tx, model: ModelRow, unit: NewUnit, placement: PlacementAhead): Promise<MachineRow> {
   // "When a machine is being added in order to host a given unit, it copies its constraints directly from the unit." (seed 004)
   const forUnit = { series: unit.series, constraints: unit.constraints, jobs: [MachineJob.HostUnits] };
   switch (placement.kind) {
     case "new-machine":
-      return createMachine(tx, model, forUnit, ahead?.reserved);
+      return createMachine(tx, model, forUnit, placement.reserved);
     case "container": {
       // A host made only to hold the container is a machine added without a unit: model constraints.
       const parent = placement.parentId
         ? await getAliveMachine(tx, model, placement.parentId)
-        : await createMachine(tx, model, { series: unit.series, constraints: model.constraints, jobs: [MachineJob.HostUnits] });
-      return createMachine(tx, model, { ...forUnit, parent: { id: parent.id, type: placement.type } });
+        : await createMachine(
+            tx,
+            model,
+            { series: unit.series, constraints: model.constraints, jobs: [MachineJob.HostUnits] },
+            reserveMachine(tx, model),
+          );
+      const container = { id: parent.id, type: placement.type };
+      return createMachine(tx, model, { ...forUnit, parent: container }, reserveMachine(tx, model, container));
     }
     case "machine": {
-      const machine = await (ahead?.named ?? getAliveMachine(tx, model, placement.machineId));
+      const machine = await placement.named;
       if (!machine.jobs.includes(MachineJob.HostUnits))
         throw new LifelineError("INVALID_PLACEMENT", `machine ${machine.id} cannot host units (jobs: ${machine.jobs.join(", ")})`);
       // "Units ... can only be assigned to machines with matching series." (seed 004)
@@ -146,9 +153,8 @@ function insertUnit(tx: Tx, model: ModelRow, app: ApplicationRow, unit: NewUnit,
 
 /** A principal unit's first reads, started: its number, and the machine its placement names or a new machine's id. */
 interface StartedUnit {
-  placement: Placement;
+  placement: PlacementAhead;
   numbered: Promise<NewUnit>;
-  ahead?: MachineAhead;
 }
 
 function startPrincipalUnit(
@@ -160,24 +166,20 @@ function startPrincipalUnit(
 ): StartedUnit {
   // Each awaited in finishPrincipalUnit, unless something before it failed first.
   const numbered = sentAhead(nextUnit(tx, model, app, constraints));
-  const ahead =
-    placement.kind === "machine"
-      ? { named: sentAhead(getAliveMachine(tx, model, placement.machineId)) }
-      : placement.kind === "new-machine"
-        ? { reserved: sentAhead(reserveMachine(tx, model)) }
-        : undefined;
-  return { placement, numbered, ...(ahead ? { ahead } : {}) };
+  switch (placement.kind) {
+    case "machine":
+      return { placement: { kind: "machine", named: sentAhead(getAliveMachine(tx, model, placement.machineId)) }, numbered };
+    case "new-machine":
+      return { placement: { kind: "new-machine", reserved: sentAhead(reserveMachine(tx, model)) }, numbered };
+    case "container":
+      return { placement, numbered };
+  }
 }
 
-async function finishPrincipalUnit(
-  tx: Tx,
-  model: ModelRow,
-  app: ApplicationRow,
-  { placement, numbered, ahead }: StartedUnit,
-): Promise<UnitRow> {
+async function finishPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, { placement, numbered }: StartedUnit): Promise<UnitRow> {
   const unit = await numbered;
   // Its machine first, so the unit is inserted once, already assigned (an update after would write every index again).
-  const machine = await machineFor(tx, model, unit, placement, ahead);
+  const machine = await machineFor(tx, model, unit, placement);
   const created = insertUnit(tx, model, app, unit, { machineId: machine.id, workloadMessage: "waiting for machine" });
   tx.record(model.id, unitAdded(created));
   return created;
@@ -385,22 +387,22 @@ export async function findUnitToRemove(tx: Tx, model: ModelKey, name: string): P
   return { unit: await unit, read: { subordinates: await subordinates, unprovisioned: await unprovisioned } };
 }
 
-/** The Alive subordinates of `principals`: those that follow them Dying. */
-const aliveSubordinates = (tx: Tx, model: ModelRow, principals: string[]): Promise<UnitRow[]> =>
-  aliveSubordinatesOf(tx.db, { modelId: model.id, principals });
+/** The Alive subordinates of the batch's Alive principals: those that follow them Dying (setUnitsDying). None read for a batch without. */
+export async function aliveSubordinates(tx: Tx, model: ModelRow, batch: readonly UnitRow[]): Promise<UnitRow[]> {
+  const principals = batch.filter((u) => u.life === Life.Alive && u.principal === null).map((u) => u.name);
+  return principals.length ? aliveSubordinatesOf(tx.db, { modelId: model.id, principals }) : [];
+}
 
 /**
  * Sets Alive units Dying; a principal's Alive subordinates follow it (seed 001). `subordinates`: the batch's Alive
- * subordinates, when the caller has read them already (sent with a read of its own, to save a round trip).
+ * subordinates (aliveSubordinates), read by the caller, with a read of its own when it can (findUnitToRemove).
  */
-export async function setUnitsDying(tx: Tx, model: ModelRow, batch: UnitRow[], subordinates?: Promise<UnitRow[]>): Promise<void> {
+export async function setUnitsDying(tx: Tx, model: ModelRow, batch: readonly UnitRow[], subordinates: readonly UnitRow[]): Promise<void> {
   const alive = batch.filter((u) => u.life === Life.Alive);
   if (!alive.length) return;
   tx.defer(setAliveUnitsDying(tx.db, { modelId: model.id, names: alive.map((u) => u.name) }));
   for (const unit of alive) tx.record(model.id, unitLifeSet(unit, Life.Dying));
-  const principals = alive.filter((u) => u.principal === null).map((u) => u.name);
-  if (!principals.length) return;
-  await setUnitsDying(tx, model, await (subordinates ?? aliveSubordinates(tx, model, principals)));
+  if (subordinates.length) await setUnitsDying(tx, model, subordinates, await aliveSubordinates(tx, model, subordinates));
 }
 
 /**
@@ -408,30 +410,31 @@ export async function setUnitsDying(tx: Tx, model: ModelRow, batch: UnitRow[], s
  * is not Alive is left as it is; otherwise it becomes Dying, and with force its
  * forced removal is queued for `forceAt`.
  */
-export async function destroyUnit(
-  tx: Tx,
-  model: ModelRow,
-  unit: UnitRow,
-  options: DestroyOptions = {},
-  read?: DestroyFacts,
-): Promise<Outcome> {
+export async function destroyUnit(tx: Tx, model: ModelRow, unit: UnitRow, options: DestroyOptions, read: DestroyFacts): Promise<Outcome> {
   if (unit.principal !== null)
     throw new LifelineError(
       "SUBORDINATE_NOT_ALLOWED",
       `unit ${unit.name} is a subordinate: remove the relation to its principal, or its principal ${unit.principal}`,
     );
-  // Two reads sent together, unless read with the unit: whether it can go at once (removeNeverDeployed), and the
-  // subordinates that follow it Dying.
-  const subordinates =
-    unit.life !== Life.Alive ? undefined : read ? Promise.resolve(read.subordinates) : tx.defer(aliveSubordinates(tx, model, [unit.name]));
-  if (unit.life !== Life.Dead && (await removeNeverDeployed(tx, model, [unit], read?.unprovisioned)).length) return "removed";
+  // Read with the unit: whether it can go at once (removeNeverDeployed), and the subordinates that follow it Dying.
+  if (unit.life !== Life.Dead && (await removeNeverDeployed(tx, model, [unit], read.unprovisioned)).length) return "removed";
   let outcome: Outcome = "unchanged";
   if (unit.life === Life.Alive) {
-    await setUnitsDying(tx, model, [unit], subordinates);
+    await setUnitsDying(tx, model, [unit], read.subordinates);
     outcome = "dying";
   }
   if (options.force) await queueCleanup(tx, model, CleanupKinds.forceUnit, unit.name, {}, options.forceAt);
   return outcome;
+}
+
+/** The units of a batch that may be removed directly (removeNeverDeployed), if their machine has no instance. */
+const maybeNeverDeployed = (batch: readonly UnitRow[]) =>
+  batch.filter((u) => u.principal === null && u.machineId !== null && u.life !== Life.Dead);
+
+/** The machines without an instance of a batch's units (removeNeverDeployed decides by them); none read for a batch without. */
+export async function unprovisionedMachinesOf(tx: Tx, model: ModelRow, batch: readonly UnitRow[]): Promise<UnprovisionedMachine[]> {
+  const ids = [...new Set(maybeNeverDeployed(batch).map((u) => u.machineId!))];
+  return ids.length ? unprovisionedMachines(tx.db, { modelId: model.id, ids }) : [];
 }
 
 /**
@@ -441,23 +444,23 @@ export async function destroyUnit(
  * whose machine has no instance (a manager machine counts as provisioned: it
  * was, at bootstrap) and that hold nothing (no scope, no subordinate; a unit
  * entered into a scope by hand waits for its agent like any other). Returns
- * the names removed.
+ * the names removed. `unprovisioned`: the batch's machines without an instance (unprovisionedMachinesOf), read by
+ * the caller, with the unit when it can (findUnitToRemove).
  */
 export async function removeNeverDeployed(
   tx: Tx,
   model: ModelRow,
   batch: readonly UnitRow[],
-  read?: readonly UnprovisionedMachine[],
+  unprovisioned: readonly UnprovisionedMachine[],
 ): Promise<string[]> {
-  const principals = batch.filter((u) => u.principal === null && u.machineId !== null && u.life !== Life.Dead);
-  if (!principals.length) return [];
-  const unprovisioned =
-    read ?? (await unprovisionedMachines(tx.db, { modelId: model.id, ids: [...new Set(principals.map((u) => u.machineId!))] }));
   const undeployable = new Set(unprovisioned.filter((m) => !m.jobs.includes(MachineJob.ManageModel)).map((m) => m.id));
   const removed: string[] = [];
-  for (const unit of principals) {
-    if (!undeployable.has(unit.machineId!) || (await deathHolds(tx.db, unit)).length) continue;
-    await removeUnitRow(tx, model, await ensureUnitDead(tx, model, unit));
+  for (const unit of maybeNeverDeployed(batch)) {
+    if (!undeployable.has(unit.machineId!)) continue;
+    // Read together: what holds it, and what its removal decides by.
+    const [holds, facts] = await Promise.all([deathHolds(tx.db, unit), removalFacts(tx, model, unit.name)]);
+    if (holds.length) continue;
+    await removeUnitRow(tx, model, await ensureUnitDead(tx, model, unit, holds), facts!);
     removed.push(unit.name);
   }
   return removed;
@@ -504,13 +507,17 @@ export async function deathHolds(q: Queryable, unit: Pick<UnitRow, "modelId" | "
   return holds;
 }
 
+/** What holds a unit from Dead, as ensureUnitDead decides by it: none read for a unit that is Dead already. */
+export const holdsOnDeath = (q: Queryable, unit: UnitRow): Promise<Hold[]> =>
+  unit.life === Life.Dead ? Promise.resolve([]) : deathHolds(q, unit);
+
 /**
- * Sets a unit Dead once nothing holds it; refused with the first hold otherwise. `holds`: its death holds, when the
- * caller has read them already (with the model's lock, say).
+ * Sets a unit Dead once nothing holds it; refused with the first hold otherwise. `holds`: its death holds (deathHolds),
+ * read by the caller, with the model's lock when it can (setUnitDead).
  */
-export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow, holds?: readonly Hold[]): Promise<UnitRow> {
+export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow, holds: readonly Hold[]): Promise<UnitRow> {
   if (unit.life === Life.Dead) return unit;
-  const [hold] = holds ?? (await deathHolds(tx.db, unit));
+  const [hold] = holds;
   if (hold) throw refusal(hold, `set unit ${unit.name} Dead`);
   const life = advance(`unit ${unit.name}`, unit.life, Life.Dead);
   // Not waited for: the model's lock keeps every other writer off the row, so the row it writes is this one.
@@ -524,15 +531,14 @@ export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow, hol
  * machine or principal, delete it, and release its application, which goes
  * too when it was the last reference to a Dying application.
  */
-export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow, read?: RemovalFacts): Promise<void> {
+export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow, facts: RemovalFacts): Promise<void> {
   if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
-  // All sent before any answer is awaited: one round trip, and none at all when `read` says what the answers would.
-  // The runs go first: deleting the unit would cascade to them, and whether there were any decides a change row.
-  const runsForgotten = forgetHookRuns(tx, model, unit.name, read?.hasRuns);
+  // All sent without waiting, as `facts` say what the answers would be: none awaited unless the application may go
+  // with the unit (releaseUnitReference). The runs go first: deleting the unit would cascade to them.
+  if (facts.hasRuns) forgetHookRuns(tx, model, unit.name);
   tx.defer(deleteUnitRow(tx.db, { modelId: model.id, name: unit.name }));
   forgetAgent(tx, model, "unit", unit.name);
-  const released = releaseUnitReference(tx, model, unit.application, read?.application);
-  await runsForgotten();
+  const released = releaseUnitReference(tx, model, unit.application, facts.application);
   tx.record(model.id, unitRemoved(unit));
   await released();
 }
@@ -543,7 +549,17 @@ interface RemovalFacts {
   application: ApplicationCounts;
 }
 
-/** RemovalFacts of a unit by its name: it needs no earlier read, so it goes with the unit's, behind the model's lock. */
+/**
+ * RemovalFacts of a unit by its name (undefined when there is no such unit): it needs no earlier read, so it goes
+ * with the unit's, behind the model's lock (removeDeadUnit).
+ */
+export async function removalFacts(tx: Tx, model: ModelKey, name: string): Promise<RemovalFacts | undefined> {
+  const [row] = await removalFactsOf(tx.db, { modelId: model.id, name });
+  if (!row) return undefined;
+  const { hasRuns, ...application } = row;
+  return { hasRuns, application };
+}
+
 const removalFactsOf = statement(["modelId", "name"], (db, p) =>
   db
     .select({
@@ -571,7 +587,7 @@ export interface UnitInput extends InModel {
  */
 export const setUnitDying = unitOperation("any", async (tx, model, unit, _: UnitInput) => {
   if (unit.life !== Life.Alive) return unit;
-  await setUnitsDying(tx, model, [unit]);
+  await setUnitsDying(tx, model, [unit], await aliveSubordinates(tx, model, [unit]));
   return getUnit(tx, model, unit.name);
 });
 
@@ -592,11 +608,10 @@ export const setUnitDead = unitOperationReading(
 /** The deployer's act: the machine agent for a principal, the principal's unit agent for a subordinate. */
 export const removeDeadUnit = unitOperationReading(
   "any",
-  (tx, model, input: UnitInput) => removalFactsOf(tx.db, { modelId: model.id, name: input.unit }),
-  async (tx, model, unit, _, [facts]) => {
+  (tx, model, input: UnitInput) => removalFacts(tx, model, input.unit),
+  async (tx, model, unit, _, facts) => {
     if (unit.principal !== null) needsTurnAlone(tx); // it changes its principal's subordinates: more than its footprint says
-    const { hasRuns, ...application } = facts!;
-    await removeUnitRow(tx, model, unit, { hasRuns, application });
+    await removeUnitRow(tx, model, unit, facts!);
     return true;
   },
   undefined,

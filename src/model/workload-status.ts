@@ -6,8 +6,8 @@ import { LifelineError } from "../core/errors.js";
 import type { WorkloadStatus } from "../core/machine.js";
 import { unitAlone } from "./footprint.js";
 import { unitOperation } from "./lookup.js";
-import type { InModel } from "./transaction.js";
 import { setUnitFields } from "./unit-fields.js";
+import type { InModel } from "./write/index.js";
 
 /** Juju keeps status messages short enough to show in `juju status`; longer ones are refused, not cut. */
 export const WORKLOAD_MESSAGE_LIMIT = 1000;

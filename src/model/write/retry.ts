@@ -1,0 +1,52 @@
+// Retries. Deadlocks, serialization failures and a concurrent insert of the same key are retried a bounded number of
+// times, with a jittered backoff; the retry's own precondition check then gives the proper refusal (ALREADY_EXISTS,
+// say). A writer runs here alone, in a transaction of its own: one with nobody queued behind it, one whose failure in
+// a group a retry cures, and every writer of a group whose shared transaction failed as a whole (group-commit.ts).
+import { LifelineError } from "../../core/errors.js";
+import type { Database } from "../../db/connect.js";
+import { runTransaction } from "../../db/transaction-runner.js";
+import { Commitments } from "./commitments.js";
+import type { Tx } from "./tx.js";
+
+export const MAX_ATTEMPTS = 8;
+
+const retryable = new Set(["40001", "40P01", "23505"]); // serialization_failure, deadlock_detected, unique_violation
+
+/** The SQLSTATE of a failure PostgreSQL reported, on the error or one of its causes. */
+export function sqlState(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/** Whether running the work again may cure the failure. */
+export const curedByRetry = (error: unknown): boolean => retryable.has(sqlState(error) ?? "");
+
+/** Runs `work` in one READ COMMITTED transaction of its own, retried on the failures a retry cures. */
+export async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const commitments = new Commitments(db);
+    let result: T;
+    try {
+      // READ COMMITTED is every session's default (the store sets it when it connects).
+      result = await runTransaction(
+        db,
+        (open) => work(commitments.tx(open.tx)),
+        () => commitments.appendStatements(),
+        false,
+        () => commitments.deferred,
+      );
+    } catch (thrown) {
+      const error = (await commitments.firstFailure()) ?? thrown;
+      if (!curedByRetry(error)) throw error;
+      if (attempt >= MAX_ATTEMPTS)
+        throw new LifelineError("CONTENTION", `excessive contention: gave up after ${attempt} attempts; retry the operation`);
+      // Jittered backoff, so the losers of a race do not collide again in lockstep.
+      await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
+      continue;
+    }
+    commitments.committed();
+    return result;
+  }
+}
