@@ -21,7 +21,6 @@
 //   sharing its addresses and machine, seed 003), removes those never deployed
 //   that are no longer Alive, and recalls and removes Dead ones.
 import { join } from "node:path";
-import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import {
   type ApplicationInfoFieldsFragment,
   ApplicationRelationsDocument,
@@ -29,7 +28,6 @@ import {
   BeginHookDocument,
   CommitHookDocument,
   EnterScopeDocument,
-  IssueUnitCredentialsDocument,
   LeaveScopeDocument,
   type Life,
   ModelRetriesHooksDocument,
@@ -37,7 +35,6 @@ import {
   type RelationInfoFieldsFragment,
   RelationUnitsDocument,
   type RelationUnitsSubscription,
-  RemoveDeadUnitDocument,
   type ScopeInfoFieldsFragment,
   type SettingsInfoFieldsFragment,
   SetUnitAgentStateDocument,
@@ -57,7 +54,8 @@ import {
   type WorkloadStatus,
 } from "../client/graphql.js";
 import { applicationOfUnit } from "../core/unit-name.js";
-import { type AgentConnection, ApiError, passesAgain } from "./connection.js";
+import { type AgentConnection, ApiError, type Call, passesAgain } from "./connection.js";
+import { type DeployedAgent, type DeployedUnitView, Deployer, type UnitAgentCredentials } from "./deployer.js";
 import type { WorkloadStatus as HookWorkloadStatus } from "./hooks/context.js";
 import type { HookRunner } from "./hooks/run-hook.js";
 import { SerialPasses } from "./serial.js";
@@ -79,20 +77,7 @@ import {
 } from "./uniter/resolver.js";
 import { type HookRetryOptions, JUJU_HOOK_RETRY, RetryTimer } from "./uniter/retry.js";
 
-export interface UnitAgentCredentials {
-  model: string;
-  unit: string;
-  tag: string;
-  token: string;
-}
-
-/** A unit as its deployer sees it (from the machine's machineUnits stream). */
-export interface DeployedUnitView {
-  life: string;
-  machineId: string | null;
-  principal: string | null;
-  agentStatus: string;
-}
+export type { DeployedUnitView, UnitAgentCredentials };
 
 export interface UnitAgentOptions {
   /** The addresses the unit publishes (its machine's; a subordinate shares its principal's). */
@@ -140,7 +125,7 @@ interface RelationMembers {
   unsubscribe: () => void;
 }
 
-export class UnitAgent {
+export class UnitAgent implements DeployedAgent {
   /** Its unit and its application (the unitLife stream). */
   private readonly ownUnit = new StreamView<UnitLifeEvent, UnitInfoFieldsFragment>((e) => e.unit);
   private readonly ownApplication = new StreamView<UnitLifeEvent, ApplicationInfoFieldsFragment>((e) => e.application);
@@ -177,10 +162,9 @@ export class UnitAgent {
    * allocating to running its install hook; only a pass with no hook to run reports idle by itself.
    */
   private allocating = false;
-  /** Units on the machine, from the deployer's stream: a principal's subordinates are among them. */
-  private units: ReadonlyMap<string, DeployedUnitView> = new Map();
-  /** The agents of the subordinates it deployed, by unit. */
-  readonly subordinateAgents = new Map<string, UnitAgent>();
+  /** Its subordinates' deployer (deployer.ts): their agents run beside it, sharing its addresses and machine (seed 003). */
+  private readonly deployer: Deployer<UnitAgent>;
+  private readonly call: Call;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly passes: SerialPasses;
   private readonly log: (line: string) => void;
@@ -197,6 +181,7 @@ export class UnitAgent {
     private readonly options: UnitAgentOptions,
   ) {
     this.log = options.log ?? (() => {});
+    this.call = api.callerFor(credentials.token);
     this.retryTimer = new RetryTimer(options.hookRetry ?? JUJU_HOOK_RETRY, () => {
       this.retryDue = true;
       this.passes.poke();
@@ -208,6 +193,21 @@ export class UnitAgent {
       },
       { retryable: passesAgain },
     );
+    this.deployer = new Deployer<UnitAgent>({
+      model: credentials.model,
+      tag: credentials.tag,
+      call: this.call,
+      responsibleFor: (_, view) => view.principal === credentials.unit,
+      noun: "subordinate",
+      agentFor: (subordinate) => new UnitAgent(api, subordinate, options),
+      stopped: () => this.done,
+      log: this.log,
+    });
+  }
+
+  /** The agents of the subordinates it deployed, by unit. */
+  get subordinateAgents(): ReadonlyMap<string, UnitAgent> {
+    return this.deployer.agents;
   }
 
   private get application() {
@@ -248,8 +248,7 @@ export class UnitAgent {
 
   /** The deployer's view of the units on the machine changed: a principal's subordinates may have. */
   unitsChanged(units: ReadonlyMap<string, DeployedUnitView>): void {
-    this.units = units;
-    for (const agent of this.subordinateAgents.values()) agent.unitsChanged(units);
+    this.deployer.unitsChanged(units);
     this.passes.poke();
   }
 
@@ -260,16 +259,9 @@ export class UnitAgent {
     this.retryTimer.reset();
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     for (const { unsubscribe } of this.members.values()) unsubscribe();
-    const subordinates = [...this.subordinateAgents.values()];
-    for (const agent of subordinates) agent.stop();
-    this.subordinateAgents.clear();
+    const subordinates = this.deployer.stopAll();
     // Finished once its own pass and its subordinates' are over: whoever owns the hook runner may close it then.
     void Promise.all([this.passes.stop(), ...subordinates.map((agent) => agent.finished)]).then(this.finish);
-  }
-
-  /** Sends an operation as this agent. */
-  private call<R, V>(document: TypedDocumentNode<R, V>, variables: V): Promise<R> {
-    return this.api.request(document, variables, this.credentials.token);
   }
 
   private async act(): Promise<void> {
@@ -305,7 +297,7 @@ export class UnitAgent {
     }
 
     // Its subordinates are deployed whatever its hooks are doing: they run beside it, on their own.
-    const subordinates = await this.deploySubordinates();
+    const subordinates = await this.deployer.deploy();
     const choice = this.hookToRun(unit.info, progress, situation);
     if (choice === "wait") {
       await this.armRetry();
@@ -659,71 +651,6 @@ export class UnitAgent {
   private belongsIn(relation: RelationInfoFieldsFragment, principal: string | null): boolean {
     if (principal === null || relation.scope !== "CONTAINER") return true;
     return (relation.endpoints ?? []).some((e) => e.applicationName === applicationOfUnit(principal));
-  }
-
-  /**
-   * The deployer's duties towards the unit's subordinates (seed 001): deploy the
-   * Alive ones, remove at once those never deployed that are no longer Alive,
-   * recall and remove the Dead ones. Returns how many subordinates remain.
-   */
-  private async deploySubordinates(): Promise<number> {
-    const { model, unit: name, tag } = this.credentials;
-    for (const [sub, agent] of this.subordinateAgents)
-      if (!this.units.has(sub)) {
-        agent.stop(); // removed behind its back: recalled
-        this.subordinateAgents.delete(sub);
-      }
-    let remaining = 0;
-    for (const [sub, view] of this.units) {
-      if (view.principal !== name) continue;
-      remaining++;
-      const deployed = this.subordinateAgents.has(sub) || view.agentStatus !== "allocating";
-      try {
-        if (view.life === "DEAD") {
-          this.subordinateAgents.get(sub)?.stop();
-          this.subordinateAgents.delete(sub);
-          await this.call(RemoveDeadUnitDocument, { input: { model, unit: sub } });
-          this.log(`${tag}: recalled and removed subordinate ${sub}`);
-        } else if (!deployed && view.life !== "ALIVE") {
-          await this.call(SetUnitDeadDocument, { input: { model, unit: sub } });
-          await this.call(RemoveDeadUnitDocument, { input: { model, unit: sub } });
-          this.log(`${tag}: removed subordinate ${sub}, which was never deployed`);
-        } else if (!this.subordinateAgents.has(sub)) {
-          const credentials = (await this.call(IssueUnitCredentialsDocument, { input: { model, unit: sub } })).issueUnitCredentials;
-          if (this.done) return remaining; // stopped meanwhile: whoever deploys next issues credentials again
-          await runUnitAgent(
-            this.subordinateAgents,
-            new UnitAgent(this.api, { model, unit: sub, ...credentials }, this.options),
-            this.units,
-          );
-          this.log(`${tag}: deployed subordinate ${sub}`);
-        }
-      } catch (error) {
-        // Still in scope, already gone: the next event brings it back here.
-        if (!(error instanceof ApiError)) throw error;
-      }
-    }
-    return remaining;
-  }
-}
-
-/**
- * Starts a deployed unit's agent, kept in its deployer's `agents`: one that fails to start (the server
- * unreachable, say) is dropped again, so the deployer's next pass deploys it afresh instead of keeping a dead agent.
- */
-export async function runUnitAgent(
-  agents: Map<string, UnitAgent>,
-  agent: UnitAgent,
-  units: ReadonlyMap<string, DeployedUnitView>,
-): Promise<void> {
-  agents.set(agent.credentials.unit, agent);
-  agent.unitsChanged(units);
-  try {
-    await agent.start();
-  } catch (error) {
-    agents.delete(agent.credentials.unit);
-    agent.stop();
-    throw error;
   }
 }
 
