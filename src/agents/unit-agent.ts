@@ -16,9 +16,13 @@
 //   nothing local resumes exactly and still departs its relations (the seeds'
 //   hardware-failure BUG); a failed hook stops the unit in error until
 //   `resolveUnit` (or, when the model allows, a retry with backoff);
-// - sets its unit Dying when its application is Dying, and, as a subordinate,
-//   when no Alive container-scoped relation with its principal's application
-//   remains (resolver.ts cutOffFromPrincipal);
+// - as a subordinate, sets its unit Dying once no Alive container-scoped
+//   relation with its principal's application remains (resolver.ts
+//   cutOffFromPrincipal). It never sets its unit Dying because its application
+//   is: the cleaner's dying-units cleanup owns that rule (Juju's
+//   Application.Destroy queues it; seed 001's agents doing it was for want of a
+//   bulk update, which the cleanup's batches are), and the agent only sees its
+//   unit's life change;
 // - Dying, departs every relation, runs stop and remove, waits until its
 //   subordinates are removed, and sets its unit Dead; then stops for good;
 // - as a principal, deploys its subordinates, removes those never deployed that
@@ -175,7 +179,7 @@ export class UnitAgent implements DeployedAgent {
 
     if (unit.life === "ALIVE") {
       if (local.dyingSent) return; // nothing to do until its stream brings the new life back
-      if (this.remote.applicationLife !== "ALIVE" || cutOffFromPrincipal(this.remote.applicationRelations, principal)) {
+      if (cutOffFromPrincipal(this.remote.applicationRelations, principal)) {
         await this.call(SetUnitDyingDocument, { input: { model, unit: name } });
         local.dyingSent = true;
         this.log(`${tag}: set unit ${name} Dying`);

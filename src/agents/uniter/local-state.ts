@@ -17,8 +17,8 @@ export class LocalState {
   pendingFailed = false;
 
   /**
-   * It set its unit Dying (resolver.ts says when) and its stream may still say Alive: a pass woken by another change
-   * meanwhile would send it again. Life only moves on, so it is never unset.
+   * It set its unit Dying (a subordinate cut off from its principal) and its stream may still say Alive: a pass woken
+   * by another change meanwhile would send it again. Life only moves on, so it is never unset.
    */
   dyingSent = false;
 

@@ -98,11 +98,6 @@ export class RemoteState implements HookSurroundings {
     return this.ownUnit.get(this.of.unit);
   }
 
-  /** Its application's life, as its unit's stream shows it (undefined until it has). */
-  get applicationLife(): Life | null | undefined {
-    return this.ownApplication.get(this.application)?.life;
-  }
-
   /** Its application's relations. */
   get applicationRelations(): RelationView[] {
     return this.relations.all();

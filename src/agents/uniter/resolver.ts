@@ -324,6 +324,9 @@ export function scopesToEnter(relations: readonly RelationView[], progress: Unit
  * maybeSetSubordinateDying): it sees the relation go Dying first, and goes Dying before it departs. The server's
  * dying-subordinates cleanup, queued when such a relation is removed, is the backstop: for a subordinate whose agent
  * never ran, or a relation removed by force. A principal is never cut off.
+ *
+ * That units go Dying with their application is not the agent's rule: the cleaner's dying-units cleanup makes them
+ * so, in batches (src/model/cleanups.ts), and the agent only sees its unit's life change.
  */
 export function cutOffFromPrincipal(relations: readonly RelationView[], principal: string | null): boolean {
   if (principal === null) return false;
