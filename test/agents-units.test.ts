@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { MachineAgent } from "../src/agents/machine-agent.js";
 import { useAgents } from "./support/agents.js";
-import { useLiveServer } from "./support/streams.js";
+import { CHANGES, subscribe, useLiveServer } from "./support/streams.js";
 
 const live = useLiveServer();
 const agentsFor = useAgents(live);
@@ -98,6 +98,23 @@ describe("removals converge to the seeds' end state with nothing left behind", {
         applications: { mysql: "ALIVE 1", logging: "ALIVE 0" },
         relations: { "mysql:cluster": ["mysql/0"] },
       });
+  });
+
+  it("removeApplication with agents running: the cleaner's dying-units cleanup makes its units Dying, and their agents take them away", async () => {
+    const { model } = await settledScene();
+    const stream = subscribe(live.url, CHANGES, { model, kinds: ["UNIT", "CLEANUP"] });
+    await stream.synced();
+    await mutate(`mutation ($input: RemoveApplicationInput!) { removeApplication(input: $input) { outcome } }`, {
+      model,
+      applications: ["wordpress"],
+    });
+    const units = ["wordpress/0", "wordpress/1"];
+    const dying = (s: typeof stream, unit: string) => s.changes.some((e) => e.kind === "UNIT" && e.entity === unit && e.life === "DYING");
+    const removed = (s: typeof stream, unit: string) => s.changes.some((e) => e.kind === "UNIT" && e.entity === unit && e.removed);
+    await stream.until((s) => units.every((unit) => dying(s, unit) && removed(s, unit)), DEADLINE.timeout);
+    const cleanup = stream.changes.find((e) => e.kind === "CLEANUP" && e.cleanup?.kind === "dying-units");
+    expect(cleanup?.cleanup?.target).toBe("wordpress");
+    await stream.close();
   });
 
   it("removeRelation of the container-scoped relation: the subordinates depart, die and are removed; the principals stay", async () => {

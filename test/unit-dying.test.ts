@@ -1,6 +1,7 @@
-// Seed 001 "Units": a unit agent sets its own unit Dying (Juju's uniter Destroy),
-// when its application is Dying, and a subordinate's agent when no Alive
-// container-scoped relation with its principal's application remains.
+// Seed 001 "Units": a subordinate's agent sets its own unit Dying (Juju's uniter
+// Destroy) when no Alive container-scoped relation with its principal's
+// application remains. (Units go Dying with their application through the
+// cleaner's dying-units cleanup, not their agents: cleaner.test.ts, agents-units.test.ts.)
 import { describe, expect, it } from "vitest";
 import { useApi } from "./support/api.js";
 import { deploy, integrate, snapshot } from "./support/fixtures.js";

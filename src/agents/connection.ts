@@ -43,6 +43,9 @@ export function passesAgain(error: unknown): boolean {
   return error.retryable || error.code === "CONTENTION";
 }
 
+/** A request as one agent sends it: the connection's, with that agent's token. */
+export type Call = <R, V>(document: TypedDocumentNode<R, V>, variables: V) => Promise<R>;
+
 type Result = { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] };
 
 /** Each document's text, printed once: agents send the same few operations thousands of times. */
@@ -187,6 +190,11 @@ export class AgentConnection {
       retry.reset();
       unsubscribe();
     };
+  }
+
+  /** Requests as the agent whose token this is. */
+  callerFor(token: string): Call {
+    return (document, variables) => this.request(document, variables, token);
   }
 
   async close(): Promise<void> {

@@ -16,20 +16,13 @@
 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  IssueUnitCredentialsDocument,
-  MachineLifeDocument,
-  MachineUnitsDocument,
-  RemoveDeadUnitDocument,
-  SetMachineDeadDocument,
-  SetMachineStatusDocument,
-  SetUnitDeadDocument,
-} from "../client/graphql.js";
+import { MachineLifeDocument, MachineUnitsDocument, SetMachineDeadDocument, SetMachineStatusDocument } from "../client/graphql.js";
 import { type AgentConnection, ApiError, passesAgain } from "./connection.js";
+import { type DeployedUnitView, Deployer } from "./deployer.js";
 import { HookRunner } from "./hooks/run-hook.js";
 import { MachinesView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
-import { type DeployedUnitView, runUnitAgent, UnitAgent } from "./unit-agent.js";
+import { UnitAgent } from "./unit-agent.js";
 import type { HookRetryOptions } from "./uniter/retry.js";
 
 export interface MachineAgentOptions {
@@ -56,8 +49,8 @@ export class MachineAgent {
   private readonly view = new MachinesView();
   /** The units on the machine (principals and their subordinates), from its machineUnits stream. */
   private readonly units = new Map<string, DeployedUnitView>();
-  /** The unit agents it runs, by unit. */
-  readonly unitAgents = new Map<string, UnitAgent>();
+  /** Its deployer: the principals assigned to its machine (deployer.ts). */
+  private readonly deployer: Deployer<UnitAgent>;
   private readonly unsubscribe: (() => void)[] = [];
   private done = false;
   /** Set once it has reported `started`: before that it deploys nothing. */
@@ -77,7 +70,7 @@ export class MachineAgent {
   constructor(
     private readonly api: AgentConnection,
     readonly credentials: MachineAgentCredentials,
-    private readonly options: MachineAgentOptions = {},
+    options: MachineAgentOptions = {},
   ) {
     this.log = options.log ?? (() => {});
     this.runner = options.runner ?? new HookRunner();
@@ -87,6 +80,31 @@ export class MachineAgent {
       (error) => this.log(`${credentials.tag}: ${String(error)}`),
       { retryable: passesAgain },
     );
+    const { model, machine, tag, token } = credentials;
+    this.deployer = new Deployer<UnitAgent>({
+      model,
+      tag,
+      call: api.callerFor(token),
+      // Subordinates are their principals' to deploy.
+      responsibleFor: (_, unit) => unit.principal === null && unit.machineId === machine,
+      noun: "unit",
+      agentFor: (unit) =>
+        new UnitAgent(api, unit, {
+          privateAddress: options.privateAddress ?? "127.0.0.1",
+          machineId: machine,
+          runner: this.runner,
+          dataDir: options.dataDir ?? join(tmpdir(), "lifeline-agents"),
+          ...(options.hookRetry ? { hookRetry: options.hookRetry } : {}),
+          log: this.log,
+        }),
+      stopped: () => this.done,
+      log: this.log,
+    });
+  }
+
+  /** The unit agents it runs, by unit. */
+  get unitAgents(): ReadonlyMap<string, UnitAgent> {
+    return this.deployer.agents;
   }
 
   /**
@@ -136,7 +154,7 @@ export class MachineAgent {
             });
           }
           // Principals' agents deploy their subordinates from the same view: no stream of their own for it.
-          for (const agent of this.unitAgents.values()) agent.unitsChanged(this.units);
+          this.deployer.unitsChanged(this.units);
           this.passes.poke();
         },
         failed,
@@ -154,71 +172,18 @@ export class MachineAgent {
     this.done = true;
     this.provisioned(); // a start still waiting returns without reporting
     for (const unsubscribe of this.unsubscribe) unsubscribe();
-    const unitAgents = [...this.unitAgents.values()];
-    for (const agent of unitAgents) agent.stop();
-    this.unitAgents.clear();
+    const unitAgents = this.deployer.stopAll();
     // The hook runner goes last: a unit agent still finishing a hook must not have its tools pulled from under it.
     void Promise.all([this.passes.stop(), ...unitAgents.map((agent) => agent.finished)])
       .then(() => (this.ownsRunner ? this.runner.close() : undefined))
       .then(this.finish);
   }
 
-  /** The deployer's pass over the principals assigned to the machine. */
-  private async deploy(): Promise<void> {
-    const { model, machine, token, tag } = this.credentials;
-    for (const [name, agent] of this.unitAgents)
-      if (!this.units.has(name)) {
-        agent.stop(); // removed, or no longer assigned here: recalled
-        this.unitAgents.delete(name);
-      }
-    for (const [name, unit] of this.units) {
-      if (unit.principal !== null || unit.machineId !== machine) continue; // subordinates are their principals' to deploy
-      const deployed = this.unitAgents.has(name) || unit.agentStatus !== "allocating";
-      try {
-        if (unit.life === "DEAD") {
-          this.unitAgents.get(name)?.stop();
-          this.unitAgents.delete(name);
-          await this.api.request(RemoveDeadUnitDocument, { input: { model, unit: name } }, token);
-          this.log(`${tag}: recalled and removed unit ${name}`);
-        } else if (!deployed && unit.life !== "ALIVE") {
-          // Never deployed: no agent will ever run it, so it goes at once.
-          await this.api.request(SetUnitDeadDocument, { input: { model, unit: name } }, token);
-          await this.api.request(RemoveDeadUnitDocument, { input: { model, unit: name } }, token);
-          this.log(`${tag}: removed unit ${name}, which was never deployed`);
-        } else if (!this.unitAgents.has(name)) {
-          const credentials = (await this.api.request(IssueUnitCredentialsDocument, { input: { model, unit: name } }, token))
-            .issueUnitCredentials;
-          if (this.done) return; // stopped meanwhile: the next deployer issues credentials again
-          await runUnitAgent(
-            this.unitAgents,
-            new UnitAgent(
-              this.api,
-              { model, unit: name, ...credentials },
-              {
-                privateAddress: this.options.privateAddress ?? "127.0.0.1",
-                machineId: machine,
-                runner: this.runner,
-                dataDir: this.options.dataDir ?? join(tmpdir(), "lifeline-agents"),
-                ...(this.options.hookRetry ? { hookRetry: this.options.hookRetry } : {}),
-                log: this.log,
-              },
-            ),
-            this.units,
-          );
-          this.log(`${tag}: deployed unit ${name}`);
-        }
-      } catch (error) {
-        // In scope, subordinates left, already gone: the next event brings it back here.
-        if (!(error instanceof ApiError)) throw error;
-      }
-    }
-  }
-
   /** A Dying machine with nothing left on it reports `stopped` and becomes Dead (the API checks again: HAS_UNITS, HAS_CONTAINERS). */
   private async act(): Promise<void> {
     if (!this.started) return;
     const { model, machine, token, tag } = this.credentials;
-    await this.deploy();
+    await this.deployer.deploy();
     const own = this.view.machines.get(machine);
     if (!this.view.synced || !own || own.life !== "DYING") return;
     // The model's manager: removeMachine refuses it, and it goes with its model (finishModel), never by its agent.

@@ -96,7 +96,11 @@ const relationSettingsCleanup: CleanupHandler = async (tx, model, cleanup) => {
   return batch.length < CLEANUP_BATCH ? "done" : "more";
 };
 
-/** Walks an application's units in creation order, a batch per call, remembering where it got to. */
+/**
+ * Walks an application's units in creation order, a batch per call, remembering where it got to. The one owner of
+ * "units go Dying when their application does" (Juju: Application.Destroy queues cleanupUnitsForDyingApplication):
+ * unit agents only see their unit's life change, and never set it Dying for their application.
+ */
 const dyingUnitsCleanup: CleanupHandler = async (tx, model, cleanup) => {
   const after = Number(cleanup.args.afterSeq ?? 0);
   const batch = await tx.db

@@ -578,10 +578,11 @@ export interface UnitInput extends InModel {
 }
 
 /**
- * The unit agent's Destroy (seed 001): it sets its own unit Dying when its
- * application is Dying, and a subordinate's agent when no Alive container-scoped
- * relation with its principal's application remains. Unlike the user's
- * remove-unit it works on subordinates: their agents are the ones that know.
+ * The unit agent's Destroy (seed 001): a subordinate's agent sets its own unit
+ * Dying when no Alive container-scoped relation with its principal's application
+ * remains. (Units go Dying with their application through the dying-units
+ * cleanup, not their agents.) Unlike the user's remove-unit it works on
+ * subordinates: their agents are the ones that know.
  * Alive → Dying (a principal's subordinates follow, as setUnitsDying does);
  * a no-op otherwise.
  */

@@ -4,6 +4,7 @@
 // hook's own relation-set writes held back until the hook succeeds.
 import type { HookContext, LogLevel, RelationRef, WorkloadStatus } from "../hooks/context.js";
 import { PendingRelationSettings } from "../hooks/pending-settings.js";
+import { byName, type Hook, type UniterProgress } from "./resolver.js";
 
 /** One relation the unit is in, as the hook sees it. */
 export interface RelationInHook {
@@ -11,6 +12,34 @@ export interface RelationInHook {
   remoteApplication: string;
   /** relation-list: the remote units joined, as of the hook (the joining one included in -joined, the departing one gone in -departed). */
   members: string[];
+}
+
+/**
+ * A relation whose scope the unit is in, as `hook` sees it (null when the unit is in no such scope): its remote
+ * application (the unit's own for a peer relation) and relation-list, which holds the joining unit in -joined and
+ * not the departing one in -departed.
+ */
+export function relationInHook(
+  id: number,
+  hook: Hook,
+  progress: UniterProgress,
+  endpoints: readonly { applicationName: string }[],
+  application: string,
+): RelationInHook | null {
+  const relation = progress.relations[id];
+  if (!relation) return null;
+  // A peer relation's counterpart is the unit's own application.
+  const remoteApplication = endpoints.find((e) => e.applicationName !== application)?.applicationName ?? application;
+  const members = new Set(Object.keys(relation.members));
+  if (hook.relation?.id === id && hook.remoteUnit) {
+    if (hook.name.endsWith("-relation-joined")) members.add(hook.remoteUnit);
+    if (hook.name.endsWith("-relation-departed")) members.delete(hook.remoteUnit);
+  }
+  return {
+    ref: { id, endpoint: relation.endpoint },
+    remoteApplication,
+    members: [...members].sort(byName),
+  };
 }
 
 export interface ContextSources {

@@ -19,7 +19,14 @@
 //   5. -changed for known units whose settings version moved;
 // then config-changed when the application's config moved; and, Dying with no
 // relation left, stop, then remove.
-import type { Life } from "../../client/graphql.js";
+//
+// Around the hooks, the same pure style decides the rest of a pass (Juju's
+// uniterResolver.NextOp): which scopes to enter, whether a subordinate must go
+// Dying, which hook to run when its last one failed, and when the unit may be
+// set Dead.
+import type { Life, RelationInfoFieldsFragment, ResolvedMode } from "../../client/graphql.js";
+import { applicationOfUnit } from "../../core/unit-name.js";
+import type { EntityView } from "../stream-view.js";
 
 /** One relation's progress: the remote units the unit has run -joined for, with the settings version last seen. */
 export type RelationProgress = {
@@ -252,4 +259,84 @@ export function applyHook(progress: UniterProgress, hook: Hook, situation: Situa
     if (unit in relation.members) relation.members[unit] = remote[unit] ?? relation.members[unit]!;
   } else if (kind === "departed") delete relation.members[unit];
   else if (kind === "broken") delete progress.relations[key];
+}
+
+/** The agent's progress as kept on the server (a JSON document): the resolver's, plus a hook begun and not yet committed. */
+export type StoredProgress = UniterProgress & { pending: Hook | null };
+
+/** A relation of the unit's application, as its applicationRelations stream shows it. */
+export type RelationView = EntityView<RelationInfoFieldsFragment>;
+
+/**
+ * What a pass does about hooks: run one (or skip it, resolved with no retry), nothing, or wait in error. A run of the
+ * failed hook says what allowed it: a person's resolution or the retry timer, each good for one run.
+ */
+export type HookChoice = { hook: Hook; skip: boolean; by?: "resolution" | "timer" } | null | "wait";
+
+/** Where the unit stands with a failed hook: what its own row says (its stream), and what the agent knows ahead of it. */
+export interface FailureNow {
+  /** Its unit's row says its agent is in error. */
+  inError: boolean;
+  /** The resolution a person asked for on that row (resolveUnit), if any. */
+  resolved: ResolvedMode | null;
+  /** The agent committed its pending hook FAILED itself, whether or not its stream has said so yet (local-state.ts). */
+  pendingFailed: boolean;
+  /** The retry timer fired since the failure: one run of the failed hook is allowed (local-state.ts). */
+  retryDue: boolean;
+}
+
+/**
+ * The hook to run now: a failed one once resolved or due for a retry, one begun and never committed, or nextHook's. In
+ * error, nothing else runs: the failed hook waits (Juju's uniter, resolver.go nextOpHookError).
+ */
+export function nextHookChoice(progress: StoredProgress, failure: FailureNow, situation: Situation): HookChoice {
+  if ((failure.inError || failure.pendingFailed) && progress.pending) {
+    // A resolution shows on a row of the agent in error; rows its own runs wrote meanwhile may still be on their way.
+    const resolved = failure.inError ? failure.resolved : null;
+    if (resolved) return { hook: progress.pending, skip: resolved === "SKIP_HOOK", by: "resolution" };
+    if (failure.retryDue) return { hook: progress.pending, skip: false, by: "timer" };
+    return "wait";
+  }
+  // A hook begun but never committed (the agent stopped mid-hook) is run again, as Juju treats it as failed.
+  const hook = progress.pending ?? nextHook(progress, situation);
+  return hook ? { hook, skip: false } : null;
+}
+
+/** The unit's own endpoint name in a relation (the endpoint of its application); "" while the relation is unknown. */
+export function ownEndpoint(relation: RelationInfoFieldsFragment | undefined, application: string): string {
+  return relation?.endpoints?.find((e) => e.applicationName === application)?.name ?? "";
+}
+
+/** A subordinate takes part only in its principal's container-scoped relations, and in global ones. */
+export function belongsIn(relation: RelationInfoFieldsFragment, principal: string | null): boolean {
+  if (principal === null || relation.scope !== "CONTAINER") return true;
+  return (relation.endpoints ?? []).some((e) => e.applicationName === applicationOfUnit(principal));
+}
+
+/** The Alive relations of its application the unit belongs in and whose scope it is not in yet, in the stream's order. */
+export function scopesToEnter(relations: readonly RelationView[], progress: UniterProgress, principal: string | null): RelationView[] {
+  return relations.filter((r) => r.life === "ALIVE" && !progress.relations[Number(r.entity)] && belongsIn(r.info, principal));
+}
+
+/**
+ * Seed 001: a subordinate becomes Dying once no Alive container-scoped relation between its application and its
+ * principal's remains. Its own agent owns this rule, as Juju's does (relation/statetracker.go
+ * maybeSetSubordinateDying): it sees the relation go Dying first, and goes Dying before it departs. The server's
+ * dying-subordinates cleanup, queued when such a relation is removed, is the backstop: for a subordinate whose agent
+ * never ran, or a relation removed by force. A principal is never cut off.
+ *
+ * That units go Dying with their application is not the agent's rule: the cleaner's dying-units cleanup makes them
+ * so, in batches (src/model/cleanups.ts), and the agent only sees its unit's life change.
+ */
+export function cutOffFromPrincipal(relations: readonly RelationView[], principal: string | null): boolean {
+  if (principal === null) return false;
+  const principalApp = applicationOfUnit(principal);
+  return !relations.some(
+    (r) => r.life === "ALIVE" && r.info.scope === "CONTAINER" && (r.info.endpoints ?? []).some((e) => e.applicationName === principalApp),
+  );
+}
+
+/** Dying, with remove committed, no scope left and no subordinate left: the agent may set its unit Dead (seed 001). */
+export function readyToBeDead(unitLife: Life | null, progress: UniterProgress, subordinates: number): boolean {
+  return unitLife !== "ALIVE" && progress.removed && Object.keys(progress.relations).length === 0 && subordinates === 0;
 }

@@ -58,3 +58,61 @@ export class RetryTimer {
     this.cancel = null;
   }
 }
+
+/**
+ * Where the automatic retry of the failed hook the agent is in stands (Juju: the uniter's retryHookTimerStarted, and
+ * the RetryHookVersion its remote state counts the timer's firings in):
+ *
+ *   unplanned --plan--> planned --the timer fires--> due --a run of the failed hook begins--> unplanned
+ *
+ * Planned where the model does not retry hooks too: the timer stays disarmed, and only a resolution moves the agent,
+ * but the model is asked once a failure, not once a pass.
+ */
+export type RetryStep = "unplanned" | "planned" | "due";
+
+/** The retry of a failed hook, as a unit agent keeps it: its step, and the timer that makes it due. */
+export class HookRetry {
+  private current: RetryStep = "unplanned";
+  private readonly timer: RetryTimer;
+
+  /** `due` is told when the timer fires: one run of the failed hook is allowed. */
+  constructor(options: HookRetryOptions, due: () => void) {
+    this.timer = new RetryTimer(options, () => {
+      this.current = "due";
+      due();
+    });
+  }
+
+  get step(): RetryStep {
+    return this.current;
+  }
+
+  /**
+   * In error, with nothing allowing a run: the retry of this failure is planned; with `armed`, the timer armed for the
+   * schedule's next wait (Juju's StartRetryHookTimer), which it returns.
+   */
+  plan(armed: boolean): number | null {
+    this.current = "planned";
+    return armed ? this.timer.start() : null;
+  }
+
+  /**
+   * A run of the failed hook has begun: what allowed it is spent. A resolution also disarms the timer and starts its
+   * schedule over (Juju's StopRetryHookTimer); the timer's own run leaves the schedule where it is.
+   */
+  take(by: "resolution" | "timer"): void {
+    this.current = "unplanned";
+    if (by === "resolution") this.timer.reset();
+  }
+
+  /** The hook failed again: a planned retry was for the failure before, so the next pass plans the schedule's next wait. */
+  failedAgain(): void {
+    if (this.current === "planned") this.current = "unplanned";
+  }
+
+  /** Out of error (a hook committed succeeded, skipped or missing), or the agent stopping: the schedule starts over. */
+  reset(): void {
+    this.timer.reset();
+    this.current = "unplanned";
+  }
+}

@@ -1,0 +1,134 @@
+// What a unit agent's streams say (src/agents/uniter/remote-state.ts; Juju's
+// remote-state watcher), over real streams from a live server, with the unit's
+// own credentials: its unit and its application, its application's relations,
+// and in each scope it watches the counterpart units with their settings
+// versions, in the resolver's terms (situation()).
+import { afterEach, describe, expect, it } from "vitest";
+import { AgentConnection } from "../src/agents/connection.js";
+import { RemoteState } from "../src/agents/uniter/remote-state.js";
+import { issueUnitCredentials } from "../src/model/index.js";
+import { useLiveServer } from "./support/streams.js";
+
+const live = useLiveServer();
+const DEADLINE = { timeout: 15_000, interval: 50 };
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+const mutate = (query: string, input: Record<string, unknown>) => live.ok(query, { input });
+const deploy = (model: string, charm: string) =>
+  mutate(`mutation ($input: DeployInput!) { deploy(input: $input) { name } }`, { model, charm });
+const integrate = async (model: string, a: string, b: string) =>
+  (await mutate(`mutation ($input: IntegrateInput!) { integrate(input: $input) { id } }`, { model, endpoints: [a, b] })).integrate
+    .id as number;
+const enter = (model: string, relation: number, unit: string) =>
+  mutate(`mutation ($input: EnterScopeInput!) { enterScope(input: $input) { member { unitName } } }`, {
+    model,
+    relation,
+    unit,
+    privateAddress: "10.0.0.3",
+  });
+const removeRelation = (model: string, key: string, force = false) =>
+  mutate(`mutation ($input: RemoveRelationInput!) { removeRelation(input: $input) { outcome } }`, { model, relations: [key], force });
+const configVersion = async (model: string, application: string) =>
+  (
+    await live.ok(`query ($model: String!, $a: String!) { model(name: $model) { application(name: $a) { configVersion } } }`, {
+      model,
+      a: application,
+    })
+  ).model.application.configVersion as number;
+const settingsVersion = async (model: string, relation: number, unit: string) =>
+  (
+    await live.ok(
+      `query ($model: String!, $relation: Int!, $unit: String!) { model(name: $model) { relation(id: $relation) { settings(unit: $unit) { version } } } }`,
+      { model, relation, unit },
+    )
+  ).model.relation.settings.version as number;
+
+/** A unit's remote state, watching its streams with its own credentials, once both have sent their first state. */
+async function remoteOf(model: string, unit: string) {
+  const { token } = await issueUnitCredentials(live.store.db, { model, unit });
+  const api = new AgentConnection(live.url);
+  let changes = 0;
+  const remote = new RemoteState(api, { model, unit, token }, () => changes++);
+  const failures: Error[] = [];
+  remote.watch((error) => failures.push(error));
+  cleanup.push(
+    () => api.close(),
+    () => remote.stop(),
+  );
+  await expect.poll(() => remote.synced, DEADLINE).toBe(true);
+  return { remote, changes: () => changes, failures };
+}
+
+/** wordpress and mysql, related by their db endpoints. */
+async function scene() {
+  const { name: model } = await live.newModel();
+  await deploy(model, "wordpress");
+  await deploy(model, "mysql");
+  const db = await integrate(model, "wordpress", "mysql");
+  return { model, db };
+}
+
+describe("a unit's remote state", { timeout: 60_000 }, () => {
+  it("its unit, and its application's relations and config version, once both streams have sent their state", async () => {
+    const { model, db } = await scene();
+    const { remote, failures } = await remoteOf(model, "wordpress/0");
+    expect([remote.unit?.entity, remote.unit?.life, remote.principal()]).toEqual(["wordpress/0", "ALIVE", null]);
+    expect(remote.applicationRelations.map((r) => [r.entity, r.life])).toEqual([[String(db), "ALIVE"]]);
+    expect([...remote.endpointsOf(db)].sort((a, b) => a.applicationName.localeCompare(b.applicationName))).toEqual([
+      { applicationName: "mysql", name: "db" },
+      { applicationName: "wordpress", name: "db" },
+    ]);
+    // No scope watched yet: the resolver sees no relation.
+    expect(remote.situation("ALIVE")).toEqual({ unitLife: "ALIVE", configVersion: await configVersion(model, "wordpress"), relations: {} });
+    await mutate(`mutation ($input: SetApplicationConfigInput!) { setApplicationConfig(input: $input) { name } }`, {
+      model,
+      application: "wordpress",
+      values: [{ key: "fail-hook", value: "start" }],
+    });
+    const moved = await configVersion(model, "wordpress");
+    await expect.poll(() => remote.situation("ALIVE").configVersion, DEADLINE).toBe(moved);
+    expect(failures).toEqual([]);
+  });
+
+  it("in each scope it watches: the counterpart units in scope with their settings versions, never itself; then the relation's life", async () => {
+    const { model, db } = await scene();
+    await enter(model, db, "wordpress/0");
+    await enter(model, db, "mysql/0");
+    const { remote, changes } = await remoteOf(model, "wordpress/0");
+    remote.watchScopes([String(db)]);
+    await expect.poll(() => remote.scopesSynced, DEADLINE).toBe(true);
+    const version = await settingsVersion(model, db, "mysql/0");
+    expect(remote.situation("ALIVE").relations).toEqual({ [db]: { life: "ALIVE", peer: false, remote: { "mysql/0": version } } });
+    const before = changes();
+    await removeRelation(model, "wordpress:db mysql:db"); // units in scope: Dying
+    await expect.poll(() => remote.situation("ALIVE").relations[db]?.life, DEADLINE).toBe("DYING");
+    expect(changes()).toBeGreaterThan(before);
+    remote.watchScopes([]);
+    expect(remote.situation("ALIVE").relations).toEqual({});
+  });
+
+  it("a relation removed under it counts as gone: its scope's stream ends, and the resolver sees no relation", async () => {
+    const { model, db } = await scene();
+    await enter(model, db, "wordpress/0");
+    const { remote } = await remoteOf(model, "wordpress/0");
+    remote.watchScopes([String(db)]);
+    await expect.poll(() => remote.scopesSynced, DEADLINE).toBe(true);
+    await removeRelation(model, "wordpress:db mysql:db", true);
+    await expect.poll(() => remote.situation("ALIVE").relations, DEADLINE).toEqual({});
+    expect(remote.relation(db)).toBeUndefined();
+    expect(remote.scopesSynced).toBe(true);
+  });
+
+  it("a subordinate's principal, from its unit's row", async () => {
+    const { name: model } = await live.newModel();
+    await deploy(model, "wordpress");
+    await deploy(model, "logging");
+    const info = await integrate(model, "logging", "wordpress");
+    await enter(model, info, "wordpress/0"); // creates logging/0
+    const { remote } = await remoteOf(model, "logging/0");
+    expect(remote.principal()).toBe("wordpress/0");
+  });
+});
