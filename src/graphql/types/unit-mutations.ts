@@ -106,9 +106,9 @@ builder.mutationFields((t) => ({
   setUnitDying: t.field({
     type: UnitRef,
     description:
-      "Unit agent (Juju's uniter Destroy): its unit becomes Dying, when its application is Dying or, for a subordinate, when no Alive " +
-      "container-scoped relation with its principal's application remains. Works on subordinates (unlike removeUnit); a principal's " +
-      "subordinates follow it. A no-op for a unit that is not Alive.",
+      "Unit agent (Juju's uniter Destroy): a subordinate's agent makes its unit Dying when no Alive container-scoped relation with its " +
+      "principal's application remains. (Units go Dying with their application through the cleaner, not their agents.) Works on " +
+      "subordinates (unlike removeUnit); a principal's subordinates follow it. A no-op for a unit that is not Alive.",
     args: { input: t.arg({ type: UnitTargetInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgent: input }),
     resolve: (_root, { input }, ctx) => setUnitDying(ctx.db, input),
