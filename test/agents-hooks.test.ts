@@ -107,7 +107,7 @@ describe("hooks, in Juju's order", { timeout: 180_000 }, () => {
   });
 });
 
-describe("a failed hook (../shared/JUJU-AGENTS.md 'Hook failures and resolved')", { timeout: 180_000 }, () => {
+describe("a failed hook (as Juju's uniter: hook failures and resolved)", { timeout: 180_000 }, () => {
   it('stops the unit in error, `hook failed: "<hook>"`; resolveUnit with retry runs it again and the unit goes on', async () => {
     const { name: model } = await live.newModel();
     await agentsFor(model);

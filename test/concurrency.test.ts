@@ -1,5 +1,5 @@
 // Concurrent creates end in one of the serial outcomes: SERIALIZABLE
-// transactions, retried on serialization failure (DESIGN.md "Transactions").
+// transactions, retried on serialization failure (docs/decisions.md, "Store and write path").
 // On PostgreSQL these run on parallel connections; on PGlite they queue.
 import { describe, expect, it } from "vitest";
 import { rowsOf } from "../src/db/connect.js";

@@ -1,6 +1,6 @@
 // The hook runner: which hooks run, with what environment, how their end is
 // reported, and how the tools of concurrent hooks keep to their own hook
-// (Juju's worker/uniter/runner; ../shared/JUJU-AGENTS.md, "What a hook sees").
+// (Juju's worker/uniter/runner: what a hook sees).
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, stat, writeFile } from "node:fs/promises";

@@ -1,6 +1,6 @@
 // `juju model-config automatically-retry-hooks`: on by default; unit agents
 // read it from the model (and its change rows) to decide whether to retry a
-// failed hook by themselves (../shared/JUJU-AGENTS.md "Hook failures and `resolved`").
+// failed hook by themselves (as Juju's uniter: hook failures and `resolved`).
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rowsOf } from "../src/db/connect.js";

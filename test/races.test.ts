@@ -1,5 +1,5 @@
 // Conflicting operations racing on parallel connections end in one of their
-// serial outcomes (DESIGN.md "Transactions"). On PostgreSQL each race runs
+// serial outcomes (docs/decisions.md, "Store and write path"). On PostgreSQL each race runs
 // many times over real parallel connections; on PGlite (one connection) the
 // same races serialize, and run fewer times.
 import { describe, expect, it } from "vitest";

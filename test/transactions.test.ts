@@ -1,4 +1,4 @@
-// DESIGN.md "Transactions": serialization failures and deadlocks are retried a
+// docs/decisions.md, "Store and write path": serialization failures and deadlocks are retried a
 // bounded number of times, then the caller gets a clear contention error.
 import { describe, expect, it } from "vitest";
 import { LifelineError } from "../src/core/errors.js";

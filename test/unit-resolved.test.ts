@@ -1,8 +1,8 @@
 // A failed hook stops its unit's progress (agent status error, Juju's
 // `hook failed: "<hook>"`), until `juju resolved` (retry it) or
 // `juju resolved --no-retry` (skip it) and the run its agent begins for it,
-// or until the unit is removed with force (../shared/JUJU-AGENTS.md "Hook
-// failures and `resolved`"). The run takes the resolution as it begins.
+// or until the unit is removed with force (as Juju's uniter treats hook
+// failures and `resolved`). The run takes the resolution as it begins.
 import { describe, expect, it } from "vitest";
 import { useApi } from "./support/api.js";
 import { deploy, integrate } from "./support/fixtures.js";

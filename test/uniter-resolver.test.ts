@@ -1,5 +1,5 @@
-// The unit agent's hook order (Juju's uniter resolver; ../shared/JUJU-AGENTS.md
-// "Unit agent", seed 002), as pure functions: given the agent's progress and
+// The unit agent's hook order (Juju's uniter resolver; "The Relations
+// lifecycle"), as pure functions: given the agent's progress and
 // what its streams say now, which hook runs next, and what progress becomes
 // once it is committed.
 import { describe, expect, it } from "vitest";

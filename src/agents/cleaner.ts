@@ -1,4 +1,4 @@
-// The cleaner (Juju's worker/cleaner, ../shared/JUJU-AGENTS.md): runs a model's
+// The cleaner (Juju's worker/cleaner): runs a model's
 // due cleanups whenever one is queued (it watches the queue, as Juju's watches its
 // cleanups collection), when a queued one comes due, and on a timer (a failed
 // cleanup's retry). It runs as the model's manager machine agent, like the

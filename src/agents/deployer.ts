@@ -1,4 +1,4 @@
-// The deployer (Juju's worker/deployer, ../shared/JUJU-AGENTS.md; seed 001): for
+// The deployer (Juju's worker/deployer; "Lifecycles"): for
 // the units it is responsible for (a machine agent: the principals on its
 // machine; a principal's unit agent: its subordinates, which run beside it), an
 // Alive unit gets fresh credentials and its unit agent started; a non-Alive unit

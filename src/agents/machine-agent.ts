@@ -1,4 +1,4 @@
-// A machine agent (Juju's machiner and deployer, ../shared/JUJU-AGENTS.md), with
+// A machine agent (Juju's machiner and deployer), with
 // the credentials the provisioner handed its instance. Once its machine has an
 // instance recorded (Juju's agent cannot even log in before SetProvisioned), it
 // reports status `started`, so a started machine always shows its instance; then it

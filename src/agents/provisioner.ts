@@ -1,4 +1,4 @@
-// The provisioner (Juju's worker/provisioner, ../shared/JUJU-AGENTS.md): the
+// The provisioner (Juju's worker/provisioner): the
 // agent of a model's JobManageModel machine. It watches the model's machines
 // through the `changes` stream and reconciles the provider with them:
 // - an Alive machine without an instance gets one, started with the machine's

@@ -1,4 +1,4 @@
-// A unit agent (Juju's uniter, ../shared/JUJU-AGENTS.md; seed 001 "Agents"),
+// A unit agent (Juju's worker/uniter; "Lifecycles", its agents),
 // with the credentials its deployer issued. It wires the uniter's pieces, each
 // with one job, as Juju's uniter does:
 // - uniter/remote-state.ts: what its streams say (its unit, its application,

@@ -1,6 +1,6 @@
 // What a running hook may read and write through Juju's hook tools. The unit
 // agent implements HookContext over the API, one per hook run, as of the
-// hook's start (../shared/JUJU-AGENTS.md, "What a hook sees"); the hook runner
+// hook's start (what a hook sees in Juju's worker/uniter/runner/context); the hook runner
 // serves the tools against it.
 
 /** A relation as hook tools name it: Juju's relation id "<endpoint>:<id>", e.g. "db:2". */

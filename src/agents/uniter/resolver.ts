@@ -1,6 +1,6 @@
 // Which hook a unit agent runs next, and what its progress becomes once that
 // hook is committed: Juju's uniter resolver (worker/uniter/relation/resolver.go
-// nextHookForRelation; ../shared/JUJU-AGENTS.md "Unit agent"), as pure
+// nextHookForRelation; Juju's worker/uniter), as pure
 // functions over the agent's progress (kept on the server, so an agent with
 // nothing local resumes exactly) and what its streams say now.
 //
@@ -13,7 +13,7 @@
 //      empty, so every member departs;
 //   3. -broken once every member has departed from a relation that is Dying
 //      (or that the unit is leaving because it is Dying); never for a peer
-//      relation (../shared/JUJU-AGENTS.md); committing it leaves the scope;
+//      relation (as Juju's uniter does); committing it leaves the scope;
 //   4. -joined for remote units not yet known (sorted by name); a unit that
 //      joined and left before its -joined ran gets neither hook;
 //   5. -changed for known units whose settings version moved;
