@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { openStore, queryTurnOf } from "../src/db/connect.js";
 import { WriteGate } from "../src/db/pglite-write-gate.js";
 import { inSnapshot } from "../src/db/transaction-runner.js";
+import { memoryStore } from "./support/pglite-template.js";
 import { onPostgres } from "./support/store.js";
 
 /** A piece of work that runs until `finish` is called; `started` says whether it began. */
@@ -77,7 +78,7 @@ describe("the write gate", () => {
   it.skipIf(onPostgres)(
     "on a PGlite store, a write transaction and a write statement wait for a query's reads; reads and read-only transactions do not",
     async () => {
-      const store = await openStore({ dataDir: "memory://" });
+      const store = await openStore(await memoryStore());
       try {
         const query = held();
         const reading = queryTurnOf(store.db)!(query.work);

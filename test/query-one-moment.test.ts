@@ -13,6 +13,7 @@ import type { DbTx } from "../src/db/transaction-runner.js";
 import { ensureAdminToken, MAX_UNITS_PER_REQUEST_IN_PROCESS } from "../src/model/index.js";
 import { createYogaApp, type RunningServer, startServer } from "../src/server/app.js";
 import { REMOVE_APPLICATION, REMOVE_DEAD_UNIT, RUN_CLEANUPS, SET_UNIT_DEAD } from "./support/lifecycle.js";
+import { memoryStore } from "./support/pglite-template.js";
 import { ADMIN_TOKEN, adminHeaders, createPrivateDatabase, onPostgres, uniqueName } from "./support/store.js";
 
 interface Result {
@@ -31,7 +32,7 @@ beforeAll(async () => {
   // On PostgreSQL a database of its own: the specs below lock a table, which no other test file should meet.
   database = onPostgres ? await createPrivateDatabase() : undefined;
   const onQuery = (text: string) => onStatement?.(text);
-  store = await openStore(database ? { databaseUrl: database.url, maxConnections: 8, onQuery } : { dataDir: "memory://", onQuery });
+  store = await openStore(database ? { databaseUrl: database.url, maxConnections: 8, onQuery } : { ...(await memoryStore()), onQuery });
   await ensureAdminToken(store.db, ADMIN_TOKEN);
   server = await startServer(store, "127.0.0.1", 0);
 });

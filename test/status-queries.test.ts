@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../src/db/connect.js";
 import { addModel, addUnit, deploy, ensureAdminToken, enterScope, integrate, leaveScope } from "../src/model/index.js";
 import { createYogaApp } from "../src/server/app.js";
+import { memoryStore } from "./support/pglite-template.js";
 import { ADMIN_TOKEN, adminHeaders, onPostgres, uniqueName } from "./support/store.js";
 
 let store: Store;
@@ -25,7 +26,7 @@ async function gql(query: string, variables: Record<string, unknown> = {}) {
 
 beforeAll(async () => {
   store = await openStore({
-    ...(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 } : { dataDir: "memory://" }),
+    ...(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 } : await memoryStore()),
     // A token's use, written at most once a minute off the request's path (src/model/sessions.ts noteUse), is no page's cost.
     onQuery: (query) => {
       if (query.startsWith('update "credentials"')) return;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../src/db/connect.js";
 import { models } from "../src/db/schema.js";
 import { statement } from "../src/db/statement.js";
+import { memoryStore } from "./support/pglite-template.js";
 import { openTestStore, uniqueName } from "./support/store.js";
 
 const modelNamed = statement(["name"], (db, p) => db.select({ name: models.name }).from(models).where(eq(models.name, p.name)));
@@ -40,7 +41,7 @@ describe("a statement built once", () => {
   });
 
   it("serves each store it is used with, never another's connection", async () => {
-    const other = await openStore({ dataDir: "memory://" });
+    const other = await openStore(await memoryStore());
     try {
       const name = uniqueName("stmt");
       await other.db.insert(models).values({ name, defaultSeries: "jammy" });

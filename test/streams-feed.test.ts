@@ -10,6 +10,7 @@ import type { ChangeEvent } from "../src/changes/stream-event.js";
 import { modelChanges, relationUnits, unitLife, type Watcher } from "../src/changes/watchers.js";
 import { openStore, type Store } from "../src/db/connect.js";
 import { addModel, deploy, enterScope, integrate } from "../src/model/index.js";
+import { memoryStore } from "./support/pglite-template.js";
 import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
 
 let store: Store;
@@ -48,7 +49,7 @@ describe("a change whose NOTIFY is lost", () => {
 async function countedFeed() {
   const queries: string[] = [];
   const counted = await openStore({
-    ...(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 } : { dataDir: "memory://" }),
+    ...(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 } : await memoryStore()),
     onQuery: (query) => queries.push(query),
   });
   const shared = new ChangeFeed(counted, defaultFeedOptions);

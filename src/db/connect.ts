@@ -49,7 +49,15 @@ export type StoreOptions = (
       /** Prepare statements on their connections (default); off behind a pooler that cannot keep them (PgBouncer's transaction mode). */
       preparedStatements?: boolean;
     }
-  | /** A PGlite data directory, or "memory://" for a throw-away store. */ { dataDir: string }
+  | /** A PGlite data directory, or "memory://" for a throw-away store. */ {
+      dataDir: string;
+      /**
+       * A throw-away store starts as a copy of this dump of a data directory (PGlite's dumpDataDir) instead of an empty
+       * one: the tests dump a migrated store once and start each of theirs from it, skipping initdb. Migrations run as
+       * ever (none is left to apply when the dump was migrated by this source).
+       */
+      loadDataDir?: Blob;
+    }
 ) & {
   /** Called with every SQL statement Drizzle sends (diagnostics, and tests that count queries). */
   onQuery?: (query: string) => void;
@@ -99,13 +107,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const logger = options.onQuery ? { logQuery: options.onQuery } : false;
   return "databaseUrl" in options
     ? openPostgres(options.databaseUrl, options.maxConnections, options.preparedStatements ?? true, logger)
-    : openPglite(options.dataDir, logger);
+    : openPglite(options.dataDir, options.loadDataDir, logger);
 }
 
 type Logger = false | { logQuery: (query: string) => void };
 
-async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
+async function openPglite(dataDir: string, loadDataDir: Blob | undefined, logger: Logger): Promise<Store> {
   const inMemory = dataDir.startsWith("memory://");
+  // A directory on disk keeps its own data; copying a dump over it is no way to open it.
+  if (loadDataDir && !inMemory) throw new Error("loadDataDir is for a memory:// store only");
   let unlock = async () => {};
   if (!inMemory) {
     dataDir = resolve(dataDir);
@@ -114,7 +124,7 @@ async function openPglite(dataDir: string, logger: Logger): Promise<Store> {
     unlock = await lockDataDir(dataDir);
   }
   try {
-    const client = await PGlite.create(inMemory ? undefined : dataDir);
+    const client = await (inMemory ? PGlite.create({ loadDataDir }) : PGlite.create(dataDir));
     // As for a server (openPostgres): transactions rely on READ COMMITTED being the default.
     await client.exec("set default_transaction_isolation = 'read committed'");
     takeTurnsInTransactions(client);

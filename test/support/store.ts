@@ -3,6 +3,7 @@
 import postgres from "postgres";
 import { openStore, type Store } from "../../src/db/connect.js";
 import { ensureAdminToken } from "../../src/model/index.js";
+import { memoryStore } from "./pglite-template.js";
 
 export const onPostgres = !!process.env.DATABASE_URL;
 
@@ -11,7 +12,7 @@ export const ADMIN_TOKEN = "llt_tests-admin-token-not-secret";
 export const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 export async function openTestStore(): Promise<Store> {
-  const store = await openStore(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 8 } : { dataDir: "memory://" });
+  const store = await openStore(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 8 } : await memoryStore());
   await ensureAdminToken(store.db, ADMIN_TOKEN);
   return store;
 }
