@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { scaled, TIME_SCALE } from "./test/support/time-scale.js";
 
 export default defineConfig({
   resolve: {
@@ -9,8 +10,10 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Deadlines stretch with the machine's load (test/support/time-scale.ts); every worker uses the run's one scale.
+    env: { LIFELINE_TEST_TIME_SCALE: String(TIME_SCALE) },
+    testTimeout: scaled(30_000),
+    hookTimeout: scaled(60_000),
     // Two cores: more workers only add PGlite start-up cost.
     maxWorkers: 2,
     // Each file still gets a worker of its own, so a fresh module graph, but a thread starts and loads sooner than a

@@ -22,6 +22,7 @@ import { useAgents } from "./support/agents.js";
 import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
 import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
 import { CHANGES, EVENT_FIELDS, type LiveServer, post, subscribe } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 /** A socket whose errors (its server killed under it) nobody needs to hear. */
 class QuietWebSocket extends WebSocket {
@@ -33,7 +34,7 @@ class QuietWebSocket extends WebSocket {
 
 const GRACE_MS = 1500;
 const PRESENCE = { graceMs: GRACE_MS };
-const DEADLINE = { timeout: 20_000, interval: 50 };
+const DEADLINE = { timeout: scaled(20_000), interval: 50 };
 
 let store: Store;
 let running: RunningServer;
@@ -113,7 +114,7 @@ function agent(model: string, who: { machine: string; token: string } | { unit: 
   };
 }
 
-describe("an agent whose connection is gone for longer than the grace period is lost", { timeout: 60_000 }, () => {
+describe("an agent whose connection is gone for longer than the grace period is lost", { timeout: scaled(60_000) }, () => {
   it("its unit's agent status reads lost, with Juju's message and since when, once the grace period has passed", async () => {
     const { model, unitAgent } = await scene();
     expect((await unitOf(model, "wordpress/0")).agentStatus.current).toBe("idle");
@@ -190,7 +191,7 @@ describe("an agent whose connection is gone for longer than the grace period is 
   });
 });
 
-describe("an agent never reads itself lost", { timeout: 60_000 }, () => {
+describe("an agent never reads itself lost", { timeout: scaled(60_000) }, () => {
   it("unitLife, the unit agent's own stream, passes no row saying its agent is lost; changes does", async () => {
     const { model, unitAgent } = await scene();
     const own = subscribe(
@@ -214,7 +215,7 @@ describe("an agent never reads itself lost", { timeout: 60_000 }, () => {
   });
 });
 
-describe("what is not lost", { timeout: 60_000 }, () => {
+describe("what is not lost", { timeout: scaled(60_000) }, () => {
   it("a machine in error, pending or Dead does not read down when its agent is lost: its own status says more", () => {
     const lostSince = new Date("2025-01-01T00:00:00Z");
     const shown = (status: string, life = "alive") =>
@@ -244,7 +245,7 @@ describe("what is not lost", { timeout: 60_000 }, () => {
     // ... and the old server's lease runs out: its agents would be lost now, had they not come back.
     const stream = subscribe(url, CHANGES, { model, since: String(revision) });
     const until = Date.now() + 2 * GRACE_MS;
-    await expect.poll(() => Date.now() >= until, { timeout: 10_000, interval: 100 }).toBe(true);
+    await expect.poll(() => Date.now() >= until, { timeout: scaled(10_000), interval: 100 }).toBe(true);
     const after = (await ok(`query ($model: String!) { model(name: $model) { revision } }`, { model })).model.revision;
     await stream.until((s) => s.events.some((e) => e.type === "BOOKMARK" && BigInt(e.revision) >= BigInt(after)));
     expect(stream.changes).toEqual([]);
@@ -259,7 +260,7 @@ describe("what is not lost", { timeout: 60_000 }, () => {
     const { controller } = await agentsFor(model);
     await expect.poll(async () => (await machineOf(model, "0")).status.current, DEADLINE).toBe("started");
     const started = Date.now();
-    await expect.poll(() => Date.now() - started >= 2 * GRACE_MS, { timeout: 10_000, interval: 100 }).toBe(true);
+    await expect.poll(() => Date.now() - started >= 2 * GRACE_MS, { timeout: scaled(10_000), interval: 100 }).toBe(true);
     expect((await machineOf(model, "0")).status.current).toBe("started");
     await controller.stop();
     await expect.poll(async () => (await machineOf(model, "0")).status.current, DEADLINE).toBe("down");
@@ -268,7 +269,7 @@ describe("what is not lost", { timeout: 60_000 }, () => {
 
 describe.skipIf(!onPostgres)(
   "several server processes on one PostgreSQL database (skipped on PGlite: one process per data directory)",
-  { timeout: 120_000 },
+  { timeout: scaled(120_000) },
   () => {
     // A database of their own: each process sweeps every agent in its database.
     const admin = onPostgres ? postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} }) : null;
@@ -355,7 +356,7 @@ describe.skipIf(!onPostgres)(
       expect(Date.now() - killed).toBeGreaterThanOrEqual(GRACE_MS - 500); // its last heartbeat was before the kill
       // And the other's stays connected well past the grace period.
       const waited = Date.now();
-      await expect.poll(() => Date.now() - waited >= 2 * GRACE_MS, { timeout: 10_000, interval: 100 }).toBe(true);
+      await expect.poll(() => Date.now() - waited >= 2 * GRACE_MS, { timeout: scaled(10_000), interval: 100 }).toBe(true);
       expect(await statuses()).toEqual({ "wordpress/0": "lost", "wordpress/1": "idle" });
     });
   },

@@ -14,10 +14,11 @@ import { BeginHookDocument, CommitHookDocument, UnitLifeDocument, type UnitLifeS
 import { useAgents } from "./support/agents.js";
 import { ManualClock } from "./support/manual-clock.js";
 import { CHANGES, subscribe, useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
 const agentsFor = useAgents(live);
-const DEADLINE = { timeout: 90_000, interval: 100 };
+const DEADLINE = { timeout: scaled(90_000), interval: 100 };
 
 const UNIT = `query ($model: String!, $unit: String!) { model(name: $model) { unit(name: $unit) {
   life workloadStatus { current message } agentStatus { current message hook }
@@ -44,7 +45,7 @@ const resolve = (model: string, name: string, retry: boolean) =>
   mutate(`mutation ($input: ResolveUnitInput!) { resolveUnit(input: $input) { name } }`, { model, unit: name, retry });
 const failHook = (hook: string) => ({ config: [{ key: "fail-hook", value: hook }] });
 
-describe("hooks, in Juju's order", { timeout: 180_000 }, () => {
+describe("hooks, in Juju's order", { timeout: scaled(180_000) }, () => {
   it("install, config-changed, start; then -joined, always followed by -changed for that unit", async () => {
     const { name: model } = await live.newModel();
     await agentsFor(model);
@@ -107,7 +108,7 @@ describe("hooks, in Juju's order", { timeout: 180_000 }, () => {
   });
 });
 
-describe("a failed hook (as Juju's uniter: hook failures and resolved)", { timeout: 180_000 }, () => {
+describe("a failed hook (as Juju's uniter: hook failures and resolved)", { timeout: scaled(180_000) }, () => {
   it('stops the unit in error, `hook failed: "<hook>"`; resolveUnit with retry runs it again and the unit goes on', async () => {
     const { name: model } = await live.newModel();
     await agentsFor(model);
@@ -163,7 +164,7 @@ describe("a failed hook (as Juju's uniter: hook failures and resolved)", { timeo
   });
 });
 
-describe("automatic retries (the model's automaticallyRetryHooks, on by default)", { timeout: 180_000 }, () => {
+describe("automatic retries (the model's automaticallyRetryHooks, on by default)", { timeout: scaled(180_000) }, () => {
   it("a failed hook is retried with backoff, so once its cause is gone the unit goes on with no resolveUnit", async () => {
     const { name: model } = await live.newModel();
     await agentsFor(model, undefined, { hookRetry: { baseMs: 100, maxMs: 400 } });
@@ -203,7 +204,7 @@ describe("automatic retries (the model's automaticallyRetryHooks, on by default)
 });
 
 describe("a failed hook runs again only when allowed, once each time (issue 31: a departed hook re-run every half second)", {
-  timeout: 180_000,
+  timeout: scaled(180_000),
 }, () => {
   const setRetries = (model: string, on: boolean) =>
     mutate(`mutation ($input: SetModelConfigInput!) { setModelConfig(input: $input) { automaticallyRetryHooks } }`, {
@@ -364,7 +365,9 @@ class StaleSnapshotConnection extends AgentConnection {
   }
 }
 
-describe("a resolution allows one run, whatever the agent's stream says (Juju clears it as the run starts)", { timeout: 180_000 }, () => {
+describe("a resolution allows one run, whatever the agent's stream says (Juju clears it as the run starts)", {
+  timeout: scaled(180_000),
+}, () => {
   it("an agent whose stream starts over with the resolution still pending, after the run it allowed failed, runs the hook no second time", async () => {
     const { name: model } = await live.newModel();
     await mutate(`mutation ($input: SetModelConfigInput!) { setModelConfig(input: $input) { automaticallyRetryHooks } }`, {
@@ -404,7 +407,7 @@ describe("a resolution allows one run, whatever the agent's stream says (Juju cl
   });
 });
 
-describe("progress is kept on the server (the seeds' hardware-failure BUG, fixed)", { timeout: 180_000 }, () => {
+describe("progress is kept on the server (the seeds' hardware-failure BUG, fixed)", { timeout: scaled(180_000) }, () => {
   it("an agent redeployed with its local state wiped runs no hook twice, and still departs its relations properly", async () => {
     const { name: model } = await live.newModel();
     const dataDir = mkdtempSync(join(tmpdir(), "lifeline-agents-test-"));

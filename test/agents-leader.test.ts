@@ -15,8 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentLeader, agentsLock, type LeaderLock } from "../src/server/agent-leader.js";
 import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
 import { onPostgres, uniqueName } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
 
-const DEADLINE = { timeout: 30_000, interval: 50 };
+const DEADLINE = { timeout: scaled(30_000), interval: 50 };
 
 /** One lock for several would-be leaders, in memory; `drop` ends a holder's session, as a dropped connection does. */
 class MemoryLock {
@@ -192,7 +193,7 @@ describe.skipIf(!onPostgres)(
     let b: LifelineProcess;
 
     it("LIFELINE_AGENTS=0 never runs them; of the others, the first runs them and the second says which process does", {
-      timeout: 120_000,
+      timeout: scaled(120_000),
     }, async () => {
       off = server("lifeline_off", { LIFELINE_AGENTS: "0" });
       await off.ready();
@@ -228,7 +229,7 @@ describe.skipIf(!onPostgres)(
     });
 
     it("killed, the leader frees the lock: another process takes over, boots the instances from the cloud file, provisions what comes next", {
-      timeout: 60_000,
+      timeout: scaled(60_000),
     }, async () => {
       a.child.kill("SIGKILL");
       await a.exited;

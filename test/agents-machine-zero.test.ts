@@ -6,9 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { useAgents } from "./support/agents.js";
 import { useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
-const DEADLINE = { timeout: 60_000, interval: 50 };
+const DEADLINE = { timeout: scaled(60_000), interval: 50 };
 
 const agentsFor = useAgents(live);
 
@@ -25,7 +26,7 @@ async function status(model: string) {
   };
 }
 
-describe("machine 0's agent", { timeout: 120_000 }, () => {
+describe("machine 0's agent", { timeout: scaled(120_000) }, () => {
   it("deploys units placed on machine 0: their agents report idle, and no instance is started for them", async () => {
     const { name: model } = await live.newModel();
     const { controller, provider } = await agentsFor(model);

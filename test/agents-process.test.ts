@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
 const root = new URL("..", import.meta.url).pathname;
@@ -17,7 +18,7 @@ afterAll(() => {
   for (const child of children) child.kill("SIGKILL");
   rmSync(dir, { recursive: true, force: true });
 });
-const DEADLINE = { timeout: 30_000, interval: 100 };
+const DEADLINE = { timeout: scaled(30_000), interval: 100 };
 
 function agent(args: string[]) {
   const child = spawn(process.execPath, ["--import", "tsx", "src/agents/cli.ts", ...args], { cwd: root, env: process.env });

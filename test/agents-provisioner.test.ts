@@ -9,9 +9,10 @@ import { issueMachineCredentials } from "../src/model/index.js";
 import { DummyProvider } from "../src/provider/dummy.js";
 import type { StartInstanceParams } from "../src/provider/provider.js";
 import { useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
-const DEADLINE = { timeout: 60_000, interval: 50 };
+const DEADLINE = { timeout: scaled(60_000), interval: 50 };
 
 /** The real dummy cloud, remembering what each start asked for (the provider's side of seed 004). */
 class RecordingProvider extends DummyProvider {
@@ -80,7 +81,7 @@ async function units(model: string): Promise<Record<string, any>> {
   return Object.fromEntries(data.model.units.edges.map((e: any) => [e.node.name, e.node]));
 }
 
-describe("the machine agent's deployer", { timeout: 120_000 }, () => {
+describe("the machine agent's deployer", { timeout: scaled(120_000) }, () => {
   it("deploys every Alive principal assigned to its machine: the unit's agent gets its own credentials and reports idle", async () => {
     const { name: model } = await live.newModel();
     const { controller } = await agentsFor(model);
@@ -117,7 +118,7 @@ describe("the machine agent's deployer", { timeout: 120_000 }, () => {
   });
 });
 
-describe("the provisioner", { timeout: 120_000 }, () => {
+describe("the provisioner", { timeout: scaled(120_000) }, () => {
   it("starts an instance for every Alive machine with its own series and constraints, records it once, and its agent reports started", async () => {
     const { name: model } = await live.newModel();
     const { provider } = await agentsFor(model);

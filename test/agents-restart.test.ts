@@ -12,12 +12,13 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readDummyState } from "../src/provider/dummy-state.js";
 import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
+import { scaled } from "./support/time-scale.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lifeline-restart-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const env = { DATABASE_URL: "", LIFELINE_DATA_DIR: join(dir, "pgdata"), LIFELINE_CLOUD_FILE: "", LIFELINE_PROVISIONER_POLL_MS: "200" };
 const cloudFile = join(dir, "cloud.json");
-const DEADLINE = { timeout: 30_000, interval: 100 };
+const DEADLINE = { timeout: scaled(30_000), interval: 100 };
 
 const MACHINES = `{ model(name: "default") { machines { edges { node { id life instanceId status { current } } } } } }`;
 const machine = async (server: LifelineProcess, id: string) =>
@@ -30,7 +31,7 @@ const storedInstances = () => readDummyState(cloudFile)!.instances.map((s) => s.
 describe("the agents across a restart of npm start", () => {
   let instanceId = "";
 
-  it("a first run provisions a machine; its cloud is kept beside the data directory", { timeout: 90_000 }, async () => {
+  it("a first run provisions a machine; its cloud is kept beside the data directory", { timeout: scaled(90_000) }, async () => {
     const first = startLifeline(env);
     await first.ready();
     expect(first.output()).toContain(`dummy cloud kept in ${cloudFile}`);
@@ -44,7 +45,7 @@ describe("the agents across a restart of npm start", () => {
   });
 
   it("the next run boots the instance again: its machine agent deploys, and sees its machine removed to the end", {
-    timeout: 90_000,
+    timeout: scaled(90_000),
   }, async () => {
     expect(existsSync(cloudFile)).toBe(true);
     const second = startLifeline(env);

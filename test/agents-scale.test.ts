@@ -15,13 +15,14 @@ import { cleanups, hookRuns, relationScopes, relationSettings, unitAgentStates }
 import { useAgents } from "./support/agents.js";
 import { onPostgres } from "./support/store.js";
 import { useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
 const agentsFor = useAgents(live);
 
 const UNITS = 200;
 /** Each phase's deadline: a loaded 2-core machine settles 200 units in a minute or two. */
-const PHASE = { timeout: 360_000, interval: 1_000 };
+const PHASE = { timeout: scaled(360_000), interval: 1_000 };
 
 /** One provides and one requires endpoint, and no hooks: the agents do only Lifeline's own work. */
 const METADATA = `name: scale
@@ -125,7 +126,7 @@ describe.skipIf(!onPostgres)(`${UNITS} units on PostgreSQL, settled and removed 
           hookRuns: await countOf(hookRuns, and(eq(hookRuns.modelId, modelId), ofScale(hookRuns.unit))),
           cleanups: await countOf(cleanups, eq(cleanups.modelId, modelId)),
         }),
-        { timeout: 60_000, interval: 500 },
+        { timeout: scaled(60_000), interval: 500 },
       )
       .toEqual({ settings: 0, scopes: 0, agentStates: 0, hookRuns: 0, cleanups: 0 });
   });

@@ -10,9 +10,10 @@ import { issueMachineCredentials, modelsNotDead } from "../src/model/index.js";
 import { DummyStateError } from "../src/provider/dummy-state.js";
 import { type AgentsThread, startAgentsThread } from "../src/server/agents-thread.js";
 import { useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
-const DEADLINE = { timeout: 60_000, interval: 100 };
+const DEADLINE = { timeout: scaled(60_000), interval: 100 };
 const dir = mkdtempSync(join(tmpdir(), "lifeline-agents-thread-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -33,7 +34,7 @@ function startFor(model: string, cloudFile?: string): { started: Promise<AgentsT
   return { started, lines };
 }
 
-describe("the agents' thread", { timeout: 120_000 }, () => {
+describe("the agents' thread", { timeout: scaled(120_000) }, () => {
   it("provisions a machine added through the API; the thread's cloud answers the admin's calls with the instance", async () => {
     const { name: model } = await live.newModel();
     const thread = await startFor(model).started;

@@ -6,10 +6,11 @@ import { describe, expect, it } from "vitest";
 import { MachineAgent } from "../src/agents/machine-agent.js";
 import { useAgents } from "./support/agents.js";
 import { CHANGES, subscribe, useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
 const agentsFor = useAgents(live);
-const DEADLINE = { timeout: 90_000, interval: 100 };
+const DEADLINE = { timeout: scaled(90_000), interval: 100 };
 
 const STATUS = `query ($model: String!) { model(name: $model) {
   life
@@ -74,7 +75,7 @@ async function settledScene() {
 }
 
 // Every unit runs its charm's hooks (a shell and a few hook tools each), so settling takes seconds on a loaded 2-core machine.
-describe("unit agents settle a deployment by themselves (seed 001 'Agents')", { timeout: 180_000 }, () => {
+describe("unit agents settle a deployment by themselves (seed 001 'Agents')", { timeout: scaled(180_000) }, () => {
   it("every unit enters the scope of each Alive relation of its application; principals deploy their subordinates, which run beside them", async () => {
     const { controller } = await settledScene();
     const principals = [...controller.machineAgents.values()].flatMap((m) => [...m.unitAgents.values()]);
@@ -83,7 +84,7 @@ describe("unit agents settle a deployment by themselves (seed 001 'Agents')", { 
   });
 });
 
-describe("removals converge to the seeds' end state with nothing left behind", { timeout: 180_000 }, () => {
+describe("removals converge to the seeds' end state with nothing left behind", { timeout: scaled(180_000) }, () => {
   it("removeApplication: its units depart, die and are removed with their subordinates; then its relations and the application go", async () => {
     const { model } = await settledScene();
     await mutate(`mutation ($input: RemoveApplicationInput!) { removeApplication(input: $input) { outcome } }`, {

@@ -8,6 +8,7 @@ import { unitLifeSet } from "../src/changes/change.js";
 import { AUTHENTICATION_TTL_MS, committed, remember, remembered } from "../src/model/authentications.js";
 import { useApi } from "./support/api.js";
 import { deploy } from "./support/fixtures.js";
+import { scaled } from "./support/time-scale.js";
 
 const api = useApi();
 
@@ -57,7 +58,9 @@ describe("remembered authentications", () => {
       sql`delete from credentials where kind = 'unit' and entity = 'wordpress/0' and model_id = (select id from models where name = ${model})`,
     );
     // The deadline allows for a loaded machine; the remembered answer itself ends after the TTL.
-    await expect.poll(() => refusal(token, model), { timeout: AUTHENTICATION_TTL_MS + 5_000, interval: 50 }).toBe("UNAUTHENTICATED");
+    await expect
+      .poll(() => refusal(token, model), { timeout: scaled(AUTHENTICATION_TTL_MS + 5_000), interval: 50 })
+      .toBe("UNAUTHENTICATED");
   });
 
   it("a unit going Dead forgets only its own agent's tokens: with thousands of agents, units die all the time", async () => {

@@ -14,6 +14,7 @@ import { unfenced } from "../src/graphql/fenced.js";
 import { schema } from "../src/graphql/schema.js";
 import { createYogaApp } from "../src/server/app.js";
 import { ADMIN_TOKEN, openTestStore, uniqueName } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
 
 type Role =
   | "anonymous"
@@ -298,7 +299,7 @@ beforeAll(async () => {
   tokens["read-only"] = await person("READ_ONLY");
   tokens["operator of this model"] = await person("OPERATOR", [here.model]);
   tokens["read-only of the other model"] = await person("READ_ONLY", [there.model]);
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await feed?.stop();

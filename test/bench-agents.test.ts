@@ -6,6 +6,7 @@
 // PostgreSQL on a loopback address, so on PGlite this file skips, and says so.
 import { describe, expect, it } from "vitest";
 import { onLoopback, runBenchmark } from "./support/bench.js";
+import { scaled } from "./support/time-scale.js";
 
 /** The benchmark's own phase deadline is 120 s; this leaves room for its server's start and the database's creation. */
 const RUN_DEADLINE_MS = 420_000;
@@ -14,7 +15,7 @@ describe.skipIf(!onLoopback)(
   "npm run bench:agents on a tiny size (skipped without DATABASE_URL on a loopback address: the benchmark needs PostgreSQL there)",
   () => {
     it("deploys, settles and removes 3 hook-less units and 2 with real hooks; exits 0 and prints its table, nothing left behind", {
-      timeout: RUN_DEADLINE_MS + 30_000,
+      timeout: scaled(RUN_DEADLINE_MS + 30_000),
     }, async () => {
       const { code, output } = await runBenchmark(
         "bench/agents.ts",

@@ -6,6 +6,7 @@
 // loopback address, so on PGlite this file skips, and says so.
 import { describe, expect, it } from "vitest";
 import { onLoopback, runBenchmark } from "./support/bench.js";
+import { scaled } from "./support/time-scale.js";
 
 /** The benchmark's own deadlines (BENCH_DEADLINE_S) are set to 60 s below; this leaves room for its server's start and its phases. */
 const RUN_DEADLINE_MS = 300_000;
@@ -66,7 +67,7 @@ describe.skipIf(!onLoopback)(
   "npm run bench:writes on a tiny size (skipped without DATABASE_URL on a loopback address: the benchmark needs PostgreSQL there)",
   () => {
     it("measures the raw reference, then the latency and both throughput modes over HTTP and over graphql-ws; exits 0 and prints its tables, nothing left behind", {
-      timeout: RUN_DEADLINE_MS + 30_000,
+      timeout: scaled(RUN_DEADLINE_MS + 30_000),
     }, async () => {
       const { code, output } = await runBenchmark("bench/writes.ts", tiny, RUN_DEADLINE_MS);
       expect(code, output).toBe(0);
@@ -77,7 +78,7 @@ describe.skipIf(!onLoopback)(
     });
 
     it("without pgbench (BENCH_PGBENCH=none) takes its -N statement mix through postgres.js, labelled as such", {
-      timeout: RUN_DEADLINE_MS + 30_000,
+      timeout: scaled(RUN_DEADLINE_MS + 30_000),
     }, async () => {
       const { code, output } = await runBenchmark("bench/writes.ts", { ...tiny, BENCH_PGBENCH: "none" }, RUN_DEADLINE_MS);
       expect(code, output).toBe(0);

@@ -10,10 +10,11 @@ import { AgentConnection } from "../src/agents/connection.js";
 import { issueMachineCredentials } from "../src/model/index.js";
 import { provisionMachines } from "./support/fixtures.js";
 import { EVENT_FIELDS, type Subscription, subscribe, useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer({ bookmarkIntervalMs: 60_000 });
 const HOUR = 3_600_000;
-const DEADLINE = { timeout: 15_000, interval: 50 };
+const DEADLINE = { timeout: scaled(15_000), interval: 50 };
 
 const DEPLOY = `mutation ($input: DeployInput!) { deploy(input: $input) { name } }`;
 const REMOVE_APP = `mutation ($input: RemoveApplicationInput!) { removeApplication(input: $input) { outcome } }`;
@@ -118,7 +119,7 @@ describe("the cleanup queue's stream (changes with kinds: [CLEANUP])", () => {
   });
 });
 
-describe("the cleaner", { timeout: 60_000 }, () => {
+describe("the cleaner", { timeout: scaled(60_000) }, () => {
   it("runs a cleanup queued with no entity changing life at once: force on an application already Dying removes its units", async () => {
     const model = await modelWithUnits(2);
     await live.ok(REMOVE_APP, { input: { model, applications: ["wordpress"] } });

@@ -8,6 +8,7 @@ import { useApi } from "./support/api.js";
 import { deploy, integrate } from "./support/fixtures.js";
 import { lifecycle } from "./support/lifecycle.js";
 import { onPostgres } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
 
 const api = useApi();
 
@@ -33,7 +34,7 @@ const countRows = async (table: typeof relationSettings | typeof units, where: R
 };
 
 // Seeding more than two batches through the real write path takes a while on a loaded machine.
-describe("cleanups", { timeout: 180_000 }, () => {
+describe("cleanups", { timeout: scaled(180_000) }, () => {
   it("a removed relation's settings are all deleted, in batches, once cleanups ran", async () => {
     const model = await api.newModel();
     await deploy(api, model, { charm: "wordpress", numUnits: 0 });

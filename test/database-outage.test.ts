@@ -26,10 +26,11 @@ import {
   Writer,
 } from "./support/outage.js";
 import { onPostgres, uniqueName } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
 
 const ROUNDS = 8;
 /** How long the model may take to take writes again after its connections are terminated. */
-const RESUME_MS = 10_000;
+const RESUME_MS = scaled(10_000);
 const APPLICATIONS = ["mysql", "wordpress", "memcached", "haproxy"];
 const RUNS = /agents: this process \(pid \d+\) runs the agents/g;
 
@@ -53,7 +54,7 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
   beforeAll(async () => {
     await admin!.unsafe(`create database "${database}"`);
     ({ server, api } = await startWithApplications(url.toString(), dir, APPLICATIONS));
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     await endProcess(server);
@@ -64,7 +65,7 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
   });
 
   it("eight rounds: the process lives, refusals are UNAVAILABLE and retryable, writes resume within seconds, nothing acknowledged is lost, the stream sees each change once, LISTEN and the agents come back", {
-    timeout: 180_000,
+    timeout: scaled(180_000),
   }, async () => {
     stream = new ResumingStream(api, "default", { kinds: ["APPLICATION"] });
     await stream.synced();
@@ -110,7 +111,7 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
     { kind: "the agents' election lock", where: `application_name like '% agents %'` },
   ];
   for (const { kind, where } of kinds)
-    it(`${kind}, terminated under writes: writes resume, the feed listens, the agents run`, { timeout: 60_000 }, async () => {
+    it(`${kind}, terminated under writes: writes resume, the feed listens, the agents run`, { timeout: scaled(60_000) }, async () => {
       const writers = APPLICATIONS.map((app) => new Writer(api, app));
       const reader = new StatusReader(api);
       const acknowledged = () => writers.map((w) => w.acknowledged);
@@ -131,10 +132,12 @@ describe.skipIf(!onPostgres)("connections terminated under writes (PostgreSQL on
         await expect.poll(() => server.output().match(RUNS)?.length ?? 0, { timeout: RESUME_MS }).toBeGreaterThan(elected);
     });
 
-  it("after all that, the agents still settle a new unit: provisioned, deployed, its hooks run", { timeout: 90_000 }, async () => {
+  it("after all that, the agents still settle a new unit: provisioned, deployed, its hooks run", { timeout: scaled(90_000) }, async () => {
     await server.ok(`mutation { deploy(input: { charm: "wordpress", application: "blog", numUnits: 1 }) { name } }`);
     const UNIT = `{ model(name: "default") { unit(name: "blog/0") { agentStatus { current } } } }`;
-    await expect.poll(async () => (await server.ok(UNIT)).model.unit?.agentStatus.current, { timeout: 60_000, interval: 200 }).toBe("idle");
+    await expect
+      .poll(async () => (await server.ok(UNIT)).model.unit?.agentStatus.current, { timeout: scaled(60_000), interval: 200 })
+      .toBe("idle");
     expect(server.child.exitCode).toBeNull();
   });
 });

@@ -27,10 +27,11 @@ import {
 import { type OwnPostgres, ownPostgres, skipNote, startOwnPostgres } from "./support/own-postgres.js";
 import { adminHeaders } from "./support/store.js";
 import { post } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const own = ownPostgres();
 /** How long the model may take to take writes again once the server answers. */
-const RESUME_MS = 10_000;
+const RESUME_MS = scaled(10_000);
 const APPLICATIONS = ["mysql", "wordpress"];
 const RUNS = /agents: this process \(pid \d+\) runs the agents/g;
 
@@ -45,7 +46,7 @@ describe.skipIf(!own.run)(`PostgreSQL restarted and crashed under writes${skipNo
     database = await startOwnPostgres();
     const url = await database.createDatabase("lifeline");
     ({ server, api } = await startWithApplications(url, dir, APPLICATIONS));
-  }, 90_000);
+  }, scaled(90_000));
 
   afterAll(async () => {
     await endProcess(server);
@@ -79,7 +80,7 @@ describe.skipIf(!own.run)(`PostgreSQL restarted and crashed under writes${skipNo
   }
 
   it("a clean restart (pg_ctl restart -m fast), then a crash (SIGKILL, started again): the process lives, refusals are UNAVAILABLE, writes resume within seconds, nothing acknowledged is lost, the stream sees each change once", {
-    timeout: 180_000,
+    timeout: scaled(180_000),
   }, async () => {
     stream = new ResumingStream(api, "default", { kinds: ["APPLICATION"] });
     await stream.synced();
@@ -95,16 +96,18 @@ describe.skipIf(!own.run)(`PostgreSQL restarted and crashed under writes${skipNo
     await expectEachChangeOnce(server, stream, writers);
   });
 
-  it("the agents are elected again, and settle a new unit: provisioned, deployed, its hooks run", { timeout: 90_000 }, async () => {
+  it("the agents are elected again, and settle a new unit: provisioned, deployed, its hooks run", { timeout: scaled(90_000) }, async () => {
     expect(server.output()).toContain("this process lost the agents' lock");
     await expect.poll(() => server.output().match(RUNS)?.length ?? 0, { timeout: RESUME_MS }).toBeGreaterThan(1);
     await server.ok(`mutation { deploy(input: { charm: "wordpress", application: "blog", numUnits: 1 }) { name } }`);
     const UNIT = `{ model(name: "default") { unit(name: "blog/0") { agentStatus { current } } } }`;
-    await expect.poll(async () => (await server.ok(UNIT)).model.unit?.agentStatus.current, { timeout: 60_000, interval: 200 }).toBe("idle");
+    await expect
+      .poll(async () => (await server.ok(UNIT)).model.unit?.agentStatus.current, { timeout: scaled(60_000), interval: 200 })
+      .toBe("idle");
   });
 
   it("a subscription opened while the database is down is refused UNAVAILABLE alone: the other streams on its socket go on", {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     const client = createClient({
       url: api.replace(/^http/, "ws"),

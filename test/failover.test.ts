@@ -21,6 +21,7 @@ import { ResumingStream } from "./support/outage.js";
 import { type OwnPostgres, ownPostgres, skipNote, startOwnPostgres, startStandby } from "./support/own-postgres.js";
 import { adminHeaders } from "./support/store.js";
 import { entityOf, type StreamEvent } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const own = ownPostgres();
 const MODEL = "failover";
@@ -44,7 +45,7 @@ async function request(url: string, query: string, variables: Record<string, unk
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", ...adminHeaders },
       body: JSON.stringify({ query, variables }),
-      signal: AbortSignal.timeout(20_000),
+      signal: AbortSignal.timeout(scaled(20_000)),
     });
     const body = (await response.json()) as { data?: any; errors?: any[] };
     return { at, ms: performance.now() - at, status: response.status, ...body };
@@ -177,7 +178,7 @@ describe.skipIf(!own.run)(`a failover to a synchronous standby, under writes and
       "the machine added after the failover to be provisioned",
       30_000,
     );
-  }, 150_000);
+  }, scaled(150_000));
 
   afterAll(async () => {
     const failed = seen.answers.filter((a) => a.errors).length;

@@ -7,6 +7,7 @@ import { useApi } from "./support/api.js";
 import { ADD_MACHINE, deploy, integrate } from "./support/fixtures.js";
 import { lifecycle, REMOVE_UNIT } from "./support/lifecycle.js";
 import { onPostgres } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
 
 const api = useApi();
 
@@ -121,32 +122,36 @@ describe("remove-relation --force", () => {
 });
 
 describe("a forced removal of a relation with more members than one cleanup batch (issue 11: bounded batches)", () => {
-  it("goes Dying; the cleaner takes its members out a batch at a time, and the last batch removes it", async () => {
-    const model = await api.newModel();
-    const members = CLEANUP_BATCH + 1;
-    await deploy(api, model, { charm: "wordpress" });
-    await deploy(api, model, { charm: "mysql", numUnits: 0 });
-    const perCall = onPostgres ? members : MAX_UNITS_PER_REQUEST_IN_PROCESS; // PGlite takes fewer units a call
-    for (let added = 0; added < members - 1; added += perCall)
-      await api.ok(`mutation ($input: AddUnitInput!) { addUnit(input: $input) { name } }`, {
-        input: { model, application: "mysql", count: Math.min(perCall, members - 1 - added) },
-      });
-    const db = await integrate(api, model, "wordpress", "mysql");
-    const l = lifecycle(api, model);
-    await l.enter(db.id, "wordpress/0");
-    for (let i = 0; i < members - 1; i++) await l.enter(db.id, `mysql/${i}`);
+  it(
+    "goes Dying; the cleaner takes its members out a batch at a time, and the last batch removes it",
+    async () => {
+      const model = await api.newModel();
+      const members = CLEANUP_BATCH + 1;
+      await deploy(api, model, { charm: "wordpress" });
+      await deploy(api, model, { charm: "mysql", numUnits: 0 });
+      const perCall = onPostgres ? members : MAX_UNITS_PER_REQUEST_IN_PROCESS; // PGlite takes fewer units a call
+      for (let added = 0; added < members - 1; added += perCall)
+        await api.ok(`mutation ($input: AddUnitInput!) { addUnit(input: $input) { name } }`, {
+          input: { model, application: "mysql", count: Math.min(perCall, members - 1 - added) },
+        });
+      const db = await integrate(api, model, "wordpress", "mysql");
+      const l = lifecycle(api, model);
+      await l.enter(db.id, "wordpress/0");
+      for (let i = 0; i < members - 1; i++) await l.enter(db.id, `mysql/${i}`);
 
-    // DYING, not REMOVED: the members leave in the cleaner's batches (the forced removal runs the first of them
-    // before it answers), and the last batch removes the relation.
-    expect(await l.removeRelation([String(db.id)], { force: true })).toEqual([{ id: String(db.id), outcome: "DYING" }]);
-    await l.runCleanups();
-    const status = await l.status();
-    expect(status.relations[db.key]).toBeUndefined();
-    expect([status.applications.wordpress.relationCount, status.applications.mysql.relationCount]).toEqual([0, 1]);
-    // Members were taken out of the relation, not removed: every unit is still Alive.
-    expect(Object.values(status.units).filter((u: any) => u.life === "ALIVE")).toHaveLength(members);
-    // Its 501 scopes are entered one call at a time: on PGlite, on a slow machine, past the default 30 s.
-  }, 120_000);
+      // DYING, not REMOVED: the members leave in the cleaner's batches (the forced removal runs the first of them
+      // before it answers), and the last batch removes the relation.
+      expect(await l.removeRelation([String(db.id)], { force: true })).toEqual([{ id: String(db.id), outcome: "DYING" }]);
+      await l.runCleanups();
+      const status = await l.status();
+      expect(status.relations[db.key]).toBeUndefined();
+      expect([status.applications.wordpress.relationCount, status.applications.mysql.relationCount]).toEqual([0, 1]);
+      // Members were taken out of the relation, not removed: every unit is still Alive.
+      expect(Object.values(status.units).filter((u: any) => u.life === "ALIVE")).toHaveLength(members);
+      // Its 501 scopes are entered one call at a time: on PGlite, on a slow machine, past the default 30 s.
+    },
+    scaled(120_000),
+  );
 });
 
 describe("remove-application --force", () => {

@@ -13,6 +13,7 @@ import type { Store } from "../src/db/connect.js";
 import { addModel, bootstrap, createLoginCode, DEFAULT_MODEL, modelNamed } from "../src/model/index.js";
 import { LOGIN_PATH, type RunningServer, startServer } from "../src/server/app.js";
 import { openPrivateTestStore } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
 
 const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const browserRequired = process.env.LIFELINE_REQUIRE_BROWSER === "1";
@@ -35,7 +36,7 @@ function isRemote(url: string): boolean {
 }
 
 const QUERY = `{ model(name: "default") { name machines { edges { node { id } } } } }`;
-const DEADLINE_MS = 20_000;
+const DEADLINE_MS = scaled(20_000);
 
 describe("GraphiQL", () => {
   let store: Store | undefined;

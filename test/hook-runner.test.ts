@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { HOOK_OUTPUT_LIMIT, type HookOutcome, type HookRun, HookRunner } from "../src/agents/hooks/run-hook.js";
 import { MemoryHookContext } from "./support/hook-context.js";
+import { scaled } from "./support/time-scale.js";
 
 const runner = new HookRunner();
 /** Every charm and file a test writes, removed with the runner at the end. */
@@ -45,7 +46,7 @@ async function ran(outcome: Promise<HookOutcome>): Promise<Ran> {
 
 /** Polls until `check` holds, failing after the deadline. */
 async function eventually(check: () => boolean, what: string, deadlineMs = 5_000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
+  const deadline = Date.now() + scaled(deadlineMs);
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -6,9 +6,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ownPostgres, skipNote, startOwnPostgres, startStandby } from "./support/own-postgres.js";
+import { scaled } from "./support/time-scale.js";
 
 const own = ownPostgres();
-const DEADLINE = { timeout: 30_000, interval: 50 };
+const DEADLINE = { timeout: scaled(30_000), interval: 50 };
 
 describe.skipIf(!own.run)(`a PostgreSQL of the test's own${skipNote(own)}`, () => {
   it("starts on a free loopback port, as its own directory, and answers queries", async () => {

@@ -15,6 +15,7 @@ import { createYogaApp, type RunningServer, startServer } from "../src/server/ap
 import { REMOVE_APPLICATION, REMOVE_DEAD_UNIT, RUN_CLEANUPS, SET_UNIT_DEAD } from "./support/lifecycle.js";
 import { memoryStore } from "./support/pglite-template.js";
 import { ADMIN_TOKEN, adminHeaders, createPrivateDatabase, onPostgres, uniqueName } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
 
 interface Result {
   data?: any;
@@ -138,7 +139,7 @@ async function withApplicationsLocked(
   await store.db.transaction(async (tx) => {
     await tx.execute(sql`lock table applications in access exclusive mode`);
     answer = transport(query, variables);
-    await expect.poll(waitingOnLocks, { timeout: 10_000, interval: 10 }).not.toEqual([]);
+    await expect.poll(waitingOnLocks, { timeout: scaled(10_000), interval: 10 }).not.toEqual([]);
     await meanwhile(tx, await waitingOnLocks());
   });
   return answer;
@@ -251,7 +252,7 @@ describe("a query reads one moment", () => {
 
   for (const [how, remove] of Object.entries(removals))
     it(`a status query hammered while a ${UNITS}-unit application is ${how} never errors, and each answer agrees with itself`, {
-      timeout: 180_000,
+      timeout: scaled(180_000),
     }, async () => {
       const { name: model } = await newModel();
       await deployOnMachineZero(model, "mysql", UNITS);

@@ -9,9 +9,10 @@ import { models, units } from "../src/db/schema.js";
 import { addModel, addUnit, deploy, removeDeadUnit, setUnitDead } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { onPostgres, uniqueName } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
 
 const api = useApi();
-const DEADLINE_MS = 20_000;
+const DEADLINE_MS = scaled(20_000);
 
 /** A model with one application of one unit, on a machine of its own. */
 async function modelWithUnit(db = api.store.db) {

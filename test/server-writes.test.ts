@@ -8,6 +8,7 @@ import WebSocket from "ws";
 import { DEPLOY, SET_CONSTRAINTS } from "./support/fixtures.js";
 import { adminHeaders } from "./support/store.js";
 import { type LiveServer, useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
 const sockets: WebSocket[] = [];
@@ -49,7 +50,7 @@ async function rawClient(server: LiveServer) {
 }
 
 async function waitFor(done: () => boolean, deadlineMs = 5000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
+  const deadline = Date.now() + scaled(deadlineMs);
   while (!done()) {
     if (Date.now() > deadline) throw new Error("deadline passed");
     await new Promise((resolve) => setImmediate(resolve));

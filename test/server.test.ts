@@ -10,6 +10,7 @@ import { createClient } from "graphql-ws";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { DeployDocument, IntegrateDocument, StatusDocument } from "../src/client/graphql.js";
+import { scaled } from "./support/time-scale.js";
 
 const root = new URL("..", import.meta.url).pathname;
 const dataRoot = mkdtempSync(join(tmpdir(), "lifeline-server-"));
@@ -30,7 +31,7 @@ function startLifeline(env: Record<string, string>, until: RegExp) {
   let output = "";
   const ready = new Promise<{ output: string; code: number | null }>((resolve, reject) => {
     // Under the tests' own timeout (below), so a start that hangs fails with what it printed.
-    const timer = setTimeout(() => reject(new Error(`lifeline did not print ${until} in time:\n${output}`)), 75_000);
+    const timer = setTimeout(() => reject(new Error(`lifeline did not print ${until} in time:\n${output}`)), scaled(75_000));
     const check = () => {
       if (until.test(output)) {
         clearTimeout(timer);
@@ -71,7 +72,7 @@ const READY = /logged in as an admin .*: (http\S+)/;
 
 // A first start on a fresh PGlite directory runs every migration: 10 s alone on a slow machine, and three times that
 // beside the other test files (CI's PostgreSQL run failed at the default 30 s).
-describe("lifeline server process", { timeout: 90_000 }, () => {
+describe("lifeline server process", { timeout: scaled(90_000) }, () => {
   const dataDir = join(dataRoot, "pgdata");
   let url = "";
   let login = "";
@@ -176,7 +177,7 @@ describe("lifeline server process", { timeout: 90_000 }, () => {
 
 // Issue 32, point 3: "Changing LIFELINE_ADMIN_TOKEN leaves the old one working; every start adds a login link valid
 // 24 h and the previous start's still works."
-describe("credentials across restarts", { timeout: 90_000 }, () => {
+describe("credentials across restarts", { timeout: scaled(90_000) }, () => {
   const dataDir = join(dataRoot, "restarts");
   const A = "llt_restarts-token-a-not-secret";
   const B = "llt_restarts-token-b-not-secret";

@@ -8,6 +8,7 @@ import { createLoginCode, type SessionLifetimes } from "../src/model/index.js";
 import { LOGIN_PATH, type RunningServer, startServer } from "../src/server/app.js";
 import { logIn, postFrom } from "./support/browser.js";
 import { adminHeaders, openPrivateTestStore } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
 
 const MINUTE = 60_000;
 const lifetimes: SessionLifetimes = { loginLinkMs: 10 * MINUTE, idleMs: 60 * MINUTE, maxMs: 240 * MINUTE };
@@ -64,7 +65,9 @@ const listed = async (id: number) =>
 /** Uses the session now and waits until its use is written (it is written off the request's path). */
 async function use(s: Awaited<ReturnType<typeof session>>) {
   expect((await s.asSession()).codes).toEqual([]);
-  await expect.poll(async () => (await listed(s.id))?.lastUsedAt, { timeout: 10_000, interval: 20 }).toBe(new Date(now).toISOString());
+  await expect
+    .poll(async () => (await listed(s.id))?.lastUsedAt, { timeout: scaled(10_000), interval: 20 })
+    .toBe(new Date(now).toISOString());
 }
 
 describe("login links", () => {

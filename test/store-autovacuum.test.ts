@@ -7,8 +7,9 @@ import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Autovacuum, runAutovacuum } from "../src/db/autovacuum.js";
 import { onPostgres } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
 
-const DEADLINE_MS = 20_000;
+const DEADLINE_MS = scaled(20_000);
 
 describe.skipIf(!onPostgres)("autovacuum where the server's is off (PostgreSQL only)", () => {
   const schema = `stats_${process.pid}_${Date.now().toString(36)}`;

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isOutage } from "../src/db/outage.js";
 import { resilient } from "../src/db/server.js";
 import { type OwnPostgres, ownPostgres, skipNote, startOwnPostgres, startStandby } from "./support/own-postgres.js";
+import { scaled } from "./support/time-scale.js";
 
 const own = ownPostgres();
 
@@ -102,7 +103,7 @@ describe.skipIf(!own.run)(`a multi-host connection string with target_session_at
     it("once the standby is promoted, the same client's next queries go to it", async () => {
       await standby.promote();
       await expect
-        .poll(() => where(sql).catch(() => null), { timeout: 10_000, interval: 50 })
+        .poll(() => where(sql).catch(() => null), { timeout: scaled(10_000), interval: 50 })
         .toEqual({ port: standby.port, recovering: false });
     });
   });

@@ -6,8 +6,9 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GROWTH_PAGES, pgliteVacuum, runPgliteVacuum } from "../src/db/autovacuum.js";
+import { scaled } from "./support/time-scale.js";
 
-const DEADLINE_MS = 20_000;
+const DEADLINE_MS = scaled(20_000);
 /** Rows of about 200 bytes: one batch is several times GROWTH_PAGES. */
 const BATCH = 20_000;
 

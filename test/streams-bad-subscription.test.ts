@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { adminHeaders } from "./support/store.js";
 import { CHANGES, type StreamEvent, useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
 let client: Client;
@@ -45,7 +46,7 @@ describe("a bad subscription on a shared socket", () => {
       { query: CHANGES, variables: { model: model.name, kinds: ["APPLICATION"] } },
       { next: (r) => void (r.data && events.push(r.data.changes)), error: () => {}, complete: () => {} },
     );
-    await expect.poll(() => events.some((e) => e.type === "BOOKMARK"), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => events.some((e) => e.type === "BOOKMARK"), { timeout: scaled(15_000) }).toBe(true);
 
     const parse = await refusal("subscription { changes(model: ");
     expect(parse.map((e) => e.extensions?.code)).toEqual(["GRAPHQL_PARSE_FAILED"]);
@@ -54,7 +55,7 @@ describe("a bad subscription on a shared socket", () => {
     expect(validation.map((e) => e.extensions?.code)).toEqual(["GRAPHQL_VALIDATION_FAILED"]);
 
     await live.ok(`mutation ($model: String!) { deploy(input: { model: $model, charm: "mysql" }) { name } }`, { model: model.name });
-    await expect.poll(() => events.some((e) => e.type === "CHANGE" && e.entity === "mysql"), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => events.some((e) => e.type === "CHANGE" && e.entity === "mysql"), { timeout: scaled(15_000) }).toBe(true);
     expect(closed).toBe(false);
     stop();
   });

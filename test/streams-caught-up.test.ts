@@ -24,6 +24,7 @@ import {
 import { addModel, addUnit, deploy, integrate, modelNamed, removeRelations, runCleanups, setConstraints } from "../src/model/index.js";
 import { uniqueName } from "./support/store.js";
 import { EVENT_FIELDS, type Subscription, subscribe, useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 // Bookmarks for idleness only once an hour: any bookmark seen here is one owed to the rows a stream passed over.
 const HOUR = 3_600_000;
@@ -79,7 +80,8 @@ const LOGS = "logging rsyslog";
 const revisionOf = async (model: string) => (await modelNamed(live.store.db, model)).revision;
 
 /** Fails with what it waited for at the deadline: never waits on a sleep. */
-function beforeDeadline<T>(promise: Promise<T>, what: string, ms = 5_000): Promise<T> {
+function beforeDeadline<T>(promise: Promise<T>, what: string, baseMs = 5_000): Promise<T> {
+  const ms = scaled(baseMs);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms);

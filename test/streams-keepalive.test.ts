@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { adminHeaders } from "./support/store.js";
 import { CHANGES, type StreamEvent, Subscription, useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const KEEP_ALIVE_MS = 200;
 const live = useLiveServer({}, { keepAliveMs: KEEP_ALIVE_MS });
@@ -43,13 +44,13 @@ describe("a client that stops reading", () => {
     const model = await live.newModel();
     const before = await connections();
     const reader = rawSubscription({ model: model.name, kinds: ["APPLICATION"] });
-    await expect.poll(() => reader.events.some((e) => e.type === "BOOKMARK"), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => reader.events.some((e) => e.type === "BOOKMARK"), { timeout: scaled(15_000) }).toBe(true);
     const seen = reader.events.at(-1)!.revision;
 
     // Stop reading at the TCP level: the client sees no ping, so it sends no pong.
     (reader.socket as unknown as { _socket: { pause(): void } })._socket.pause();
     await live.ok(`mutation ($model: String!) { deploy(input: { model: $model, charm: "mysql" }) { name } }`, { model: model.name });
-    await expect.poll(connections, { timeout: 15_000, interval: 50 }).toBe(before);
+    await expect.poll(connections, { timeout: scaled(15_000), interval: 50 }).toBe(before);
     expect(reader.events.some((e) => e.type === "CHANGE")).toBe(false);
 
     const resumed = new Subscription(live.url, CHANGES, { model: model.name, kinds: ["APPLICATION"], since: seen });
@@ -65,11 +66,11 @@ describe("a client that stops reading", () => {
   it("a client that keeps reading stays connected across many keep-alive intervals", async () => {
     const model = await live.newModel();
     const reader = rawSubscription({ model: model.name, kinds: ["APPLICATION"] });
-    await expect.poll(() => reader.events.some((e) => e.type === "BOOKMARK"), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => reader.events.some((e) => e.type === "BOOKMARK"), { timeout: scaled(15_000) }).toBe(true);
     // Ten intervals, measured by the server's own pings answered (ws answers them while it reads).
     let pings = 0;
     reader.socket.on("ping", () => pings++);
-    await expect.poll(() => pings, { timeout: 15_000, interval: 50 }).toBeGreaterThanOrEqual(10);
+    await expect.poll(() => pings, { timeout: scaled(15_000), interval: 50 }).toBeGreaterThanOrEqual(10);
     expect(reader.closed).toBe(false);
     reader.socket.terminate();
   });

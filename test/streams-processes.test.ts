@@ -9,6 +9,7 @@ import { rowsOf, type Store } from "../src/db/connect.js";
 import { changes } from "../src/db/schema.js";
 import { ADMIN_TOKEN, onPostgres, openTestStore, uniqueName } from "./support/store.js";
 import { CHANGES, post, subscribe } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const root = new URL("..", import.meta.url).pathname;
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -24,7 +25,7 @@ function startLifeline(name: string, env: Record<string, string> = {}): Promise<
   children.push(child);
   let output = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${output}`)), 45_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${output}`)), scaled(45_000));
     const check = () => {
       const found = /GraphiQL at (http\S+)/.exec(output);
       if (found) {
@@ -62,7 +63,7 @@ describe.skipIf(!onPostgres)("several server processes on one PostgreSQL (skippe
       startLifeline(uniqueName("lifeline_a")),
       startLifeline(uniqueName("lifeline_b"), { LIFELINE_CHANGES_POLL_MS: "600000" }),
     ]);
-  }, 90_000);
+  }, scaled(90_000));
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
     await store?.close();

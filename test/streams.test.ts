@@ -7,6 +7,7 @@ import { compactModel } from "../src/changes/retention.js";
 import { changes } from "../src/db/schema.js";
 import { adminHeaders } from "./support/store.js";
 import { CHANGES, subscribe, useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer({ bookmarkIntervalMs: 300 });
 
@@ -217,7 +218,7 @@ describe("over SSE", () => {
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     const events: any[] = [];
     let buffer = "";
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + scaled(15_000);
     try {
       while (!events.some((e) => e.type === "CHANGE") && Date.now() < deadline) {
         const { value, done } = await reader.read();

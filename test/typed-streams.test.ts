@@ -16,6 +16,7 @@ import {
 } from "../src/client/graphql.js";
 import { ADMIN_TOKEN } from "./support/store.js";
 import { useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
 let api: AgentConnection;
@@ -42,7 +43,7 @@ afterAll(() => api?.close());
 function snapshotOf<R, V>(document: TypedDocumentNode<R, V>, variables: V, pick: (data: R) => { type: string }) {
   return new Promise<R[]>((resolve, reject) => {
     const events: R[] = [];
-    const timer = setTimeout(() => reject(new Error(`no BOOKMARK within the deadline; got ${events.length} events`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`no BOOKMARK within the deadline; got ${events.length} events`)), scaled(15_000));
     const stop = api.subscribe(document, variables, ADMIN_TOKEN, {
       next: (data) => {
         events.push(data);

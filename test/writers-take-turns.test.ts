@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { useApi } from "./support/api.js";
 import { deploy } from "./support/fixtures.js";
 import { onPostgres } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
 
 const api = useApi();
 
@@ -17,7 +18,7 @@ const WRITERS = 20;
 
 describe.skipIf(!onPostgres)("writers of one model take turns (skipped on PGlite: one connection, nothing to starve)", () => {
   it("while many writers of a model wait for its row lock, reads still get a connection; then every write commits", {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     const model = await api.newModel();
     await deploy(api, model, { charm: "mysql", numUnits: 0 });
@@ -39,11 +40,11 @@ describe.skipIf(!onPostgres)("writers of one model take turns (skipped on PGlite
         // from another connection: inside a transaction pg_stat_activity is a snapshot, taken at its first read.
         const blockedNow = async () =>
           (await watcher`select count(*)::int as n from pg_stat_activity where ${holder} = any(pg_blocking_pids(pid))`)[0]!.n;
-        await expect.poll(blockedNow, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(1);
+        await expect.poll(blockedNow, { timeout: scaled(10_000), interval: 50 }).toBeGreaterThanOrEqual(1);
         // A read through the same store's pool is answered while the lock is still held.
         const read = await Promise.race([
           api.ok(`query ($m: String!) { model(name: $m) { name applications { edges { node { name } } } } }`, { m: model }),
-          new Promise((_, reject) => setTimeout(() => reject(new Error("the read starved behind the waiting writers")), 5_000)),
+          new Promise((_, reject) => setTimeout(() => reject(new Error("the read starved behind the waiting writers")), scaled(5_000))),
         ]);
         expect(read).toMatchObject({ model: { name: model } });
       });

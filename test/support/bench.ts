@@ -3,18 +3,20 @@
 // They need PostgreSQL on a loopback address; on PGlite their specs skip.
 import { spawn } from "node:child_process";
 import { onPostgres } from "./store.js";
+import { scaled } from "./time-scale.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 
 /** Whether the suite's DATABASE_URL is a loopback PostgreSQL, where the benchmarks may run. */
 export const onLoopback = onPostgres && ["127.0.0.1", "localhost", "[::1]"].includes(new URL(process.env.DATABASE_URL!).hostname);
 
-/** Runs `script` with `env` added; its exit code and everything it printed, or a rejection once `deadlineMs` has passed (it is killed). */
+/** Runs `script` with `env` added; its exit code and everything it printed, or a rejection once `baseMs` (scaled) has passed (it is killed). */
 export function runBenchmark(
   script: string,
   env: Record<string, string>,
-  deadlineMs: number,
+  baseMs: number,
 ): Promise<{ code: number | null; output: string }> {
+  const deadlineMs = scaled(baseMs);
   const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, env: { ...process.env, ...env } });
   let output = "";
   const heard = (data: Buffer) => {

@@ -4,8 +4,10 @@
 import type { TestProject } from "vitest/node";
 import { openStore } from "../../src/db/connect.js";
 import { writePgliteTemplate } from "./pglite-template.js";
+import { TIME_SCALE } from "./time-scale.js";
 
 export default async function setup(project: TestProject) {
+  if (TIME_SCALE !== 1) console.log(`lifeline tests: deadlines scaled by ${TIME_SCALE} (LIFELINE_TEST_TIME_SCALE, else the load)`);
   const url = process.env.DATABASE_URL;
   if (url) {
     const store = await openStore({ databaseUrl: url, maxConnections: 1 });

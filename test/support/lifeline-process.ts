@@ -5,6 +5,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { afterAll } from "vitest";
 import { ADMIN_TOKEN } from "./store.js";
 import { post } from "./streams.js";
+import { scaled } from "./time-scale.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -12,7 +13,7 @@ export interface LifelineProcess {
   child: ChildProcessWithoutNullStreams;
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
-  /** Resolves with the first match of `pattern` in its output; rejects if it exits first or the deadline passes. */
+  /** Resolves with the first match of `pattern` in its output; rejects if it exits first or the deadline (`timeoutMs`, scaled) passes. */
   until(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   /** Its GraphQL url, once it printed it. */
   ready(): Promise<string>;
@@ -44,8 +45,9 @@ export function startLifeline(env: Record<string, string>): LifelineProcess {
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   let url = "";
 
-  const until = (pattern: RegExp, timeoutMs = 45_000) =>
+  const until = (pattern: RegExp, baseMs = 45_000) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
+      const timeoutMs = scaled(baseMs);
       const done = () => {
         clearTimeout(timer);
         waiters.delete(check);

@@ -10,6 +10,7 @@ import WebSocket from "ws";
 import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
 import { adminHeaders } from "./store.js";
 import { CHANGES, post, type StreamEvent } from "./streams.js";
+import { scaled } from "./time-scale.js";
 
 export interface Attempt {
   value: number;
@@ -138,7 +139,7 @@ export class ResumingStream {
     return this.until(() => this.events.some((e) => e.type === "BOOKMARK"), "the snapshot");
   }
 
-  /** Resolves once `done()` holds, checked on every event; fails at the deadline with the last events. */
+  /** Resolves once `done()` holds, checked on every event; fails at the deadline (`timeoutMs`, scaled) with the last events. */
   until(done: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
     return new Promise((resolve, reject) => {
       const check = () => {
@@ -150,7 +151,7 @@ export class ResumingStream {
       const timer = setTimeout(() => {
         this.#waiters.delete(check);
         reject(new Error(`deadline passed waiting for ${what}; last events ${JSON.stringify(this.events.slice(-5))}`));
-      }, timeoutMs);
+      }, scaled(timeoutMs));
       this.#waiters.add(check);
       check();
     });
@@ -235,7 +236,7 @@ export async function expectEachChangeOnce(
   model = "default",
 ): Promise<void> {
   const found = await server.ok(`query ($model: String!) { model(name: $model) { revision } }`, { model });
-  await expect.poll(() => stream.revision, { timeout: 10_000 }).toBeGreaterThanOrEqual(Number(found.model.revision));
+  await expect.poll(() => stream.revision, { timeout: scaled(10_000) }).toBeGreaterThanOrEqual(Number(found.model.revision));
   const changes = stream.events.filter((e) => e.type === "CHANGE").map((e) => Number(e.revision));
   expect(new Set(changes).size, "no change delivered twice").toBe(changes.length);
   expect(changes).toEqual([...changes].sort((a, b) => a - b));

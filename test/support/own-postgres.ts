@@ -14,10 +14,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll } from "vitest";
+import { scaled } from "./time-scale.js";
 
 const TOOLS = ["initdb", "pg_ctl", "pg_basebackup", "postgres"] as const;
 /** pg_ctl's own wait (-t), in seconds; each command as a whole gets a little longer. */
-const WAIT_S = 60;
+const WAIT_S = Math.ceil(scaled(60_000) / 1000);
 
 export interface OwnPostgresOptions {
   /** Stream to standbys (`startStandby`): wal_level=replica, wal senders and slots, hot standby. */
@@ -266,7 +267,7 @@ class Server implements OwnPostgres {
     const command = join(bin!, "pg_ctl");
     const args = ["-D", this.#data, "-m", "immediate", "-w", "stop"];
     if (this.#postmasterPid() !== null)
-      spawnSync(asRoot ? "runuser" : command, asRoot ? ["-u", "postgres", "--", command, ...args] : args, { timeout: 30_000 });
+      spawnSync(asRoot ? "runuser" : command, asRoot ? ["-u", "postgres", "--", command, ...args] : args, { timeout: scaled(30_000) });
     rmSync(this.dir, { recursive: true, force: true });
   }
 

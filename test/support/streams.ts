@@ -8,6 +8,7 @@ import type { FeedOptions } from "../../src/changes/feed.js";
 import type { Store } from "../../src/db/connect.js";
 import { type RunningServer, type ServerOptions, startServer } from "../../src/server/app.js";
 import { adminHeaders, openTestStore, uniqueName } from "./store.js";
+import { scaled } from "./time-scale.js";
 
 /**
  * graphql-ws's `terminate` on a socket still connecting closes it and stops listening to it; ws then reports the
@@ -145,7 +146,7 @@ export class Subscription {
     return this.events.filter((e) => e.type === "CHANGE");
   }
 
-  /** Resolves once `done()` holds, re-checked on every message; fails at the deadline with what arrived. */
+  /** Resolves once `done()` holds, re-checked on every message; fails at the deadline (`timeoutMs`, scaled) with what arrived. */
   until(done: (s: this) => boolean, timeoutMs = 15_000): Promise<void> {
     return new Promise((resolve, reject) => {
       const check = () => {
@@ -158,7 +159,7 @@ export class Subscription {
       const timer = setTimeout(() => {
         this.waiters.delete(check);
         reject(new Error(`deadline passed; received ${JSON.stringify({ events: this.events.slice(-20), errors: this.errors })}`));
-      }, timeoutMs);
+      }, scaled(timeoutMs));
       this.waiters.add(check);
       check();
     });
