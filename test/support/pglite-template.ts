@@ -1,7 +1,7 @@
 // Every throw-away PGlite store of a run starts as a copy of one migrated data directory, dumped once by the global
-// setup: a fresh PGlite runs initdb (its own WebAssembly module, compiled anew in each test file's process), then every
-// migration, about 3 s at a load average of 6 on two cores; restoring the dump takes a third of that. openStore still
-// runs the migrations over the copy, and finds none left to apply.
+// setup: a fresh PGlite runs initdb (a WebAssembly program of its own), then every migration, about 3 s at a load
+// average of 6 on two cores; restoring the dump takes a third of that. openStore still runs the migrations over the
+// copy, and finds none left to apply.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
