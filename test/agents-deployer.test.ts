@@ -9,6 +9,7 @@ import { type DeployedAgent, type DeployedUnitView, Deployer, type UnitAgentCred
 import { issueMachineCredentials } from "../src/model/index.js";
 import { provisionMachines } from "./support/fixtures.js";
 import { useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
 const open: AgentConnection[] = [];
@@ -91,7 +92,7 @@ async function scene(options: { startFails?: (unit: string) => boolean } = {}) {
   return { model, deployer, log, made };
 }
 
-describe("the deployer", { timeout: 60_000 }, () => {
+describe("the deployer", { timeout: scaled(60_000) }, () => {
   it("deploys each Alive unit it is responsible for with fresh credentials, and leaves the others alone", async () => {
     const { model, deployer, log, made } = await scene();
     const seen = new Map([

@@ -17,6 +17,7 @@ import { HookRetry } from "../src/agents/uniter/retry.js";
 import { issueUnitCredentials } from "../src/model/index.js";
 import { ManualClock } from "./support/manual-clock.js";
 import { useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -89,7 +90,7 @@ async function operationsOf(model: string, unit: string, surroundings = alone) {
   return { operations, local, settle, log };
 }
 
-describe("one hook, begun, run and committed through the API", { timeout: 60_000 }, () => {
+describe("one hook, begun, run and committed through the API", { timeout: scaled(60_000) }, () => {
   it("each hook runs and is committed SUCCEEDED with the progress it leads to, which the server keeps", async () => {
     const { name: model } = await live.newModel();
     await deploy(model, "wordpress");

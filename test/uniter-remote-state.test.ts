@@ -8,9 +8,10 @@ import { AgentConnection } from "../src/agents/connection.js";
 import { RemoteState } from "../src/agents/uniter/remote-state.js";
 import { issueUnitCredentials } from "../src/model/index.js";
 import { useLiveServer } from "./support/streams.js";
+import { scaled } from "./support/time-scale.js";
 
 const live = useLiveServer();
-const DEADLINE = { timeout: 15_000, interval: 50 };
+const DEADLINE = { timeout: scaled(15_000), interval: 50 };
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
@@ -71,7 +72,7 @@ async function scene() {
   return { model, db };
 }
 
-describe("a unit's remote state", { timeout: 60_000 }, () => {
+describe("a unit's remote state", { timeout: scaled(60_000) }, () => {
   it("its unit, and its application's relations and config version, once both streams have sent their state", async () => {
     const { model, db } = await scene();
     const { remote, failures } = await remoteOf(model, "wordpress/0");
