@@ -324,6 +324,8 @@ export type RemovalOutcome =
 export type RemoveApplicationInput = {
   /** Application names. */
   applications: Array<string>;
+  /** Answer what it would do and keep nothing: the same rules and refusals, in a transaction that is rolled back. Forced cleanups it would queue are listed, not run. */
+  dryRun?: boolean;
   /** Forcibly finish the job if agents do not, keeping every reference consistent. */
   force?: boolean;
   /** With force: seconds to allow a clean exit before the forced fallback. Omitted or 0: now (Juju's --no-wait). */
@@ -332,6 +334,8 @@ export type RemoveApplicationInput = {
 };
 
 export type RemoveMachineInput = {
+  /** Answer what it would do and keep nothing: the same rules and refusals, in a transaction that is rolled back. Forced cleanups it would queue are listed, not run. */
+  dryRun?: boolean;
   /** Forcibly finish the job if agents do not, keeping every reference consistent. */
   force?: boolean;
   /** Machine ids, e.g. ["1", "2/lxd/0"]. */
@@ -342,6 +346,8 @@ export type RemoveMachineInput = {
 };
 
 export type RemoveRelationInput = {
+  /** Answer what it would do and keep nothing: the same rules and refusals, in a transaction that is rolled back. Forced cleanups it would queue are listed, not run. */
+  dryRun?: boolean;
   /** Forcibly finish the job if agents do not, keeping every reference consistent. */
   force?: boolean;
   /** With force: seconds to allow a clean exit before the forced fallback. Omitted or 0: now (Juju's --no-wait). */
@@ -352,6 +358,8 @@ export type RemoveRelationInput = {
 };
 
 export type RemoveUnitInput = {
+  /** Answer what it would do and keep nothing: the same rules and refusals, in a transaction that is rolled back. Forced cleanups it would queue are listed, not run. */
+  dryRun?: boolean;
   /** Forcibly finish the job if agents do not, keeping every reference consistent. */
   force?: boolean;
   /** With force: seconds to allow a clean exit before the forced fallback. Omitted or 0: now (Juju's --no-wait). */

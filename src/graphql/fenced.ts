@@ -35,6 +35,7 @@ const VALUES = new Set([
   "RelationEndpointInfo",
   "RelationInfo",
   "RelationSettings",
+  "RemovalEffect",
   "RemovalResult",
   "ScopeChange",
   "ScopeInfo",

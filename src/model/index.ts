@@ -125,6 +125,7 @@ export * from "./read.js";
 export { type IntegrateInput, integrate, relationBlockers } from "./relation.js";
 export {
   MAX_REMOVALS_PER_REQUEST,
+  type RemovalEffect,
   type RemovalResult,
   type RemoveInput,
   removeApplications,

@@ -1,21 +1,33 @@
 // The user's remove operations (seed 000), each taking several targets in one
 // transaction: all of them happen, or (on any refusal) none. Targets already
 // Dying or Dead are no-ops. With immediate force, the forced fallbacks they
-// queued run before the operation returns (Juju's --no-wait).
+// queued run before the operation returns (Juju's --no-wait). A dry run rehearses the
+// operation (write/rehearsal.ts) and answers, for each target, the change rows its
+// destruction recorded and what would then hold it: nothing is kept, and the cleanups
+// it would queue are listed, not run.
+import type { Change } from "../changes/change.js";
 import { LifelineError, tooManyACall } from "../core/errors.js";
 import type { Database } from "../db/connect.js";
-import { destroyApplication } from "./application.js";
+import { applicationBlockers, destroyApplication } from "./application.js";
+import type { Blocker } from "./blocker.js";
 import { cleanupHandlers, runCleanupQueue } from "./cleanups.js";
-import { getApplication, getMachine, getRelation } from "./lookup.js";
-import { type DestroyOptions, destroyMachine, type Outcome } from "./machine.js";
-import { destroyRelationByUser, findRelation } from "./relation.js";
+import { getApplication, getMachine, getRelation, getUnit } from "./lookup.js";
+import { type DestroyOptions, destroyMachine, machineBlockers, type Outcome } from "./machine.js";
+import { destroyRelationByUser, findRelation, relationBlockers } from "./relation.js";
 import type { ModelRow } from "./rows.js";
-import { destroyUnit, findUnitToRemove } from "./unit.js";
+import { destroyUnit, findUnitToRemove, unitBlockers } from "./unit.js";
 import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./write/index.js";
+
+/** What a dry run saw a removal do to one entity: a change row it recorded, without its fields. */
+export type RemovalEffect = Pick<Change, "kind" | "entity" | "life" | "removed">;
 
 export interface RemovalResult {
   id: string;
   outcome: Outcome;
+  /** A dry run's only: the change rows the target's destruction recorded, in order (cleanups queued among them). */
+  effects?: RemovalEffect[];
+  /** A dry run's only: what would then hold the target (none once removed). */
+  blockers?: Blocker[];
 }
 
 export interface RemoveInput extends InModel {
@@ -23,6 +35,8 @@ export interface RemoveInput extends InModel {
   force?: boolean | null;
   /** With force: seconds to wait for a clean exit before the forced fallback; 0 or none is now (Juju's --no-wait). */
   maxWait?: number | null;
+  /** Rehearse it: the same rules and refusals, rolled back; answers what it would do. */
+  dryRun?: boolean | null;
 }
 
 function forceOptions(input: RemoveInput): DestroyOptions {
@@ -54,27 +68,54 @@ function distinct(targets: readonly string[], kind: string): string[] {
 /** A target's row by its name, as a removal's first read: it needs only the model's id. */
 type Find<T> = (tx: Tx, model: ModelKey, target: string) => Promise<T>;
 type Destroy<T> = (tx: Tx, model: ModelRow, row: T, options: DestroyOptions) => Promise<Outcome>;
+/** What holds a target after its destruction, read again (it is still there). */
+type Held<T> = (tx: Tx, model: ModelRow, row: T) => Promise<Blocker[]>;
 
 interface Removal extends InModel {
   targets: readonly string[];
   options: DestroyOptions;
+  dryRun: boolean;
+}
+
+/**
+ * Destroys one target as `destroy` does, watching the change rows it records: a dry run's account of it. Then what
+ * holds it, unless it is gone.
+ */
+async function watched<T>(tx: Tx, model: ModelRow, row: T, options: DestroyOptions, destroy: Destroy<T>, held: Held<T>) {
+  const effects: RemovalEffect[] = [];
+  const watching: Tx = {
+    ...tx,
+    record: (modelId, change) => {
+      if (modelId === model.id) effects.push({ kind: change.kind, entity: change.entity, life: change.life, removed: change.removed });
+      tx.record(modelId, change);
+    },
+  };
+  const outcome = await destroy(watching, model, row, options);
+  const blockers = outcome === "removed" ? [] : await held(tx, model, row);
+  return { outcome, effects, blockers };
 }
 
 /** A remove operation over targets of one kind; the first target is read with the model's lock (modelOperationReading). */
-function removal<T>(kind: string, find: Find<T>, destroy: Destroy<T>) {
+function removal<T>(kind: string, find: Find<T>, destroy: Destroy<T>, held: Held<T>) {
   const removeAll = modelOperationReading(
     "any",
     (tx, model, input: Removal) => find(tx, model, input.targets[0]!),
     async (tx, model, input, first) => {
       const results: RemovalResult[] = [];
-      for (const [i, target] of input.targets.entries())
-        results.push({ id: target, outcome: await destroy(tx, model, i === 0 ? first : await find(tx, model, target), input.options) });
+      for (const [i, target] of input.targets.entries()) {
+        const row = i === 0 ? first : await find(tx, model, target);
+        if (input.dryRun) results.push({ id: target, ...(await watched(tx, model, row, input.options, destroy, held)) });
+        else results.push({ id: target, outcome: await destroy(tx, model, row, input.options) });
+      }
       return { model, results };
     },
   );
   return async (db: Database, input: RemoveInput): Promise<RemovalResult[]> => {
     const options = forceOptions(input);
-    const { model, results } = await removeAll(db, { model: input.model, targets: distinct(input.targets, kind), options });
+    const removing: Removal = { model: input.model, targets: distinct(input.targets, kind), options, dryRun: !!input.dryRun };
+    // A dry run is the same operation, rolled back: it answers what it would do, and runs none of the cleanups it queued.
+    if (removing.dryRun) return (await removeAll.rehearse(db, removing)).value.results;
+    const { model, results } = await removeAll(db, removing);
     // Force with no wait does what it can before answering, within a budget: a forced removal of 100,000 units is
     // 100,000 bounded transactions, which the cleaner (an agent, or runCleanups) carries on with after the answer.
     if (options.force && !input.maxWait)
@@ -84,19 +125,27 @@ function removal<T>(kind: string, find: Find<T>, destroy: Destroy<T>) {
 }
 
 /** `juju remove-machine`. */
-export const removeMachines = removal("machine", getMachine, destroyMachine);
+export const removeMachines = removal("machine", getMachine, destroyMachine, async (tx, model, machine) =>
+  machineBlockers(tx.db, await getMachine(tx, model, machine.id)),
+);
 
 /** `juju remove-unit`. */
-export const removeUnits = removal("unit", findUnitToRemove, (tx, model, { unit, read }, options) =>
-  destroyUnit(tx, model, unit, options, read),
+export const removeUnits = removal(
+  "unit",
+  findUnitToRemove,
+  (tx, model, { unit, read }, options) => destroyUnit(tx, model, unit, options, read),
+  async (tx, model, { unit }) => unitBlockers(tx.db, await getUnit(tx, model, unit.name)),
 );
 
 /** `juju remove-application`. */
-export const removeApplications = removal("application", getApplication, destroyApplication);
+export const removeApplications = removal("application", getApplication, destroyApplication, async (tx, model, app) =>
+  applicationBlockers(tx.db, await getApplication(tx, model, app.name)),
+);
 
 /** `juju remove-relation`: relations named by id ("3"), canonical key, or endpoints ("wordpress mysql"). */
 export const removeRelations = removal(
   "relation",
   (tx, model, spec) => (/^\d+$/.test(spec) ? getRelation(tx, model, Number(spec)) : findRelation(tx, model, spec)),
   destroyRelationByUser,
+  async (tx, model, relation) => relationBlockers(tx.db, await getRelation(tx, model, relation.id)),
 );

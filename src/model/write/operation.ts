@@ -7,12 +7,14 @@
 // commit order is revision order. (SERIALIZABLE would add nothing here: the shared revision row makes every pair of
 // concurrent writers conflict, and its snapshot, taken before the lock wait, would abort every waiter.) Reads never
 // block. An operation on a model waits for its turn (turns.ts), may share a transaction with the writers queued
-// beside it (group-commit.ts), and is retried when a retry cures its failure (retry.ts).
+// beside it (group-commit.ts), and is retried when a retry cures its failure (retry.ts). A model's operation can also
+// be rehearsed: run alone and rolled back, for what it would do (rehearsal.ts).
 import type { Database } from "../../db/connect.js";
 import { sentAhead } from "../../db/sent-ahead.js";
 import type { Footprint } from "../footprint.js";
 import type { ModelRow } from "../rows.js";
 import { lockModel, type ModelLifeNeeded } from "./model-lock.js";
+import { type Rehearsal, rehearse } from "./rehearsal.js";
 import { withRetries } from "./retry.js";
 import { inTurn } from "./turns.js";
 import type { Tx } from "./tx.js";
@@ -35,15 +37,29 @@ export interface InModel {
 /** An operation as resolvers and agents call it: the store and one input object. */
 export type Operation<I, R> = (db: Database, input: I) => Promise<R>;
 
+/** An operation that can also be rehearsed: run alone in a transaction that is rolled back (rehearsal.ts). */
+export type Rehearsable<I, R> = Operation<I, R> & {
+  rehearse(db: Database, input: I): Promise<Rehearsal<R>>;
+};
+
+/** The operation whose transaction runs `work` for an input: for real (transact), or rehearsed. */
+function rehearsable<I extends InModel, R>(
+  work: (input: I) => (tx: Tx) => Promise<R>,
+  footprint?: (input: I) => Footprint | undefined,
+  weight?: (input: I) => number,
+): Rehearsable<I, R> {
+  const operation: Operation<I, R> = (db, input) => transact(db, work(input), input.model, footprint?.(input), weight?.(input));
+  return Object.assign(operation, { rehearse: (db: Database, input: I) => rehearse(db, work(input)) });
+}
+
 /** An operation on one model: one transaction, the model locked and its life checked first. */
 export function modelOperation<I extends InModel, R>(
   needs: ModelLifeNeeded,
   body: (tx: Tx, model: ModelRow, input: I) => Promise<R>,
   footprint?: (input: I) => Footprint | undefined,
   weight?: (input: I) => number,
-): Operation<I, R> {
-  return (db, input) =>
-    transact(db, async (tx) => body(tx, await lockModel(tx, input.model, needs), input), input.model, footprint?.(input), weight?.(input));
+): Rehearsable<I, R> {
+  return rehearsable((input) => async (tx) => body(tx, await lockModel(tx, input.model, needs), input), footprint, weight);
 }
 
 /** What a read sent ahead of the model's lock knows of the model: its id, and its name for refusals. */
@@ -65,23 +81,20 @@ export function modelOperationReading<I extends InModel, P, R>(
   body: (tx: Tx, model: ModelRow, input: I, first: P) => Promise<R>,
   footprint?: (input: I) => Footprint | undefined,
   weight?: (input: I) => number,
-): Operation<I, R> {
-  return (db, input) =>
-    transact(
-      db,
-      async (tx) => {
-        const id = tx.modelIds.get(input.model);
-        const locked = lockModel(tx, input.model, needs);
-        // Started after the lock, so handed to the connection after it (both are one statement's call away).
-        // Awaited below unless the lock failed, which fails it too (25P02).
-        const ahead = id === undefined ? undefined : sentAhead(read(tx, { id, name: input.model }, input));
-        const model = await locked;
-        if (ahead && model.id === id) return body(tx, model, input, await ahead);
-        await ahead?.catch(() => {}); // read with an id the model no longer has: let it finish, then read again
-        return body(tx, model, input, await read(tx, model, input));
-      },
-      input.model,
-      footprint?.(input),
-      weight?.(input),
-    );
+): Rehearsable<I, R> {
+  return rehearsable(
+    (input) => async (tx) => {
+      const id = tx.modelIds.get(input.model);
+      const locked = lockModel(tx, input.model, needs);
+      // Started after the lock, so handed to the connection after it (both are one statement's call away).
+      // Awaited below unless the lock failed, which fails it too (25P02).
+      const ahead = id === undefined ? undefined : sentAhead(read(tx, { id, name: input.model }, input));
+      const model = await locked;
+      if (ahead && model.id === id) return body(tx, model, input, await ahead);
+      await ahead?.catch(() => {}); // read with an id the model no longer has: let it finish, then read again
+      return body(tx, model, input, await read(tx, model, input));
+    },
+    footprint,
+    weight,
+  );
 }
