@@ -18,8 +18,19 @@ import type { ModelRow } from "./rows.js";
 import { destroyUnit, findUnitToRemove, unitBlockers } from "./unit.js";
 import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./write/index.js";
 
-/** What a dry run saw a removal do to one entity: a change row it recorded, without its fields. */
-export type RemovalEffect = Pick<Change, "kind" | "entity" | "life" | "removed">;
+/**
+ * What a dry run saw a removal do to one entity: a change row it recorded, without its fields. A cleanup's also says
+ * what it is ("<kind> <target>"): its id, as the row's entity, is one the real call will not give it (a sequence's
+ * values are not rolled back).
+ */
+export type RemovalEffect = Pick<Change, "kind" | "entity" | "life" | "removed"> & { cleanup?: string };
+
+const effectOf = (change: Change): RemovalEffect => {
+  const { kind, entity, life, removed } = change;
+  return change.kind === "cleanup"
+    ? { kind, entity, life, removed, cleanup: `${change.fields.kind} ${change.fields.target}` }
+    : { kind, entity, life, removed };
+};
 
 export interface RemovalResult {
   id: string;
@@ -86,7 +97,7 @@ async function watched<T>(tx: Tx, model: ModelRow, row: T, options: DestroyOptio
   const watching: Tx = {
     ...tx,
     record: (modelId, change) => {
-      if (modelId === model.id) effects.push({ kind: change.kind, entity: change.entity, life: change.life, removed: change.removed });
+      if (modelId === model.id) effects.push(effectOf(change));
       tx.record(modelId, change);
     },
   };

@@ -27,6 +27,11 @@ const RemovalEffectRef = builder.objectRef<RemovalEffect>("RemovalEffect").imple
     entity: t.exposeString("entity", { description: "Its id in the model, as a change stream gives it." }),
     life: t.expose("life", { type: LifeEnum, nullable: true, description: "The life it would have; null for rows without one." }),
     removed: t.exposeBoolean("removed", { description: "Whether it would be removed (a cleanup: done)." }),
+    cleanup: t.exposeString("cleanup", {
+      nullable: true,
+      description:
+        "A cleanup's: its kind and target (\"force-unit wordpress/0\"). Its id (`entity`) is the dry run's own: the real call queues it under another.",
+    }),
   }),
 });
 
