@@ -221,3 +221,25 @@ describe("streams see nothing of a dry run", () => {
     expect(stream.changes[0]).toMatchObject({ kind: "UNIT", entity: "wordpress/1" }); // not the application Dying
   });
 });
+
+describe("a dry run asks what the real call asks", () => {
+  it("a read-only person, or the operator of another model, is refused it: FORBIDDEN", async () => {
+    const model = (await live.newModel()).name;
+    const other = (await live.newModel()).name;
+    await deploy(model, "wordpress");
+    const ISSUE = `mutation ($input: IssueTokenInput!) { issueToken(input: $input) { token } }`;
+    const token = async (input: Record<string, unknown>) =>
+      (await live.ok(ISSUE, { input: { description: "dry run", ...input } })).issueToken.token as string;
+    const asWhom = async (bearer: string) => {
+      const response = await fetch(live.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${bearer}` },
+        body: JSON.stringify({ query: REMOVE.unit, variables: { input: { model, units: ["wordpress/0"], dryRun: true } } }),
+      });
+      return ((await response.json()) as { errors?: { extensions?: { code?: string } }[] }).errors?.map((e) => e.extensions?.code);
+    };
+    expect(await asWhom(await token({ role: "READ_ONLY" }))).toEqual(["FORBIDDEN"]);
+    expect(await asWhom(await token({ role: "OPERATOR", models: [other] }))).toEqual(["FORBIDDEN"]);
+    expect(await asWhom(await token({ role: "OPERATOR", models: [model] }))).toBeUndefined();
+  });
+});
