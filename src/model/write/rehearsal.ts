@@ -4,11 +4,10 @@
 // rows appended (so no revision bump and no stream wakes), no afterCommit work. The change rows its rules recorded are
 // what it answers, beside the operation's own result: the one account of what the operation does.
 import type { PendingChange } from "../../changes/append.js";
-import { LifelineError } from "../../core/errors.js";
 import type { Database } from "../../db/connect.js";
 import { runTransaction } from "../../db/transaction-runner.js";
 import { Commitments } from "./commitments.js";
-import { curedByRetry, MAX_ATTEMPTS } from "./retry.js";
+import { retried } from "./retry.js";
 import type { Tx } from "./tx.js";
 
 /** What a rehearsed operation would have done: its result, and the change rows it would have appended. */
@@ -24,10 +23,10 @@ class Rehearsed<T> {
 
 /**
  * Runs `work` in a READ COMMITTED transaction of its own and rolls it back; answers what it did, or fails as it would
- * have (its deferred writes' failures included). Retried, as withRetries does, on the failures a retry cures.
+ * have (its deferred writes' failures included). Retried, as withRetries is, on the failures a retry cures.
  */
-export async function rehearse<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<Rehearsal<T>> {
-  for (let attempt = 1; ; attempt++) {
+export function rehearse<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<Rehearsal<T>> {
+  return retried(async () => {
     const commitments = new Commitments(db);
     try {
       await runTransaction(
@@ -41,11 +40,8 @@ export async function rehearse<T>(db: Database, work: (tx: Tx) => Promise<T>): P
       );
     } catch (thrown) {
       if (thrown instanceof Rehearsed) return thrown.rehearsal as Rehearsal<T>;
-      const error = (await commitments.firstFailure()) ?? thrown;
-      if (!curedByRetry(error)) throw error;
-      if (attempt >= MAX_ATTEMPTS)
-        throw new LifelineError("CONTENTION", `excessive contention: gave up after ${attempt} attempts; retry the operation`);
-      await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
+      throw (await commitments.firstFailure()) ?? thrown;
     }
-  }
+    throw new Error("a rehearsal's transaction ended without rolling back"); // its work always throws
+  });
 }

@@ -23,30 +23,41 @@ export function sqlState(error: unknown): string | undefined {
 /** Whether running the work again may cure the failure. */
 export const curedByRetry = (error: unknown): boolean => retryable.has(sqlState(error) ?? "");
 
+/**
+ * Runs `attempt` again while it fails in a way a retry cures, a bounded number of times, with a jittered backoff (so the
+ * losers of a race do not collide again in lockstep). `attempt` throws the failure to judge.
+ */
+export async function retried<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!curedByRetry(error)) throw error;
+      if (n >= MAX_ATTEMPTS)
+        throw new LifelineError("CONTENTION", `excessive contention: gave up after ${n} attempts; retry the operation`);
+      await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** n));
+    }
+  }
+}
+
 /** Runs `work` in one READ COMMITTED transaction of its own, retried on the failures a retry cures. */
 export async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+  const { result, commitments } = await retried(async () => {
     const commitments = new Commitments(db);
-    let result: T;
     try {
       // READ COMMITTED is every session's default (the store sets it when it connects).
-      result = await runTransaction(
+      const result = await runTransaction(
         db,
         (open) => work(commitments.tx(open.tx)),
         () => commitments.appendStatements(),
         false,
         () => commitments.deferred,
       );
+      return { result, commitments };
     } catch (thrown) {
-      const error = (await commitments.firstFailure()) ?? thrown;
-      if (!curedByRetry(error)) throw error;
-      if (attempt >= MAX_ATTEMPTS)
-        throw new LifelineError("CONTENTION", `excessive contention: gave up after ${attempt} attempts; retry the operation`);
-      // Jittered backoff, so the losers of a race do not collide again in lockstep.
-      await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
-      continue;
+      throw (await commitments.firstFailure()) ?? thrown;
     }
-    commitments.committed();
-    return result;
-  }
+  });
+  commitments.committed();
+  return result;
 }
