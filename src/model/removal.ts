@@ -88,11 +88,8 @@ interface Removal extends InModel {
   dryRun: boolean;
 }
 
-/**
- * Destroys one target as `destroy` does, watching the change rows it records: a dry run's account of it. Then what
- * holds it, unless it is gone.
- */
-async function watched<T>(tx: Tx, model: ModelRow, row: T, options: DestroyOptions, destroy: Destroy<T>, held: Held<T>) {
+/** Destroys one target as `destroy` does, watching the change rows it records: a dry run's account of it. */
+async function watched<T>(tx: Tx, model: ModelRow, row: T, options: DestroyOptions, destroy: Destroy<T>) {
   const effects: RemovalEffect[] = [];
   const watching: Tx = {
     ...tx,
@@ -101,9 +98,18 @@ async function watched<T>(tx: Tx, model: ModelRow, row: T, options: DestroyOptio
       tx.record(modelId, change);
     },
   };
-  const outcome = await destroy(watching, model, row, options);
-  const blockers = outcome === "removed" ? [] : await held(tx, model, row);
-  return { outcome, effects, blockers };
+  return { outcome: await destroy(watching, model, row, options), effects };
+}
+
+/** What holds a target once the whole removal is done: nothing, if it is gone (with its own removal or another's). */
+async function stillHeld<T>(tx: Tx, model: ModelRow, row: T, outcome: Outcome, held: Held<T>): Promise<Blocker[]> {
+  if (outcome === "removed") return [];
+  try {
+    return await held(tx, model, row);
+  } catch (error) {
+    if (error instanceof LifelineError && error.code === "NOT_FOUND") return [];
+    throw error;
+  }
 }
 
 /** A remove operation over targets of one kind; the first target is read with the model's lock (modelOperationReading). */
@@ -113,11 +119,15 @@ function removal<T>(kind: string, find: Find<T>, destroy: Destroy<T>, held: Held
     (tx, model, input: Removal) => find(tx, model, input.targets[0]!),
     async (tx, model, input, first) => {
       const results: RemovalResult[] = [];
+      const rows: T[] = [];
       for (const [i, target] of input.targets.entries()) {
         const row = i === 0 ? first : await find(tx, model, target);
-        if (input.dryRun) results.push({ id: target, ...(await watched(tx, model, row, input.options, destroy, held)) });
+        rows.push(row);
+        if (input.dryRun) results.push({ id: target, ...(await watched(tx, model, row, input.options, destroy)) });
         else results.push({ id: target, outcome: await destroy(tx, model, row, input.options) });
       }
+      if (input.dryRun)
+        for (const [i, result] of results.entries()) result.blockers = await stillHeld(tx, model, rows[i]!, result.outcome, held);
       return { model, results };
     },
   );
