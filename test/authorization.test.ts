@@ -7,7 +7,9 @@ import { useApi } from "./support/api.js";
 import { ADD_MACHINE, deploy, integrate } from "./support/fixtures.js";
 import { lifecycle } from "./support/lifecycle.js";
 
-const api = useApi();
+// Of its own: its controller runs every model's cleanups (runCleanupsEverywhere), which on a shared PostgreSQL database
+// would run other files' cleanups under them.
+const api = useApi({ store: "private" });
 
 type Who =
   | "anonymous"

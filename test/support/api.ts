@@ -4,7 +4,7 @@ import type { ExecutionResult } from "graphql";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { Store } from "../../src/db/connect.js";
 import { createYogaApp } from "../../src/server/app.js";
-import { ADMIN_TOKEN, openTestStore, uniqueName } from "./store.js";
+import { ADMIN_TOKEN, openPrivateTestStore, openTestStore, uniqueName } from "./store.js";
 
 export interface GraphQLErrorShape {
   message: string;
@@ -33,11 +33,15 @@ export interface Api {
   newModel(args?: { defaultSeries?: string; constraints?: string }): Promise<string>;
 }
 
-export function useApi(): Api {
+/**
+ * `store: "private"`: on PostgreSQL a database no other test file shares, for a spec that acts on every model of its
+ * store (runCleanups with no model runs every model's queued cleanups, other files' included).
+ */
+export function useApi({ store: which = "shared" }: { store?: "shared" | "private" } = {}): Api {
   let store: Store;
   let yoga: ReturnType<typeof createYogaApp>;
   beforeAll(async () => {
-    store = await openTestStore();
+    store = await (which === "private" ? openPrivateTestStore() : openTestStore());
     yoga = createYogaApp(store);
   });
   afterAll(async () => {
