@@ -1,0 +1,34 @@
+// The `lifeline` command's commands and global options.
+import { Command } from "commander";
+import { agentCommand } from "./commands/agent.js";
+import { createCommands } from "./commands/deploy.js";
+import { loginCommands } from "./commands/login.js";
+import { modelCommands } from "./commands/models.js";
+import { removalCommands } from "./commands/removal.js";
+import { resolvedCommand } from "./commands/resolved.js";
+import { statusCommand } from "./commands/status.js";
+import { exitCodesHelp } from "./exit-codes.js";
+import { resolveServer, type ServerOptions } from "./server.js";
+
+export function lifelineProgram(): Command {
+  const program = new Command("lifeline")
+    .description("Lifeline's command line: models, applications, units, machines and integrations, as Juju's")
+    .option("--url <url>", "the server (overrides LIFELINE_URL and the stored login)")
+    .option("--token <token>", "the bearer token (overrides LIFELINE_TOKEN and the stored login)")
+    .addHelpText(
+      "after",
+      `\nGet started:\n  lifeline login http://127.0.0.1:4000 --code <code>   (npm start prints this line)\n  lifeline status\n\n${exitCodesHelp}`,
+    )
+    .showHelpAfterError("(add --help for usage)")
+    // Usage errors throw instead of exiting: main.ts exits with 2 for them.
+    .exitOverride();
+  const connect = () => resolveServer(program.opts<ServerOptions>());
+  loginCommands(program);
+  modelCommands(program, connect);
+  statusCommand(program, connect);
+  createCommands(program, connect);
+  removalCommands(program, connect);
+  resolvedCommand(program, connect);
+  agentCommand(program);
+  return program;
+}
