@@ -14,9 +14,10 @@ import { parseArgs } from "node:util";
 import { AgentConnection } from "./connection.js";
 import { MachineAgent, type MachineAgentCredentials } from "./machine-agent.js";
 
-const usage = "usage: lifeline agent machine <id> --url <api url> --credentials-file <file> [--address <private address>]";
+const usage = "usage: npm run agent -- machine <id> --url <api url> --credentials-file <file> [--address <private address>]";
 
 const help = `${usage}
+   or: lifeline agent machine <id> … (the same options)
 
 Runs a machine's agent as its own process against a server anywhere, until its machine is Dead (exit 0).
 
