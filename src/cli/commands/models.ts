@@ -23,6 +23,7 @@ export function modelCommands(program: Command, connect: Connect): void {
   program
     .command("models")
     .description("list the models your token reaches")
+    .addHelpText("after", "\nExample:\n  lifeline models --url http://127.0.0.1:4000 --token llt_…")
     .action(async () => {
       const { state } = colours();
       const models = await modelNames(connect());
