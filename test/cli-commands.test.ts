@@ -5,6 +5,7 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { colours } from "../src/cli/colour.js";
 import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
 import { ADMIN_TOKEN } from "./support/store.js";
 import { scaled } from "./support/time-scale.js";
@@ -68,6 +69,12 @@ describe("lifeline without a server", () => {
     expect(nothingStored.stderr).toContain("lifeline login");
   });
 
+  it("colours states only on a terminal, and never with NO_COLOR", () => {
+    expect(colours({ isTTY: true }, {}).state("error")).toContain("\u001b[31m");
+    expect(colours({ isTTY: true }, { NO_COLOR: "1" }).state("error")).toBe("error");
+    expect(colours({ isTTY: false }, {}).state("error")).toBe("error");
+  });
+
   it("a server that cannot be reached exits 3", TIMEOUT, async () => {
     const { code, stderr } = await lifeline(["status", "--url", "http://127.0.0.1:1", "--token", "x"]);
     expect(code).toBe(3);
@@ -128,6 +135,11 @@ describe("lifeline against npm start", () => {
     expect(Object.keys(json.machines)).toEqual(["0"]);
     const yaml = await lifeline(["status", "fresh", "--format", "yaml"], env());
     expect(yaml.stdout).toMatch(/^model:\n {2}name: fresh\n/);
+
+    const destroyed = await lifeline(["destroy-model", "fresh", "--no-wait"], env());
+    expect(destroyed.code).toBe(0);
+    expect(destroyed.stdout).toMatch(/^model fresh: (dying|removed)$/m);
+    expect((await lifeline(["models"], env())).stdout).toMatch(/^fresh\s+(dying|dead)/m);
   });
 
   it("deploys, integrates and shows them in status; a refusal prints its code and hint and exits 1", {
