@@ -59,6 +59,10 @@ describe("lifeline without a server", () => {
     expect(code).toBe(0);
     expect(stdout).toContain("lifeline agent machine <id>");
     expect(stdout).toContain("--credentials-file");
+    // Its options are the runner's own, --url included, however the command line orders them.
+    const run = await lifeline(["agent", "machine", "1", "--url", "http://127.0.0.1:1/graphql", "--credentials-file", "/nonexistent"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("cannot read the credentials file");
   });
 
   it("a usage error exits 2", TIMEOUT, async () => {
@@ -79,6 +83,7 @@ describe("lifeline without a server", () => {
     const { code, stderr } = await lifeline(["status", "--url", "http://127.0.0.1:1", "--token", "x"]);
     expect(code).toBe(3);
     expect(stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1\/graphql/);
+    expect((await lifeline(["--url", "http://127.0.0.1:1", "models"])).code).toBe(3);
   });
 });
 

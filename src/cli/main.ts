@@ -15,4 +15,9 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// `lifeline status | head`: a reader that stops early is no error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(ExitCode.ok);
+  throw error;
+});
 process.exitCode = await main(process.argv.slice(2));

@@ -9,6 +9,7 @@ export function agentCommand(program: Command): void {
     .argument("[args...]")
     .helpOption(false)
     .allowUnknownOption()
+    .passThroughOptions()
     .action(async (args: string[]) => {
       const { runAgent } = await import("../../agents/cli.js");
       await runAgent(args);

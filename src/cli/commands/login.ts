@@ -32,9 +32,7 @@ export function loginCommands(program: Command): void {
     .option("--token <token>", "a bearer token (npm start prints the first admin's; an admin's issueToken makes others)")
     .option("--code <code>", "the code of the login link npm start prints: exchanged for a token of your own")
     .addHelpText("after", "\nExample:\n  lifeline login http://127.0.0.1:4000 --code login_…")
-    .action(async (url: string, _: unknown, command: Command) => {
-      // --token is also the program's own option, which takes it wherever it stands on the line.
-      const options = command.optsWithGlobals<{ token?: string; code?: string }>();
+    .action(async (url: string, options: { token?: string; code?: string }) => {
       if (Boolean(options.token) === Boolean(options.code)) throw new UsageError("give one of --token or --code");
       const endpoint = graphqlEndpoint(url);
       let token = options.token ?? "";
