@@ -9,6 +9,8 @@
 //   src/graphql   the schema: model (through src/model/index.ts only), changes, core, provider (the admin's cloud API); never db
 //   src/server    wiring: anything above
 //   src/agents    GraphQL clients: src/client, src/provider, core, net only
+//   src/cli       the lifeline command, a GraphQL client too: src/client, core, net only (and, to start an agent,
+//                 src/cli/commands/agent.ts the agent runner src/agents/cli.ts); agents never import it
 //   src/provider: core only; src/client (generated): nothing of ours
 //
 // and nothing may form a cycle, type-only imports included.
@@ -97,6 +99,26 @@ module.exports = {
       severity: "error",
       from: { path: folder("agents") },
       to: { path: outside("agents", "client", "provider", "core", "net") },
+    },
+    {
+      name: "cli-is-a-client",
+      comment: "The lifeline command sees only the API, through the generated client, as the agents do.",
+      severity: "error",
+      from: { path: folder("cli") },
+      to: { path: outside("cli", "client", "core", "net"), pathNot: "^src/agents/cli\\.ts$" },
+    },
+    {
+      name: "cli-starts-agents-through-their-runner-alone",
+      comment: "`lifeline agent` hands its arguments to the agent runner; nothing else of src/cli knows the agents.",
+      severity: "error",
+      from: { path: folder("cli"), pathNot: "^src/cli/commands/agent\\.ts$" },
+      to: { path: folder("agents") },
+    },
+    {
+      name: "agents-never-import-the-cli",
+      severity: "error",
+      from: { path: folder("agents") },
+      to: { path: folder("cli") },
     },
     {
       name: "provider-imports-only-core",

@@ -1,6 +1,7 @@
 // Agents as their own OS processes, against a server anywhere:
 //
 //   npm run agent -- machine <id> --url http://host:4000/graphql --credentials-file agent.json [--address 10.0.0.5]
+//   lifeline agent machine <id> …   (the same, from the lifeline command: src/cli/commands/agent.ts)
 //
 // The credentials file is what the provisioner hands an instance (or what an
 // admin's issueMachineCredentials returned, with the model and machine):
@@ -8,11 +9,27 @@
 // The agent runs until its machine is Dead (exit 0) or it is told to stop.
 import { readFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { AgentConnection } from "./connection.js";
 import { MachineAgent, type MachineAgentCredentials } from "./machine-agent.js";
 
 const usage = "usage: npm run agent -- machine <id> --url <api url> --credentials-file <file> [--address <private address>]";
+
+const help = `${usage}
+   or: lifeline agent machine <id> … (the same options)
+
+Runs a machine's agent as its own process against a server anywhere, until its machine is Dead (exit 0).
+
+Options:
+  --url <api url>              the server's GraphQL endpoint, e.g. http://10.0.0.1:4000/graphql
+  --credentials-file <file>    JSON: {"model": "default", "machine": "1", "token": "llm_…"}
+                               (what the provisioner hands an instance, or an admin's issueMachineCredentials)
+  --address <address>          the private address its units publish (default: the host's first IPv4 address)
+  -h, --help                   this help
+
+Example:
+  lifeline agent machine 1 --url http://10.0.0.1:4000/graphql --credentials-file machine-1.json`;
 
 /** The host's first IPv4 address other than loopback (what its units publish as private-address), else loopback. */
 function hostAddress(): string {
@@ -25,11 +42,19 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-async function main() {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { url: { type: "string" }, "credentials-file": { type: "string" }, address: { type: "string" } },
-  });
+/** Runs the agent the arguments name (those after `agent`); exits the process when it is done. */
+export async function runAgent(args: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parseAgentArgs>;
+  try {
+    parsed = parseAgentArgs(args);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(help);
+    process.exit(0);
+  }
   const [kind, id] = positionals;
   if (kind !== "machine" || !id) fail("name the agent: machine <id>");
   if (!values.url) fail("--url is required");
@@ -58,7 +83,22 @@ async function main() {
   process.exit(0);
 }
 
-main().catch((error) => {
-  console.error(`lifeline agent: ${String(error)}`);
-  process.exit(1);
-});
+const parseAgentArgs = (args: string[]) =>
+  parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      url: { type: "string" },
+      "credentials-file": { type: "string" },
+      address: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+
+// `npm run agent` runs this file itself; `lifeline agent` imports runAgent.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runAgent(process.argv.slice(2)).catch((error) => {
+    console.error(`lifeline agent: ${String(error)}`);
+    process.exit(1);
+  });
+}

@@ -115,7 +115,10 @@ async function main() {
   // As Jupyter does: a link that logs the browser in, so GraphiQL works without pasting a token. It revokes the last
   // start's link.
   const login = new URL(LOGIN_PATH, config.origins.publicUrl ?? running.url);
-  login.searchParams.set("code", await createLoginCode(store.db, config.sessions));
+  const code = await createLoginCode(store.db, config.sessions);
+  login.searchParams.set("code", code);
+  // The same code logs the command line in (src/cli: it keeps a token of its own); either use spends it.
+  console.log(`lifeline: or log the lifeline command in: lifeline login ${new URL(".", login).href.replace(/\/$/, "")} --code ${code}`);
   const minutes = Math.round(config.sessions.loginLinkMs / 60_000);
   const within = minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : `${config.sessions.loginLinkMs / 1000} s`;
   console.log(`lifeline: open GraphiQL logged in as an admin (the link works once, within ${within}): ${login}`);

@@ -1,0 +1,35 @@
+// How a failed command reads on stderr, and what it exits with.
+
+import { Refusal, Unreachable } from "./api.js";
+import { ExitCode, UsageError } from "./exit-codes.js";
+
+/** What to do next, for the refusals where the fix is not in the message. */
+const hints: Record<string, (refusal: Refusal) => string> = {
+  HAS_UNITS: () => "or repeat with --force to remove its units with it",
+  HAS_CONTAINERS: () => "or repeat with --force to remove its containers with it",
+  AMBIGUOUS_RELATION: () => "name the endpoints: lifeline integrate <app>:<endpoint> <app>:<endpoint>",
+  UNAUTHENTICATED: () => "run `lifeline login <url> --token <token>` (or --code from the login link npm start prints)",
+  FORBIDDEN: () => "your token's role or models do not reach this: ask an admin for one that does",
+  NOT_IN_ERROR: () => "only a unit whose hook failed (agent status error) can be resolved",
+  ALREADY_RESOLVED: () => "its agent has not yet acted on the last `lifeline resolved`",
+};
+
+/** Prints the error and returns the exit code. */
+export function reportFailure(error: unknown, write: (line: string) => void = (line) => console.error(line)): number {
+  if (error instanceof Refusal) {
+    write(`ERROR ${error.code}: ${error.message}`);
+    const hint = hints[error.code]?.(error);
+    if (hint) write(`hint: ${hint}`);
+    return ExitCode.refused;
+  }
+  if (error instanceof Unreachable) {
+    write(`ERROR ${error.message}`);
+    return ExitCode.unreachable;
+  }
+  if (error instanceof UsageError) {
+    write(`error: ${error.message}`);
+    return ExitCode.usage;
+  }
+  write(`ERROR ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return ExitCode.refused;
+}

@@ -1,0 +1,176 @@
+// The lifeline command as its users meet it: the real binary (bin/lifeline.mjs) against a real `npm start`, its output
+// and exit codes. Each spawn gets its own XDG_CONFIG_HOME, so no test reads the developer's login.
+import { spawn } from "node:child_process";
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { colours } from "../src/cli/colour.js";
+import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
+import { ADMIN_TOKEN } from "./support/store.js";
+import { scaled } from "./support/time-scale.js";
+
+const root = new URL("..", import.meta.url).pathname;
+const config = mkdtempSync(join(tmpdir(), "lifeline-cli-"));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `lifeline …args` to its end. */
+function lifeline(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = spawn(process.execPath, ["bin/lifeline.mjs", ...args], {
+    cwd: root,
+    env: { ...process.env, XDG_CONFIG_HOME: config, LIFELINE_URL: "", LIFELINE_TOKEN: "", NO_COLOR: "1", ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (data) => (stdout += data));
+  child.stderr.on("data", (data) => (stderr += data));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+const TIMEOUT = { timeout: scaled(60_000) };
+
+describe("lifeline without a server", () => {
+  const commands = ["login", "logout", "models", "add-model", "destroy-model", "status", "deploy", "add-unit", "add-machine"];
+  const more = ["integrate", "remove-application", "remove-unit", "remove-machine", "remove-relation", "resolved"];
+
+  it("--help lists every command and the exit codes", TIMEOUT, async () => {
+    const { code, stdout } = await lifeline(["--help"]);
+    expect(code).toBe(0);
+    for (const command of [...commands, ...more, "agent"]) expect(stdout).toContain(`\n  ${command} `);
+    expect(stdout).toMatch(/Exit codes:\n {2}0 .*\n {2}1 .*refused.*\n {2}2 .*usage.*\n {2}3 .*cannot reach/);
+  });
+
+  it("--help works for every command, with an example", { timeout: scaled(120_000) }, async () => {
+    for (const command of [...commands, ...more]) {
+      const { code, stdout } = await lifeline([command, "--help"]);
+      expect(code, command).toBe(0);
+      expect(stdout, command).toContain(`Usage: lifeline ${command}`);
+      if (command !== "logout") expect(stdout, command).toContain("Example:");
+    }
+  });
+
+  it("lifeline agent machine --help says how to run an agent", TIMEOUT, async () => {
+    const { code, stdout } = await lifeline(["agent", "machine", "--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("lifeline agent machine <id>");
+    expect(stdout).toContain("--credentials-file");
+    // Its options are the runner's own, --url included, however the command line orders them.
+    const run = await lifeline(["agent", "machine", "1", "--url", "http://127.0.0.1:1/graphql", "--credentials-file", "/nonexistent"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("cannot read the credentials file");
+  });
+
+  it("a usage error exits 2", TIMEOUT, async () => {
+    expect((await lifeline(["no-such-command"])).code).toBe(2);
+    expect((await lifeline(["status", "--format", "xml"])).code).toBe(2);
+    const nothingStored = await lifeline(["status"]);
+    expect(nothingStored.code).toBe(2);
+    expect(nothingStored.stderr).toContain("lifeline login");
+  });
+
+  it("colours states only on a terminal, and never with NO_COLOR", () => {
+    expect(colours({ isTTY: true }, {}).state("error")).toContain("\u001b[31m");
+    expect(colours({ isTTY: true }, { NO_COLOR: "1" }).state("error")).toBe("error");
+    expect(colours({ isTTY: false }, {}).state("error")).toBe("error");
+  });
+
+  it("a server that cannot be reached exits 3", TIMEOUT, async () => {
+    const { code, stderr } = await lifeline(["status", "--url", "http://127.0.0.1:1", "--token", "x"]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1\/graphql/);
+    expect((await lifeline(["--url", "http://127.0.0.1:1", "models"])).code).toBe(3);
+  });
+});
+
+describe("lifeline against npm start", () => {
+  let server: LifelineProcess;
+  let url = "";
+  const env = () => ({ LIFELINE_URL: url, LIFELINE_TOKEN: ADMIN_TOKEN });
+
+  beforeAll(async () => {
+    server = startLifeline({ LIFELINE_AGENTS: "0", LIFELINE_DATA_DIR: mkdtempSync(join(tmpdir(), "lifeline-cli-data-")) });
+    url = await server.ready();
+  }, scaled(60_000));
+
+  it("logs in with the line npm start prints, keeping a token of its own in a 0600 file", TIMEOUT, async () => {
+    const [, line] = (await server.until(/lifeline: or log the lifeline command in: lifeline (login \S+ --code \S+)/))!;
+    const login = await lifeline(line!.split(" "));
+    expect(login.stderr).toBe("");
+    expect(login.code).toBe(0);
+    const file = join(config, "lifeline", "credentials.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(config, "lifeline")).mode & 0o777).toBe(0o700);
+    const models = await lifeline(["models"]);
+    expect(models.code).toBe(0);
+    expect(models.stdout).toMatch(/^default\s+alive/m);
+    // The code was spent: a second use is refused, with the hint to log in another way.
+    const again = await lifeline(line!.split(" "));
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("UNAUTHENTICATED");
+    expect((await lifeline(["logout"])).stdout).toContain("logged out");
+    expect((await lifeline(["models"])).code).toBe(2);
+  });
+
+  it("logs in with a token", TIMEOUT, async () => {
+    const login = await lifeline(["login", url, "--token", ADMIN_TOKEN]);
+    expect(login.code).toBe(0);
+    expect(statSync(join(config, "lifeline", "credentials.json")).mode & 0o777).toBe(0o600);
+    expect((await lifeline(["models"])).code).toBe(0);
+    const wrong = await lifeline(["login", url, "--token", "llt_wrong"]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/UNAUTHENTICATED[\s\S]*hint: run `lifeline login/);
+    await lifeline(["logout"]);
+  });
+
+  it("shows a fresh model's status in each format", TIMEOUT, async () => {
+    await lifeline(["add-model", "fresh"], env());
+    const tabular = await lifeline(["status", "fresh"], env());
+    expect(tabular.code).toBe(0);
+    expect(tabular.stdout).toMatch(/^Model\s+Life\s+Series\s+Revision/m);
+    expect(tabular.stdout).toMatch(/^fresh\s+alive/m);
+    expect(tabular.stdout).toMatch(/^Machine\s+Life\s+Status/m);
+    expect(tabular.stdout).not.toContain("\u001b["); // not a terminal: no colour
+    const json = JSON.parse((await lifeline(["status", "fresh", "--format", "json"], env())).stdout);
+    expect(json.model).toMatchObject({ name: "fresh", life: "alive" });
+    expect(Object.keys(json.machines)).toEqual(["0"]);
+    const yaml = await lifeline(["status", "fresh", "--format", "yaml"], env());
+    expect(yaml.stdout).toMatch(/^model:\n {2}name: fresh\n/);
+
+    const destroyed = await lifeline(["destroy-model", "fresh", "--no-wait"], env());
+    expect(destroyed.code).toBe(0);
+    expect(destroyed.stdout).toMatch(/^model fresh: (dying|removed)$/m);
+    expect((await lifeline(["models"], env())).stdout).toMatch(/^fresh\s+(dying|dead)/m);
+  });
+
+  it("deploys, integrates and shows them in status; a refusal prints its code and hint and exits 1", {
+    timeout: scaled(90_000),
+  }, async () => {
+    expect((await lifeline(["deploy", "wordpress"], env())).stdout).toContain("deployed wordpress: wordpress/0");
+    expect((await lifeline(["deploy", "mysql"], env())).code).toBe(0);
+    expect((await lifeline(["integrate", "wordpress", "mysql"], env())).stdout).toMatch(/added integration \d+: wordpress:db mysql:db/);
+    expect((await lifeline(["add-unit", "wordpress"], env())).stdout).toContain("added unit wordpress/1");
+    const status = await lifeline(["status"], env());
+    for (const section of ["Model", "App", "Unit", "Machine", "Integration"])
+      expect(status.stdout).toMatch(new RegExp(`^${section}\\s`, "m"));
+    expect(status.stdout).toMatch(/^wordpress\s+alive\s+waiting\s+2\s/m);
+    expect(status.stdout).toMatch(/^wordpress\/0\s+alive\s+waiting\s+allocating\s+1\s/m);
+    expect(status.stdout).toMatch(/^wordpress:db mysql:db\s+mysql\s+global\s+alive/m);
+    const narrowed = JSON.parse((await lifeline(["status", "default", "mysql", "--format", "json"], env())).stdout);
+    expect(Object.keys(narrowed.applications)).toEqual(["mysql"]);
+
+    const refused = await lifeline(["remove-machine", "1"], env());
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^ERROR HAS_UNITS: .*wordpress\/0/m);
+    expect(refused.stderr).toContain("--force");
+    expect((await lifeline(["remove-unit", "wordpress/1", "--no-wait"], env())).code).toBe(2);
+    const removed = await lifeline(["remove-unit", "wordpress/1"], env());
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toMatch(/wordpress\/1: (dying|removed|dead)/);
+    expect((await lifeline(["resolved", "wordpress/0"], env())).stderr).toContain("NOT_IN_ERROR");
+  });
+});
