@@ -4,10 +4,10 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { colours } from "../src/cli/colour.js";
 import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
-import { ADMIN_TOKEN } from "./support/store.js";
+import { ADMIN_TOKEN, createPrivateDatabase, onPostgres } from "./support/store.js";
 import { scaled } from "./support/time-scale.js";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -92,9 +92,21 @@ describe("lifeline against npm start", () => {
   let url = "";
   const env = () => ({ LIFELINE_URL: url, LIFELINE_TOKEN: ADMIN_TOKEN });
 
+  // A store of its own, as a user's first `npm start` has (the model `default` with machine 0): on PostgreSQL a database
+  // no other file shares, on PGlite a data directory.
+  let database: Awaited<ReturnType<typeof createPrivateDatabase>> | undefined;
   beforeAll(async () => {
-    server = startLifeline({ LIFELINE_AGENTS: "0", LIFELINE_DATA_DIR: mkdtempSync(join(tmpdir(), "lifeline-cli-data-")) });
+    database = onPostgres ? await createPrivateDatabase() : undefined;
+    const store: Record<string, string> = database
+      ? { DATABASE_URL: database.url }
+      : { DATABASE_URL: "", LIFELINE_DATA_DIR: mkdtempSync(join(tmpdir(), "lifeline-cli-data-")) };
+    server = startLifeline({ LIFELINE_AGENTS: "0", ...store });
     url = await server.ready();
+  }, scaled(60_000));
+  afterAll(async () => {
+    if (server?.child.exitCode === null) server.child.kill("SIGTERM");
+    await server?.exited;
+    await database?.drop();
   }, scaled(60_000));
 
   it("logs in with the line npm start prints, keeping a token of its own in a 0600 file", TIMEOUT, async () => {
