@@ -185,4 +185,19 @@ describe("lifeline against npm start", () => {
     expect(removed.stdout).toMatch(/wordpress\/1: (dying|removed|dead)/);
     expect((await lifeline(["resolved", "wordpress/0"], env())).stderr).toContain("NOT_IN_ERROR");
   });
+
+  it("remove-application --dry-run says what would happen and what would block, and changes nothing", {
+    timeout: scaled(90_000),
+  }, async () => {
+    await lifeline(["add-model", "rehearsed"], env());
+    expect((await lifeline(["deploy", "memcached", "-m", "rehearsed"], env())).code).toBe(0);
+    const before = (await lifeline(["status", "rehearsed", "--format", "json"], env())).stdout;
+    const rehearsed = await lifeline(["remove-application", "memcached", "-m", "rehearsed", "--dry-run"], env());
+    expect(rehearsed.code).toBe(0);
+    expect(rehearsed.stdout).toMatch(/^memcached: would be dying$/m);
+    expect(rehearsed.stdout).toMatch(/^ {2}application memcached: dying$/m);
+    expect(rehearsed.stdout).toMatch(/^ {2}cleanup dying-units memcached: queued$/m);
+    expect(rehearsed.stdout).toMatch(/^ {2}blocked by /m);
+    expect((await lifeline(["status", "rehearsed", "--format", "json"], env())).stdout).toBe(before);
+  });
 });
