@@ -142,6 +142,16 @@ export interface HookFields {
   /** ISO 8601 instants. */
   startedAt?: string;
   endedAt?: string | null;
+  /** On a row for juju-log lines only: the lines just kept with the run (the run's others are on HookRun.log). */
+  log?: HookLogFields[];
+}
+
+/** A juju-log line as a HOOK row carries it. */
+export interface HookLogFields {
+  level: string;
+  message: string;
+  /** ISO 8601. */
+  loggedAt: string;
 }
 
 /**
@@ -357,7 +367,9 @@ export const hookRunFields = (r: HookRunRow): HookFields => ({
 });
 /** A hook run begun or ended: the unit's latest run, as it now stands. */
 export const hookRunRecorded = (r: HookRunRow) => row("hook", r.unit, null, hookRunFields(r));
-/** The unit is gone, and its hook runs with it. */
+/** A run's juju-log lines kept: the run as it stands, with the lines just appended (HookFields.log). */
+export const hookLogAppended = (r: HookRunRow, log: HookLogFields[]) => row("hook", r.unit, null, { ...hookRunFields(r), log });
+/** The unit is gone: its latest run leaves the streams (its runs stay, as history: Model.hookHistory). */
 export const hookRunsRemoved = (unit: string) => row("hook", unit, null, { unit, application: applicationOfUnit(unit) }, true);
 
 export const cleanupFields = (c: Pick<CleanupRow, "kind" | "target" | "dueAt">): CleanupFields => ({
