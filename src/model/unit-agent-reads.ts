@@ -2,7 +2,7 @@
 // dataloader), their hook runs, in keyset pages newest first, the hook history
 // of units alive or removed, and the runs' juju-log lines (batched).
 
-import { and, asc, desc, eq, gt, isNull, like, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, like, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/connect.js";
 import { hookLog, hookRuns, unitAgentStates } from "../db/schema.js";
 import { statement } from "../db/statement.js";
@@ -99,7 +99,7 @@ export async function hookLogsOf(db: Database, runIds: readonly number[]): Promi
   const rows = await db
     .select()
     .from(hookLog)
-    .where(sql`${hookLog.runId} = any(${runIds.map(Number)}::bigint[])`)
+    .where(inArray(hookLog.runId, runIds.map(Number)))
     .orderBy(asc(hookLog.runId), asc(hookLog.seq));
   const byRun = new Map<number, HookLogLine[]>();
   for (const row of rows) {
