@@ -14,7 +14,7 @@ const api = useApi();
 
 const HISTORY = `query ($model: String!, $unit: String, $application: String, $order: HookHistoryOrder!, $first: Int, $after: String) {
   model(name: $model) { hookHistory(unit: $unit, application: $application, order: $order, first: $first, after: $after) {
-    edges { node { id unitName applicationName unitRemovedAt unit { name } hook result message
+    edges { node { id unitName unitRemovedAt unit { name } hook result message
       log { level message loggedAt } logLinesDropped } }
     pageInfo { hasNextPage endCursor } } } }`;
 const LOG = `mutation ($input: LogHookInput!) { logHook(input: $input) }`;
@@ -47,7 +47,7 @@ describe("hook history outlives the unit", () => {
 
     const kept = await history(model, { unit: "wordpress/1" });
     expect(brief(kept)).toEqual(["wordpress/1 install FAILED"]);
-    expect(nodes(kept)[0]).toMatchObject({ applicationName: "wordpress", unit: null, message: "exit status 1" });
+    expect(nodes(kept)[0]).toMatchObject({ unit: null, message: "exit status 1" });
     expect(nodes(kept)[0].unitRemovedAt).not.toBeNull();
     expect(nodes(kept)[0].log).toMatchObject([{ level: "ERROR", message: "install fails on purpose" }]);
     // The living unit's runs are history too, with their unit.

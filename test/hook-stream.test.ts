@@ -73,14 +73,14 @@ describe("the HOOK stream", () => {
       await live.ok(LOG, { input: { model, unit: "wordpress/0", run, level: "INFO", message } });
     await commit("wordpress/0", run, "SUCCEEDED");
     await s.until((x) => x.changes.some((e) => e.hook?.result === "SUCCEEDED"));
-    expect(s.changes.map((e) => [e.hook!.id, e.hook!.result, e.hook!.log?.map((l: any) => `${l.level} ${l.message}`) ?? null])).toEqual([
+    expect(s.changes.map((e) => [e.hook!.id, e.hook!.result, e.hook!.logged?.map((l: any) => `${l.level} ${l.message}`) ?? null])).toEqual([
       [run, null, ["INFO installing"]],
       [run, null, ["INFO nearly there"]],
       [run, "SUCCEEDED", null],
     ]);
     // A line's event is the run's id and the line: no result, so a reader counting runs by result counts no line.
-    expect(s.changes[0]!.changed).toEqual(["unitName", "applicationName", "id", "log"]);
-    expect(s.changes[2]!.changed).not.toContain("log");
+    expect(s.changes[0]!.changed).toEqual(["unitName", "applicationName", "id", "logged"]);
+    expect(s.changes[2]!.changed).not.toContain("logged");
   });
 
   it("a unit agent's unitLife stream carries its status, the failed hook and the resolved mode", async () => {

@@ -110,7 +110,7 @@ const infoFields = {
       message: ["message"],
       startedAt: ["startedAt"],
       endedAt: ["endedAt"],
-      log: ["log"],
+      logged: ["log"],
     } satisfies FieldSources<"hook">,
   },
   cleanup: {
@@ -298,7 +298,7 @@ const HookInfo = builder.objectRef<InfoOf<"hook">>("HookInfo").implement({
     message: t.string({ nullable: true, resolve: (e) => e.fields.message }),
     startedAt: t.field({ type: "DateTime", nullable: true, resolve: (e) => at(e.fields.startedAt) }),
     endedAt: t.field({ type: "DateTime", nullable: true, resolve: (e) => at(e.fields.endedAt) }),
-    log: t.field({
+    logged: t.field({
       type: [HookLogLineRef],
       nullable: true,
       description:

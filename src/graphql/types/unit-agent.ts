@@ -5,7 +5,6 @@
 import type { DefaultConnectionArguments } from "@pothos/plugin-relay";
 import { HookResult, ResolvedMode } from "../../core/hooks.js";
 import { shownUnitAgent } from "../../core/presence.js";
-import { applicationOfUnit } from "../../core/unit-name.js";
 import {
   agentStatesOf,
   beginHook,
@@ -118,7 +117,6 @@ export const HookRunRef = builder.objectRef<HookRunRow>("HookRun").implement({
   fields: (t) => ({
     id: t.id({ resolve: (r) => String(r.id) }),
     unitName: t.exposeString("unit"),
-    applicationName: t.string({ resolve: (r) => applicationOfUnit(r.unit) }),
     unit: t.field({
       type: UnitRef,
       nullable: true,
