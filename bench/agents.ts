@@ -112,14 +112,24 @@ async function revisionOf(sql: postgres.Sql, model: string): Promise<number> {
   return Number(row!.revision);
 }
 
-/** What a removed application left in the database, beside what the stream shows: settings, scopes, agent states, hook runs, cleanups. */
+/** The runs each unit name keeps (LIFELINE_HOOK_HISTORY_PER_UNIT, as the server reads it). */
+const HOOK_HISTORY_PER_UNIT = Number(process.env.LIFELINE_HOOK_HISTORY_PER_UNIT || 100);
+
+/**
+ * What a removed application left in the database, beside what the stream shows: settings, scopes, agent states, hook
+ * runs not retired with their unit, units whose hook history is past its bound (issue 35: removed units' runs are kept,
+ * bounded), cleanups.
+ */
 async function leftInDatabase(sql: postgres.Sql, model: string, application: string, relationId: number): Promise<string> {
-  const [row] = await sql<{ settings: number; scopes: number; states: number; runs: number; cleanups: number }[]>`
+  const [row] = await sql<{ settings: number; scopes: number; states: number; runs: number; overlong: number; cleanups: number }[]>`
     select
       (select count(*)::int from relation_settings s where s.model_id = m.id and s.relation_id = ${relationId}) as settings,
       (select count(*)::int from relation_scopes s where s.model_id = m.id and s.relation_id = ${relationId}) as scopes,
       (select count(*)::int from unit_agent_states s where s.model_id = m.id and s.unit like ${`${application}/%`}) as states,
-      (select count(*)::int from hook_runs h where h.model_id = m.id and h.unit like ${`${application}/%`}) as runs,
+      (select count(*)::int from hook_runs h
+        where h.model_id = m.id and h.unit like ${`${application}/%`} and h.unit_removed_at is null) as runs,
+      (select count(*)::int from (select 1 from hook_runs h where h.model_id = m.id and h.unit like ${`${application}/%`}
+        group by h.unit having count(*) > ${HOOK_HISTORY_PER_UNIT}) past) as overlong,
       (select count(*)::int from cleanups c where c.model_id = m.id) as cleanups
     from models m where m.name = ${model}`;
   const left = Object.entries(row!).filter(([, n]) => n > 0);

@@ -162,6 +162,34 @@ describe("a failed hook (as Juju's uniter: hook failures and resolved)", { timeo
     });
     await expect.poll(async () => unit(model, "wordpress/0"), DEADLINE).toBeNull();
   });
+
+  it("after its application is removed, its hook history still says what ran and why it failed, juju-log lines included", async () => {
+    const { name: model } = await live.newModel();
+    await agentsFor(model);
+    await deploy(model, "wordpress", failHook("install"));
+    await expect.poll(async () => (await unit(model, "wordpress/0"))?.agentStatus.current, DEADLINE).toBe("error");
+    await mutate(`mutation ($input: RemoveApplicationInput!) { removeApplication(input: $input) { outcome } }`, {
+      model,
+      applications: ["wordpress"],
+      force: true,
+    });
+    await expect.poll(async () => unit(model, "wordpress/0"), DEADLINE).toBeNull();
+    // Juju's debug-log --replay: oldest first.
+    const data = await live.ok(
+      `query ($model: String!) { model(name: $model) { hookHistory(application: "wordpress", order: OLDEST_FIRST) {
+        edges { node { unitName hook result message unitRemovedAt log { level message } } } } } }`,
+      { model },
+    );
+    const [install] = data.model.hookHistory.edges.map((e: any) => e.node);
+    expect(install).toMatchObject({
+      unitName: "wordpress/0",
+      hook: "install",
+      result: "FAILED",
+      log: [{ level: "ERROR", message: "install fails on purpose (config fail-hook)" }],
+    });
+    expect(install.message).toMatch(/^exit status 1/);
+    expect(install.unitRemovedAt).not.toBeNull();
+  });
 });
 
 describe("automatic retries (the model's automaticallyRetryHooks, on by default)", { timeout: scaled(180_000) }, () => {

@@ -8,10 +8,12 @@
 // PGlite is a single in-process connection, on which this many agents only
 // measure the test's patience: this file runs on PostgreSQL (DATABASE_URL) and
 // skips on PGlite, saying so.
-import { and, eq, like, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, like, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
+import { rowsOf } from "../src/db/connect.js";
 import { cleanups, hookRuns, relationScopes, relationSettings, unitAgentStates } from "../src/db/schema.js";
+import { HOOK_RUNS_KEPT } from "../src/model/index.js";
 import { useAgents } from "./support/agents.js";
 import { onPostgres } from "./support/store.js";
 import { useLiveServer } from "./support/streams.js";
@@ -74,7 +76,7 @@ async function countOf(table: PgTable, where: SQL | undefined) {
 }
 
 describe.skipIf(!onPostgres)(`${UNITS} units on PostgreSQL, settled and removed by the agents (skipped on PGlite: PostgreSQL only)`, () => {
-  it("every unit settles in the relation; removeApplication leaves no unit, relation, settings, scope, agent state, hook run or cleanup", {
+  it("every unit settles in the relation; removeApplication leaves no unit, relation, settings, scope, agent state, live hook run or cleanup: only bounded hook history", {
     timeout: 3 * PHASE.timeout,
   }, async () => {
     const { name: model, id: modelId } = await live.newModel();
@@ -115,7 +117,8 @@ describe.skipIf(!onPostgres)(`${UNITS} units on PostgreSQL, settled and removed 
       .toEqual({ units: 0, relations: [], applications: ["hub"] });
 
     // What the API does not show: the relation's settings (deleted by a cleanup once the relation is removed), its
-    // scopes, the removed units' agent states and hook runs, and the model's cleanup queue.
+    // scopes, the removed units' agent states, hook runs not retired with their unit, and the model's cleanup queue.
+    // The removed units' hook runs stay as their history (issue 35), bounded per unit name (checked below).
     const ofScale = (column: typeof unitAgentStates.unit | typeof hookRuns.unit) => like(column, "scale/%");
     await expect
       .poll(
@@ -123,11 +126,18 @@ describe.skipIf(!onPostgres)(`${UNITS} units on PostgreSQL, settled and removed 
           settings: await countOf(relationSettings, and(eq(relationSettings.modelId, modelId), eq(relationSettings.relationId, relation))),
           scopes: await countOf(relationScopes, and(eq(relationScopes.modelId, modelId), eq(relationScopes.relationId, relation))),
           agentStates: await countOf(unitAgentStates, and(eq(unitAgentStates.modelId, modelId), ofScale(unitAgentStates.unit))),
-          hookRuns: await countOf(hookRuns, and(eq(hookRuns.modelId, modelId), ofScale(hookRuns.unit))),
+          hookRuns: await countOf(hookRuns, and(eq(hookRuns.modelId, modelId), ofScale(hookRuns.unit), isNull(hookRuns.unitRemovedAt))),
           cleanups: await countOf(cleanups, eq(cleanups.modelId, modelId)),
         }),
         { timeout: scaled(60_000), interval: 500 },
       )
       .toEqual({ settings: 0, scopes: 0, agentStates: 0, hookRuns: 0, cleanups: 0 });
+    const history = rowsOf<{ unit: string; runs: number }>(
+      await live.store.db.execute(
+        sql`select unit, count(*)::int as runs from hook_runs where model_id = ${modelId} and unit like 'scale/%' group by unit`,
+      ),
+    );
+    expect(history.length).toBeGreaterThan(0);
+    expect(Math.max(...history.map((h) => h.runs))).toBeLessThanOrEqual(HOOK_RUNS_KEPT);
   });
 });

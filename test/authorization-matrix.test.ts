@@ -77,6 +77,8 @@ const fieldRules: Record<string, Rule> = {
   "Model.charms": "whole",
   "Model.charm": "whole",
   "Model.hookRuns": "unitState",
+  // Hook history, of units alive or removed (issue 35): read as a unit's hook runs are.
+  "Model.hookHistory": "unitState",
   "Model.application": "application",
   "Model.unit": "unit",
   "Model.machine": "machine",
@@ -140,6 +142,7 @@ const fieldArguments: Record<string, string> = {
   "Model.relation": "(id: $relation)",
   "Model.charm": "(url: $charm)",
   "Model.hookRuns": "(unit: $unit)",
+  "Model.hookHistory": "(unit: $unit)",
   "Relation.settings": "(unit: $unit)",
 };
 

@@ -10,6 +10,7 @@ const DEPLOY = `mutation ($model: String!) { deploy(input: { model: $model, char
 const BEGIN = `mutation ($input: BeginHookInput!) { beginHook(input: $input) { id } }`;
 const COMMIT = `mutation ($input: CommitHookInput!) { commitHook(input: $input) { id } }`;
 const REMOVE_UNIT = `mutation ($model: String!, $unit: String!) { removeUnit(input: { model: $model, units: [$unit], force: true }) { outcome } }`;
+const LOG = `mutation ($input: LogHookInput!) { logHook(input: $input) }`;
 const RESOLVE = `mutation ($model: String!, $unit: String!) { resolveUnit(input: { model: $model, unit: $unit }) { name } }`;
 
 async function scene() {
@@ -61,6 +62,25 @@ describe("the HOOK stream", () => {
     // A removal gives the identifying fields only.
     expect(s.changes.at(-1)!.changed).toEqual(["unitName", "applicationName"]);
     expect(s.changes.at(-1)!.hook).toMatchObject({ unitName: "wordpress/1", applicationName: "wordpress", hook: null, result: null });
+  });
+
+  it("carries a hook's juju-log lines as they are kept: a HOOK event with the run and the line just logged", async () => {
+    const { model, begin, commit } = await scene();
+    const run = await begin("wordpress/0", "install");
+    const s = subscribe(live.url, CHANGES, { model, kinds: ["HOOK"] });
+    await s.synced();
+    for (const message of ["installing", "nearly there"])
+      await live.ok(LOG, { input: { model, unit: "wordpress/0", run, level: "INFO", message } });
+    await commit("wordpress/0", run, "SUCCEEDED");
+    await s.until((x) => x.changes.some((e) => e.hook?.result === "SUCCEEDED"));
+    expect(s.changes.map((e) => [e.hook!.id, e.hook!.result, e.hook!.logged?.map((l: any) => `${l.level} ${l.message}`) ?? null])).toEqual([
+      [run, null, ["INFO installing"]],
+      [run, null, ["INFO nearly there"]],
+      [run, "SUCCEEDED", null],
+    ]);
+    // A line's event is the run's id and the line: no result, so a reader counting runs by result counts no line.
+    expect(s.changes[0]!.changed).toEqual(["unitName", "applicationName", "id", "logged"]);
+    expect(s.changes[2]!.changed).not.toContain("logged");
   });
 
   it("a unit agent's unitLife stream carries its status, the failed hook and the resolved mode", async () => {

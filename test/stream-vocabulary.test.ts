@@ -32,8 +32,17 @@ const mirrors: Record<string, string | null> = {
   CleanupInfo: null,
 };
 
-/** Fields only a stream needs: which relation a member's row is about, whose a hook run is (a query reaches them from their parent). */
-const streamOnly = new Set(["ScopeInfo.relationId", "ScopeInfo.applicationName", "SettingsInfo.relationId", "HookInfo.applicationName"]);
+/**
+ * Fields only a stream needs: which relation a member's row is about, whose a hook run is (a query reaches them from their
+ * parent), the juju-log lines a HOOK event brings (a query reads the run's all: HookRun.log).
+ */
+const streamOnly = new Set([
+  "ScopeInfo.relationId",
+  "ScopeInfo.applicationName",
+  "SettingsInfo.relationId",
+  "HookInfo.applicationName",
+  "HookInfo.logged",
+]);
 
 const objectType = (name: string) => schema.getType(name) as GraphQLObjectType;
 

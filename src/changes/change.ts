@@ -125,9 +125,10 @@ export interface SettingsFields {
 }
 
 /**
- * A unit's latest hook run. Entity: the unit's name; every row carries every
- * field, so a row is the run as it stands. The removal row (the unit is gone,
- * and its runs with it) carries `unit` and `application` only.
+ * A unit's latest hook run. Entity: the unit's name; every row of a begin or
+ * commit carries every field, so a row is the run as it stands; a row of juju-log
+ * lines carries the run's id and the lines only. The removal row (the unit is
+ * gone, and its runs are history) carries `unit` and `application` only.
  */
 export interface HookFields {
   unit: string;
@@ -142,6 +143,16 @@ export interface HookFields {
   /** ISO 8601 instants. */
   startedAt?: string;
   endedAt?: string | null;
+  /** On a row for juju-log lines only: the lines just kept with the run (the run's others are on HookRun.log). */
+  log?: HookLogFields[];
+}
+
+/** A juju-log line as a HOOK row carries it. */
+export interface HookLogFields {
+  level: string;
+  message: string;
+  /** ISO 8601. */
+  loggedAt: string;
 }
 
 /**
@@ -357,7 +368,13 @@ export const hookRunFields = (r: HookRunRow): HookFields => ({
 });
 /** A hook run begun or ended: the unit's latest run, as it now stands. */
 export const hookRunRecorded = (r: HookRunRow) => row("hook", r.unit, null, hookRunFields(r));
-/** The unit is gone, and its hook runs with it. */
+/**
+ * A run's juju-log lines kept: the run's identity and the lines just appended (HookFields.log), nothing else, so a
+ * reader counting runs by their result counts no line as a run.
+ */
+export const hookLogAppended = (r: HookRunRow, log: HookLogFields[]) =>
+  row("hook", r.unit, null, { unit: r.unit, application: applicationOfUnit(r.unit), run: String(r.id), log });
+/** The unit is gone: its latest run leaves the streams (its runs stay, as history: Model.hookHistory). */
 export const hookRunsRemoved = (unit: string) => row("hook", unit, null, { unit, application: applicationOfUnit(unit) }, true);
 
 export const cleanupFields = (c: Pick<CleanupRow, "kind" | "target" | "dueAt">): CleanupFields => ({

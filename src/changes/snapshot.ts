@@ -1,7 +1,7 @@
 // The current state of entities, as STATE events: what a fresh stream sends before
 // its first CHANGE. The fields are typed by the same kinds the change rows use
 // (change.ts), so a client applies a STATE event and a CHANGE event with the same code.
-import { type AnyColumn, and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { effectiveConfig } from "../core/config.js";
 import {
   applications,
@@ -228,12 +228,19 @@ export const stateReaders: Record<EntityKind, StateReader> = {
       .limit(limit);
     return rows.map((c) => stateEvent("cleanup", String(c.id), null, cleanupFields(c)));
   },
-  /** Each unit's latest run only: a snapshot is bounded by the units, not by how many hooks ran. */
+  /** Each living unit's latest run only: a snapshot is bounded by the units, not by how many hooks ran. */
   async hook(q, modelId, where, limit) {
     const rows = await q
       .selectDistinctOn([hookRuns.unit])
       .from(hookRuns)
-      .where(and(eq(hookRuns.modelId, modelId), where.ids ? anyOf(hookRuns.unit, where.ids) : undefined))
+      .where(
+        and(
+          eq(hookRuns.modelId, modelId),
+          // A removed unit's runs are history (Model.hookHistory), not a unit's latest.
+          isNull(hookRuns.unitRemovedAt),
+          where.ids ? anyOf(hookRuns.unit, where.ids) : undefined,
+        ),
+      )
       .orderBy(asc(hookRuns.unit), desc(hookRuns.id))
       .limit(limit);
     return rows.map((r) => stateEvent("hook", r.unit, null, hookRunFields(r)));

@@ -301,8 +301,11 @@ export const unitAgentStates = pgTable(
 
 /**
  * Every hook a unit agent ran (issue 10: "so a person can see why a unit is
- * where it is"): begun `running`, ended by its agent's commit. The latest
- * HOOK_RUNS_KEPT of each unit are kept, and all go with the unit.
+ * where it is"): begun `running`, ended by its agent's commit. They outlive
+ * their unit (issue 35: what ran and why it failed, after a removal), so no
+ * foreign key to it: a removal marks them `unitRemovedAt`, and the history is
+ * bounded instead, by the latest HOOK_RUNS_KEPT of each unit name and by age
+ * (hook-history.ts).
  */
 export const hookRuns = pgTable(
   "hook_runs",
@@ -322,12 +325,34 @@ export const hookRuns = pgTable(
     message: text("message").notNull().default(""),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
+    /** When its unit was removed: null while the unit lives. A unit of the same name later is another unit. */
+    unitRemovedAt: timestamp("unit_removed_at", { withTimezone: true }),
+    /** How many `juju-log` lines hook_log holds for it: bounded (HOOK_LOG_LINES_KEPT). */
+    logLines: integer("log_lines").notNull().default(0),
   },
   (t) => [
-    foreignKey({ columns: [t.modelId, t.unit], foreignColumns: [units.modelId, units.name] }).onDelete("cascade"),
     index("hook_runs_unit_idx").on(t.modelId, t.unit, t.id),
     index("hook_runs_model_idx").on(t.modelId, t.id),
+    // The age bound's prune walks runs by their start.
+    index("hook_runs_started_idx").on(t.startedAt),
   ],
+);
+
+/** A hook's `juju-log` lines, kept with its run (and pruned with it), in the order its agent sent them. */
+export const hookLog = pgTable(
+  "hook_log",
+  {
+    runId: bigint("run_id", { mode: "number" })
+      .notNull()
+      .references(() => hookRuns.id, { onDelete: "cascade" }),
+    /** The line's place in its run: 1, 2, … */
+    seq: integer("seq").notNull(),
+    /** juju-log's level: DEBUG, INFO, WARNING, ERROR or CRITICAL. */
+    level: text("level").notNull(),
+    message: text("message").notNull(),
+    loggedAt: timestamp("logged_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );
 
 /**

@@ -24,6 +24,7 @@ const VALUES = new Set([
   "Cloud",
   "Constraints",
   "HookInfo",
+  "HookLogLine",
   "Instance",
   "InstanceHardware",
   "InstanceType",

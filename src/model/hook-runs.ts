@@ -3,7 +3,7 @@
 // so the server knows what every unit did and where each agent got to. A
 // commit is one transaction: the run's end, the hook's relation-set writes
 // (only if it succeeded), the agent's status and its state document.
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, isNull, type Placeholder, sql } from "drizzle-orm";
 import { hookRunRecorded } from "../changes/change.js";
 import { LifelineError, tooManyACall } from "../core/errors.js";
 import { HookResult, type ResolvedMode } from "../core/hooks.js";
@@ -16,6 +16,7 @@ import { type CheckedAgentState, checkAgentState, saveAgentState } from "./agent
 import { checkResolutionNamed, executing, hookFailed, idle, updateAgent } from "./agent-status.js";
 import { charmMetadata } from "./charm.js";
 import { entity, type Footprint, touching } from "./footprint.js";
+import { hookHistoryPerUnit } from "./hook-history-bounds.js";
 import { parseHookName } from "./hook-names.js";
 import { applySettingsWrites, type SettingsWrite } from "./hook-settings.js";
 import { unitOperationReading } from "./lookup.js";
@@ -25,8 +26,11 @@ import { leaveScopeOf, type ScopeToLeave, scopeToLeave } from "./scope.js";
 import { nextSerials } from "./sequences.js";
 import type { InModel, ModelKey, Tx } from "./write/index.js";
 
-/** Runs kept per unit, newest first; older ones are deleted as new ones begin (the change log keeps them while it retains). */
-export const HOOK_RUNS_KEPT = 100;
+/**
+ * Runs kept per unit name, newest first, its removed units' included; older ones are deleted as new ones begin (the
+ * change log keeps them while it retains). LIFELINE_HOOK_HISTORY_PER_UNIT sets it (hook-history.ts).
+ */
+export const HOOK_RUNS_KEPT = hookHistoryPerUnit();
 
 /** The longest message a commit keeps. */
 const MESSAGE_LIMIT = 1000;
@@ -48,12 +52,16 @@ interface CharmHooks {
   ships: (hook: string) => boolean;
 }
 
+/** Runs of the unit as it lives now: a removed unit's of the same name are history (retire-hook-runs.ts). */
+const ofLiveUnit = (modelId: Placeholder, unit: Placeholder) =>
+  and(eq(hookRuns.modelId, modelId), eq(hookRuns.unit, unit), isNull(hookRuns.unitRemovedAt));
+
 /** The unit's runs still `running`: a new run ends them `interrupted` (its agent restarted mid-hook). */
 const runningRunsOfUnit = statement(["modelId", "unit"], (db, p) =>
   db
     .select()
     .from(hookRuns)
-    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), eq(hookRuns.result, HookResult.Running))),
+    .where(and(ofLiveUnit(p.modelId, p.unit), eq(hookRuns.result, HookResult.Running))),
 );
 
 /** Relations (by id), if they exist, each with the application's endpoint in it (null when the application is not in it). */
@@ -228,7 +236,8 @@ const MISSING_MESSAGE = "the charm ships no such hook";
  */
 const insertMissingHookRuns = statement(["ids", "modelId", "unit", "hooks", "relationIds", "remoteUnits"], (db, p) =>
   db.insert(hookRuns).select(
-    sql`select run.id, ${p.modelId}::uuid, ${p.unit}::text, run.hook, run.relation_id, run.remote_unit, ${HookResult.Missing}::text, ${MISSING_MESSAGE}::text, now(), now()
+    sql`select run.id, ${p.modelId}::uuid, ${p.unit}::text, run.hook, run.relation_id, run.remote_unit, ${HookResult.Missing}::text, ${MISSING_MESSAGE}::text, now(), now(),
+        null::timestamptz, 0
       from unnest(${p.ids}::bigint[], ${p.hooks}::text[], ${p.relationIds}::int[], ${p.remoteUnits}::text[]) with ordinality
         as run(id, hook, relation_id, remote_unit, n)
       order by run.n`,
@@ -270,6 +279,8 @@ function newRun(
     message: missing ? MISSING_MESSAGE : "",
     startedAt: now,
     endedAt: missing ? now : null,
+    unitRemovedAt: null,
+    logLines: 0,
   };
 }
 
@@ -278,7 +289,7 @@ const interruptRuns = statement(["modelId", "unit"], (db, p) =>
   db
     .update(hookRuns)
     .set({ result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: sql`now()` })
-    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), eq(hookRuns.result, HookResult.Running))),
+    .where(and(ofLiveUnit(p.modelId, p.unit), eq(hookRuns.result, HookResult.Running))),
 );
 
 /** Ends the unit's running runs (read with the lock: `reads.interrupted`) and records them, without waiting. */
@@ -288,7 +299,7 @@ function interruptRunning(tx: Tx, model: ModelRow, unit: string, reads: HookRead
   for (const run of reads.interrupted) tx.record(model.id, hookRunRecorded(run));
 }
 
-/** Keeps the unit's latest HOOK_RUNS_KEPT runs. */
+/** Keeps the unit name's latest HOOK_RUNS_KEPT runs (its removed units' among them: one bound per name). */
 const pruneRuns = statement(["modelId", "unit"], (db, p) =>
   db.delete(hookRuns).where(
     and(
@@ -411,7 +422,7 @@ const runOfUnit = statement(["modelId", "unit", "id"], (db, p) =>
         eq(relationScopes.unit, hookRuns.unit),
       ),
     )
-    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), eq(hookRuns.id, p.id))),
+    .where(and(ofLiveUnit(p.modelId, p.unit), eq(hookRuns.id, p.id))),
 );
 const endRun = statement(["id", "result", "message"], (db, p) =>
   db

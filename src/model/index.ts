@@ -73,6 +73,13 @@ export {
   revokeToken,
 } from "./credentials.js";
 export {
+  defaultHookHistory,
+  type HookHistoryOptions,
+  pruneHookHistory,
+  startHookHistoryPruner,
+} from "./hook-history.js";
+export { HOOK_LOG_LEVELS, HOOK_LOG_LINE_LIMIT, HOOK_LOG_LINES_KEPT, type HookLogLevel, type LogHookInput, logHook } from "./hook-log.js";
+export {
   type BeginHookInput,
   beginHook,
   type CommitHookInput,
@@ -148,6 +155,6 @@ export {
   type UnitInput,
   unitBlockers,
 } from "./unit.js";
-export { agentStatesOf, hookRunsPage } from "./unit-agent-reads.js";
+export { agentStatesOf, type HookLogLine, hookHistoryPage, hookLogsOf, hookRunsPage } from "./unit-agent-reads.js";
 export { setWorkloadStatus, type WorkloadStatusInput } from "./workload-status.js";
 export { MAX_ATTEMPTS, type Operation, transact } from "./write/index.js";

@@ -1,9 +1,10 @@
 // What the API reads of unit agents: their state documents (batched, for the
-// dataloader) and their hook runs, in keyset pages newest first.
+// dataloader), their hook runs, in keyset pages newest first, the hook history
+// of units alive or removed, and the runs' juju-log lines (batched).
 
-import { and, asc, desc, eq, gt, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, like, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/connect.js";
-import { hookRuns, unitAgentStates } from "../db/schema.js";
+import { hookLog, hookRuns, unitAgentStates } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { AgentState } from "./agent-state.js";
 import { cursorValue } from "./cursor.js";
@@ -35,22 +36,76 @@ export async function agentStatesOf(db: Database, unitKeys: readonly string[]): 
   return unitKeys.map((key) => found.get(key) ?? null);
 }
 
-/** A page of a model's hook runs, or one unit's, newest first (oldest first when `inverted`); cursors are run ids. */
-export async function hookRunsPage(
-  db: Database,
-  of: { modelId: string; unit?: string | null },
-  window: { after?: string | undefined; before?: string | undefined; limit: number; inverted: boolean },
-): Promise<HookRunRow[]> {
-  const bounds: (SQL | undefined)[] = [eq(hookRuns.modelId, of.modelId), of.unit ? eq(hookRuns.unit, of.unit) : undefined];
+type Window = { after?: string | undefined; before?: string | undefined; limit: number; inverted: boolean };
+
+/** A keyset page of runs by id: newest first, or oldest first when `oldestFirst`; reversed when `inverted`. */
+function runsPage(db: Database, where: (SQL | undefined)[], window: Window, oldestFirst = false): Promise<HookRunRow[]> {
+  const bounds = [...where];
   const after = cursorValue(window.after);
   const before = cursorValue(window.before);
-  // Newest first: "after" a run means older than it.
-  if (after !== undefined) bounds.push(lt(hookRuns.id, after));
-  if (before !== undefined) bounds.push(gt(hookRuns.id, before));
+  // Newest first: "after" a run means older than it; oldest first, newer.
+  if (after !== undefined) bounds.push(oldestFirst ? gt(hookRuns.id, after) : lt(hookRuns.id, after));
+  if (before !== undefined) bounds.push(oldestFirst ? lt(hookRuns.id, before) : gt(hookRuns.id, before));
   return db
     .select()
     .from(hookRuns)
     .where(and(...bounds))
-    .orderBy(window.inverted ? asc(hookRuns.id) : desc(hookRuns.id))
+    .orderBy(window.inverted !== oldestFirst ? asc(hookRuns.id) : desc(hookRuns.id))
     .limit(window.limit);
+}
+
+/**
+ * A page of a model's hook runs, or one unit's, newest first (oldest first when `inverted`); cursors are run ids. Only
+ * living units' runs: a removed unit's are history (hookHistoryPage).
+ */
+export function hookRunsPage(db: Database, of: { modelId: string; unit?: string | null }, window: Window): Promise<HookRunRow[]> {
+  return runsPage(
+    db,
+    [eq(hookRuns.modelId, of.modelId), of.unit ? eq(hookRuns.unit, of.unit) : undefined, isNull(hookRuns.unitRemovedAt)],
+    window,
+  );
+}
+
+/** Escapes LIKE's wildcards in a name used as a prefix. */
+const likePrefix = (name: string) => `${name.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+
+/**
+ * A page of a model's hook history (Juju's show-status-log, debug-log --replay): the runs of units alive or removed,
+ * of one unit name or one application's units when given, newest first or oldest first; cursors are run ids.
+ */
+export function hookHistoryPage(
+  db: Database,
+  of: { modelId: string; unit?: string | null; application?: string | null },
+  window: Window,
+  oldestFirst: boolean,
+): Promise<HookRunRow[]> {
+  return runsPage(
+    db,
+    [
+      eq(hookRuns.modelId, of.modelId),
+      of.unit ? eq(hookRuns.unit, of.unit) : undefined,
+      of.application ? like(hookRuns.unit, likePrefix(of.application)) : undefined,
+    ],
+    window,
+    oldestFirst,
+  );
+}
+
+/** One juju-log line of a run. */
+export type HookLogLine = typeof hookLog.$inferSelect;
+
+/** Runs (by id) → their juju-log lines, in the order they were sent: for the dataloader, one statement a batch. */
+export async function hookLogsOf(db: Database, runIds: readonly number[]): Promise<HookLogLine[][]> {
+  const rows = await db
+    .select()
+    .from(hookLog)
+    .where(inArray(hookLog.runId, runIds.map(Number)))
+    .orderBy(asc(hookLog.runId), asc(hookLog.seq));
+  const byRun = new Map<number, HookLogLine[]>();
+  for (const row of rows) {
+    const lines = byRun.get(row.runId);
+    if (lines) lines.push(row);
+    else byRun.set(row.runId, [row]);
+  }
+  return runIds.map((id) => byRun.get(Number(id)) ?? []);
 }

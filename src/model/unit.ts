@@ -21,12 +21,12 @@ import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js"
 import { mergeConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
 import { entity, touching, unitAlone } from "./footprint.js";
-import { forgetHookRuns } from "./forget-hook-runs.js";
 import { getAliveMachine, getApplication, getUnit, unitOperation, unitOperationReading } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome, type ReservedMachine, reserveMachine } from "./machine.js";
 import { parseUnitName } from "./names.js";
 import { type Placement, parsePlacements } from "./placement.js";
 import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from "./references.js";
+import { retireHookRuns } from "./retire-hook-runs.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { creationPlace, nextSequence } from "./sequences.js";
 import {
@@ -534,8 +534,8 @@ export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow, hol
 export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow, facts: RemovalFacts): Promise<void> {
   if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
   // All sent without waiting, as `facts` say what the answers would be: none awaited unless the application may go
-  // with the unit (releaseUnitReference). The runs go first: deleting the unit would cascade to them.
-  if (facts.hasRuns) forgetHookRuns(tx, model, unit.name);
+  // with the unit (releaseUnitReference). Its runs stay, retired: they outlive it (retire-hook-runs.ts).
+  if (facts.hasRuns) retireHookRuns(tx, model, unit.name);
   tx.defer(deleteUnitRow(tx.db, { modelId: model.id, name: unit.name }));
   forgetAgent(tx, model, "unit", unit.name);
   const released = releaseUnitReference(tx, model, unit.application, facts.application);
@@ -543,7 +543,7 @@ export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow, fact
   await released();
 }
 
-/** What a Dead unit's removal decides by: whether it has hook runs, and its application's counts and life. */
+/** What a Dead unit's removal decides by: whether it has hook runs (not yet retired), and its application's counts and life. */
 interface RemovalFacts {
   hasRuns: boolean;
   application: ApplicationCounts;
@@ -563,7 +563,7 @@ export async function removalFacts(tx: Tx, model: ModelKey, name: string): Promi
 const removalFactsOf = statement(["modelId", "name"], (db, p) =>
   db
     .select({
-      hasRuns: sql<boolean>`exists (select 1 from ${hookRuns} where ${hookRuns.modelId} = ${units.modelId} and ${hookRuns.unit} = ${units.name})`,
+      hasRuns: sql<boolean>`exists (select 1 from ${hookRuns} where ${hookRuns.modelId} = ${units.modelId} and ${hookRuns.unit} = ${units.name} and ${hookRuns.unitRemovedAt} is null)`,
       life: applications.life,
       unitCount: applications.unitCount,
       relationCount: applications.relationCount,

@@ -14,7 +14,14 @@ import type { Store } from "../db/connect.js";
 import type { CloudControl, Context } from "../graphql/context.js";
 import { maskError } from "../graphql/errors.js";
 import { schema } from "../graphql/schema.js";
-import { authenticate, defaultSessionLifetimes, type SessionLifetimes, unavailable } from "../model/index.js";
+import {
+  authenticate,
+  defaultSessionLifetimes,
+  type HookHistoryOptions,
+  type SessionLifetimes,
+  startHookHistoryPruner,
+  unavailable,
+} from "../model/index.js";
 import { tokenOf, useAuthentication } from "./authentication.js";
 import { answerClientError } from "./client-errors.js";
 import { coalesceWrites } from "./coalesce-writes.js";
@@ -180,6 +187,8 @@ export interface ServerOptions {
   feed?: Partial<FeedOptions>;
   /** Compacts the change log on a timer; off unless given. */
   retention?: RetentionOptions & { intervalMs: number };
+  /** Prunes hook history past its age on a timer; off unless given. */
+  hookHistory?: HookHistoryOptions & { intervalMs: number };
   /** The cloud the process's agents use, exposed to admins for fault injection. */
   provider?: CloudSource;
   limits?: RequestLimits;
@@ -230,6 +239,7 @@ export async function startServer(store: Store, host: string, port: number, opti
   const feed = new ChangeFeed(store, { ...defaultFeedOptions, ...options.feed });
   await feed.start();
   const compactor = options.retention ? startCompactor(store.db, options.retention, options.retention.intervalMs) : null;
+  const pruner = options.hookHistory ? startHookHistoryPruner(store.db, options.hookHistory, options.hookHistory.intervalMs) : null;
   const limits = options.limits ?? defaultRequestLimits;
   const presence = options.presence ? new AgentPresence(store.db, options.presence) : undefined;
   await presence?.start();
@@ -323,6 +333,7 @@ export async function startServer(store: Store, host: string, port: number, opti
   } catch (error) {
     await presence?.stop();
     await compactor?.stop();
+    await pruner?.stop();
     await feed.stop();
     throw error;
   }
@@ -343,6 +354,7 @@ export async function startServer(store: Store, host: string, port: number, opti
         server.closeAllConnections();
       });
       await compactor?.stop();
+      await pruner?.stop();
       await feed.stop();
     },
   };

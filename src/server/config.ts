@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
 import { defaultRetention, type RetentionOptions } from "../changes/retention.js";
 import type { StoreOptions } from "../db/connect.js";
-import { defaultSessionLifetimes, type SessionLifetimes } from "../model/index.js";
+import { defaultHookHistory, defaultSessionLifetimes, type HookHistoryOptions, type SessionLifetimes } from "../model/index.js";
 import { DEFAULT_KEEP_ALIVE_MS } from "./app.js";
 import { defaultHttpLimits, type HttpLimits } from "./connection-limits.js";
 import type { OriginOptions } from "./origins.js";
@@ -18,6 +18,8 @@ export interface Config {
   port: number;
   feed: FeedOptions;
   retention: RetentionOptions & { intervalMs: number };
+  /** How long hook runs outlive their unit, pruned as often as the change log is compacted. */
+  hookHistory: HookHistoryOptions & { intervalMs: number };
   limits: RequestLimits;
   /** The HTTP server's timeouts and connection cap. */
   http: HttpLimits;
@@ -118,6 +120,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       ...defaultRetention,
       keepRevisions: positive(env, "LIFELINE_CHANGE_RETENTION", defaultRetention.keepRevisions),
       minAgeMs: positive(env, "LIFELINE_CHANGE_RETENTION_MIN_AGE_S", defaultRetention.minAgeMs / 1000) * 1000,
+      intervalMs: positive(env, "LIFELINE_COMPACT_INTERVAL_S", 60) * 1000,
+    },
+    hookHistory: {
+      ...defaultHookHistory,
+      days: positive(env, "LIFELINE_HOOK_HISTORY_DAYS", defaultHookHistory.days),
       intervalMs: positive(env, "LIFELINE_COMPACT_INTERVAL_S", 60) * 1000,
     },
     limits: requestLimits(env),

@@ -49,6 +49,7 @@ async function main() {
   const running = await startServer(store, config.host, config.port, {
     feed: config.feed,
     retention: config.retention,
+    hookHistory: config.hookHistory,
     limits: config.limits,
     http: config.http,
     keepAliveMs: config.keepAliveMs,

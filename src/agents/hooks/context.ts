@@ -40,6 +40,6 @@ export interface HookContext {
   unitGet(key: "private-address" | "public-address"): Promise<string>;
   /** config-get: the application's charm config, with the charm's defaults filled in. */
   configGet(): Promise<Record<string, string | number | boolean>>;
-  /** juju-log. */
-  log(level: LogLevel, message: string): void;
+  /** juju-log: the tool answers once the line is sent on (the unit agent keeps it with the hook's run on the server). */
+  log(level: LogLevel, message: string): void | Promise<void>;
 }

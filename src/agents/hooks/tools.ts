@@ -288,11 +288,11 @@ const tools: Record<ToolName, Tool> = {
       else if (given !== undefined) {
         const known = logLevels[given.toUpperCase()];
         if (known) level = known;
-        else call.context.log("WARNING", `Specified log level of "${given}" is not valid`);
+        else await call.context.log("WARNING", `Specified log level of "${given}" is not valid`);
       }
       // In a relation hook Juju prefixes the relation id.
       const prefix = call.hook.relation ? `${relationIdText(call.hook.relation)}: ` : "";
-      call.context.log(level, `${prefix}${line.args.join(" ")}`);
+      await call.context.log(level, `${prefix}${line.args.join(" ")}`);
       return undefined;
     },
   },

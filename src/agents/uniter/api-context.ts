@@ -50,7 +50,7 @@ export interface ContextSources {
   setStatus(status: WorkloadStatus, message: string): Promise<void>;
   config(): Promise<Record<string, string | number | boolean>>;
   addresses: { private: string; public: string };
-  log(level: LogLevel, message: string): void;
+  log(level: LogLevel, message: string): Promise<void>;
 }
 
 export class ApiHookContext implements HookContext {
@@ -100,8 +100,8 @@ export class ApiHookContext implements HookContext {
     return this.sources.config();
   }
 
-  log(level: LogLevel, message: string): void {
-    this.sources.log(level, message);
+  log(level: LogLevel, message: string): Promise<void> {
+    return this.sources.log(level, message);
   }
 
   private known(relationId: number): RelationInHook {

@@ -8,6 +8,7 @@
 import {
   BeginHookDocument,
   CommitHookDocument,
+  LogHookDocument,
   RecordMissingHooksDocument,
   SetWorkloadStatusDocument,
   UnitCharmDocument,
@@ -125,7 +126,7 @@ export class HookOperations {
       return false;
     }
     local.begun(begun, by); // begun: what allowed this run is spent
-    const context = this.context(spec, local.progress, situation);
+    const context = this.context(spec, local.progress, situation, run.id);
     const outcome = skip ? { ran: false as const } : await this.execute(spec, local.progress, context);
     // Stopped (killed, recalled) while the hook ran: its outcome says nothing about the charm. The run stays begun,
     // and whoever runs this unit next runs the hook again, as Juju treats a hook interrupted by a restart.
@@ -210,8 +211,8 @@ export class HookOperations {
     });
   }
 
-  /** The relations a hook sees, with each one's members as of the hook. */
-  private context(hook: Hook, progress: StoredProgress, situation: Situation): ApiHookContext {
+  /** The relations a hook sees, with each one's members as of the hook; its juju-log lines go to its run (`runId`). */
+  private context(hook: Hook, progress: StoredProgress, situation: Situation, runId: string): ApiHookContext {
     const { model, unit, tag, call, addresses, log } = this.config;
     const relations = new Map<number, RelationInHook>();
     for (const key of Object.keys(progress.relations)) {
@@ -233,7 +234,13 @@ export class HookOperations {
         return (data.model?.application?.config ?? {}) as Record<string, string | number | boolean>;
       },
       addresses,
-      log: (level, message) => log(`${tag}: juju-log ${level}: ${message}`),
+      log: async (level, message) => {
+        log(`${tag}: juju-log ${level}: ${message}`);
+        // Kept with the run on the server (Model.hookHistory, streamed live); a line it cannot keep fails no hook.
+        await call(LogHookDocument, { input: { model, unit, run: runId, level, message } }).catch((error: unknown) =>
+          log(`${tag}: juju-log line not kept on the server: ${error instanceof Error ? error.message : String(error)}`),
+        );
+      },
     });
   }
 

@@ -16,7 +16,7 @@ import type { ChangeOf, EntityKind, FieldsOf } from "../../changes/change.js";
 import { builder } from "../builder.js";
 import { ConstraintsRef, StatusRef } from "./common.js";
 import { ContainerTypeEnum, MachineJobEnum, RelationRoleEnum, RelationScopeEnum } from "./enums.js";
-import { AgentStatusRef, HookRunResultEnum, ResolvedModeEnum } from "./unit-agent.js";
+import { AgentStatusRef, HookLogLineRef, HookRunResultEnum, ResolvedModeEnum } from "./unit-agent.js";
 
 /** An event's entity, as the info types read it: the row's fields, and when it committed (null for STATE). */
 export type InfoOf<K extends EntityKind> = Pick<ChangeOf<K>, "kind" | "entity" | "fields"> & { committedAt: Date | null };
@@ -110,6 +110,7 @@ const infoFields = {
       message: ["message"],
       startedAt: ["startedAt"],
       endedAt: ["endedAt"],
+      logged: ["log"],
     } satisfies FieldSources<"hook">,
   },
   cleanup: {
@@ -297,6 +298,13 @@ const HookInfo = builder.objectRef<InfoOf<"hook">>("HookInfo").implement({
     message: t.string({ nullable: true, resolve: (e) => e.fields.message }),
     startedAt: t.field({ type: "DateTime", nullable: true, resolve: (e) => at(e.fields.startedAt) }),
     endedAt: t.field({ type: "DateTime", nullable: true, resolve: (e) => at(e.fields.endedAt) }),
+    logged: t.field({
+      type: [HookLogLineRef],
+      nullable: true,
+      description:
+        "On an event for the run's juju-log lines only: the lines just kept (the run's earlier ones are on HookRun.log); null otherwise.",
+      resolve: (e) => e.fields.log?.map((l) => ({ ...l, loggedAt: new Date(l.loggedAt) })) ?? null,
+    }),
   }),
 });
 

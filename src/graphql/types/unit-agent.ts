@@ -11,8 +11,15 @@ import {
   commitHook,
   DEFAULT_MODEL,
   entityKey,
+  HOOK_LOG_LEVELS,
+  HOOK_LOG_LINE_LIMIT,
+  HOOK_LOG_LINES_KEPT,
+  type HookLogLevel,
   type HookRunRow,
+  hookHistoryPage,
+  hookLogsOf,
   hookRunsPage,
+  logHook,
   MAX_MISSING_HOOKS,
   type PageWindow,
   recordMissingHooks,
@@ -83,13 +90,44 @@ export const AgentStatusRef = builder.objectRef<AgentStatusShape>("AgentStatus")
   }),
 });
 
+/** A juju-log line, as HookRun.log and a HOOK event (HookInfo.log) give it. */
+export interface HookLogLineShape {
+  level: string;
+  message: string;
+  loggedAt: Date;
+}
+
+export const HookLogLevelEnum = builder.enumType("HookLogLevel", {
+  description: "juju-log's levels (`juju-log -l`, loggo's names).",
+  values: Object.fromEntries(HOOK_LOG_LEVELS.map((level) => [level, { value: level }])) as Record<HookLogLevel, { value: HookLogLevel }>,
+});
+
+export const HookLogLineRef = builder.objectRef<HookLogLineShape>("HookLogLine").implement({
+  description: "A line a hook logged with juju-log, kept with its run.",
+  fields: (t) => ({
+    level: t.field({ type: HookLogLevelEnum, resolve: (l) => l.level as HookLogLevel }),
+    message: t.exposeString("message", { description: `At most ${HOOK_LOG_LINE_LIMIT} characters: a longer line is cut.` }),
+    loggedAt: t.expose("loggedAt", { type: "DateTime" }),
+  }),
+});
+
 export const HookRunRef = builder.objectRef<HookRunRow>("HookRun").implement({
   description: "One hook a unit agent ran: begun before it ran, ended by its commit.",
   authScopes: (r) => ({ reached: { modelId: r.modelId, entity: { kind: "unitState", unit: r.unit } } }),
   fields: (t) => ({
     id: t.id({ resolve: (r) => String(r.id) }),
     unitName: t.exposeString("unit"),
-    unit: t.field({ type: UnitRef, resolve: (r) => entityKey(r.modelId, r.unit) }),
+    unit: t.field({
+      type: UnitRef,
+      nullable: true,
+      description: "Null once its unit is removed (its runs outlive it: Model.hookHistory).",
+      resolve: (r) => (r.unitRemovedAt ? null : entityKey(r.modelId, r.unit)),
+    }),
+    unitRemovedAt: t.expose("unitRemovedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When its unit was removed; null while it lives (a later unit of the same name has runs of its own).",
+    }),
     hook: t.exposeString("hook"),
     relation: t.exposeInt("relationId", { nullable: true, description: "For relation hooks: the relation's id." }),
     remoteUnit: t.exposeString("remoteUnit", { nullable: true, description: "For -joined, -changed and -departed: the unit it is about." }),
@@ -97,6 +135,16 @@ export const HookRunRef = builder.objectRef<HookRunRow>("HookRun").implement({
     message: t.exposeString("message", { description: "What its agent said when it committed the run." }),
     startedAt: t.expose("startedAt", { type: "DateTime" }),
     endedAt: t.expose("endedAt", { type: "DateTime", nullable: true }),
+    log: t.loadableList({
+      type: HookLogLineRef,
+      description: `What the hook logged with juju-log, in order: the first ${HOOK_LOG_LINES_KEPT} lines.`,
+      load: (ids: number[], ctx) => hookLogsOf(ctx.db, ids),
+      resolve: (r) => r.id,
+    }),
+    logLinesDropped: t.int({
+      description: `Lines it logged past the first ${HOOK_LOG_LINES_KEPT}: counted, not kept.`,
+      resolve: (r) => Math.max(0, r.logLines - HOOK_LOG_LINES_KEPT),
+    }),
   }),
 });
 
@@ -135,16 +183,44 @@ builder.objectFields(UnitRef, (t) => ({
   }),
   hookRuns: t.connection({
     type: HookRunRef,
-    description: "The hooks its agent ran, newest first (the latest 100 are kept).",
+    description:
+      "The hooks its agent ran, newest first (the latest 100 are kept: LIFELINE_HOOK_HISTORY_PER_UNIT; after its removal, Model.hookHistory).",
     authScopes: (u) => ({ reached: { modelId: u.modelId, entity: { kind: "unitState", unit: u.name } } }),
     resolve: (u, args, ctx) => hookRunConnection(args, (window) => hookRunsPage(ctx.db, { modelId: u.modelId, unit: u.name }, window)),
   }),
 }));
 
+const HookHistoryOrderEnum = builder.enumType("HookHistoryOrder", {
+  values: {
+    NEWEST_FIRST: { value: "newest", description: "Juju's show-status-log." },
+    OLDEST_FIRST: { value: "oldest", description: "Juju's debug-log --replay: then follow the `changes(kinds: [HOOK])` stream." },
+  },
+});
+
 builder.objectFields(ModelRef, (t) => ({
+  hookHistory: t.connection({
+    type: HookRunRef,
+    description:
+      "The hooks the model's unit agents ran, its removed units' included (Juju's show-status-log, debug-log --replay), with their " +
+      `juju-log lines; of one unit name, or one application's units, when given. Bounded: the latest runs of each unit name ` +
+      "(LIFELINE_HOOK_HISTORY_PER_UNIT, default 100), and ended runs no older than LIFELINE_HOOK_HISTORY_DAYS (default 7).",
+    args: {
+      unit: t.arg.string(),
+      application: t.arg.string(),
+      order: t.arg({ type: HookHistoryOrderEnum, required: true, defaultValue: "newest" }),
+    },
+    authScopes: (model, args) => ({
+      reached: { modelId: model.id, entity: args.unit ? { kind: "unitState", unit: args.unit } : { kind: "model" } },
+    }),
+    resolve: (model, args, ctx) =>
+      hookRunConnection(args, (window) =>
+        hookHistoryPage(ctx.db, { modelId: model.id, unit: args.unit, application: args.application }, window, args.order === "oldest"),
+      ),
+  }),
   hookRuns: t.connection({
     type: HookRunRef,
-    description: "The hooks the model's unit agents ran, newest first; of one unit when `unit` is given.",
+    description:
+      "The hooks the model's living unit agents ran, newest first; of one unit when `unit` is given (a removed unit's: Model.hookHistory).",
     args: { unit: t.arg.string() },
     authScopes: (model, args) => ({
       reached: { modelId: model.id, entity: args.unit ? { kind: "unitState", unit: args.unit } : { kind: "model" } },
@@ -217,7 +293,26 @@ const CommitHookInput = builder.inputType("CommitHookInput", {
   }),
 });
 
+const LogHookInput = builder.inputType("LogHookInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    unit: t.string({ required: true }),
+    run: t.id({ required: true, description: "The running hook's run id, as beginHook returned it." }),
+    level: t.field({ type: HookLogLevelEnum, required: true }),
+    message: t.string({ required: true, description: `Kept up to ${HOOK_LOG_LINE_LIMIT} characters.` }),
+  }),
+});
+
 builder.mutationFields((t) => ({
+  logHook: t.boolean({
+    description:
+      `Unit agent, for a line its running hook logged (juju-log): kept with the run, the first ${HOOK_LOG_LINES_KEPT} of a run (later ones ` +
+      "are counted, and answer false), and streamed at once as a HOOK event carrying it (HookInfo.log). NOT_FOUND for a run not of the " +
+      "unit; HOOK_RUN_ENDED for one already committed.",
+    args: { input: t.arg({ type: LogHookInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgent: input }),
+    resolve: (_root, { input }, ctx) => logHook(ctx.db, { ...input, run: String(input.run) }),
+  }),
   beginHook: t.field({
     type: HookRunRef,
     description:
