@@ -277,6 +277,13 @@ const operations: Record<string, Operation> = {
     // No such run: NOT_FOUND.
     variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0", run: "999999999", result: "SUCCEEDED" }),
   },
+  logHook: {
+    responsible: ["unit agent"],
+    query: `mutation ($input: LogHookInput!) { logHook(input: $input) }`,
+    // No such run: NOT_FOUND.
+    variables: (target) =>
+      input({ unit: target === "own" ? "wordpress/0" : "mysql/0", run: "999999999", level: "INFO", message: "matrix" }),
+  },
   recordMissingHooks: {
     responsible: ["unit agent"],
     query: `mutation ($input: RecordMissingHooksInput!) { recordMissingHooks(input: $input) { id } }`,
