@@ -1,9 +1,14 @@
 // One store per test file: in-memory PGlite by default, the PostgreSQL server
 // named by DATABASE_URL when set. Tests isolate themselves by model.
+import { threadId } from "node:worker_threads";
 import postgres from "postgres";
 import { openStore, type Store } from "../../src/db/connect.js";
 import { ensureAdminToken } from "../../src/model/index.js";
 import { memoryStore } from "./pglite-template.js";
+
+let counter = 0;
+/** This test worker: its process and thread (workers are threads of one process). */
+const runner = `${process.pid}-${threadId}`;
 
 export const onPostgres = !!process.env.DATABASE_URL;
 
@@ -36,7 +41,7 @@ export async function openPrivateTestStore(): Promise<Store> {
 
 /** On PostgreSQL, a database no other test file uses (for stores of its own, or locks no one else should meet); `drop` ends it. */
 export async function createPrivateDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `lifeline_private_${process.pid}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
+  const name = `lifeline_private_${runner.replace("-", "_")}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
   const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`create database "${name}"`);
@@ -58,6 +63,9 @@ export async function createPrivateDatabase(): Promise<{ url: string; drop(): Pr
   };
 }
 
-let counter = 0;
 /** A model name no other test (or earlier run on the same database) uses. */
-export const uniqueName = (prefix = "m") => `${prefix}-${process.pid}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+/**
+ * Names no other test file makes, on a database the files share: test files run in worker threads of one process, so the
+ * thread's id joins the process's (two threads' counters both start at 0 and met in the same millisecond).
+ */
+export const uniqueName = (prefix = "m") => `${prefix}-${runner}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
