@@ -1,36 +1,14 @@
 // The lifeline command as its users meet it: the real binary (bin/lifeline.mjs) against a real `npm start`, its output
 // and exit codes. Each spawn gets its own XDG_CONFIG_HOME, so no test reads the developer's login.
-import { spawn } from "node:child_process";
-import { mkdtempSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { colours } from "../src/cli/colour.js";
-import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
-import { ADMIN_TOKEN, createPrivateDatabase, onPostgres } from "./support/store.js";
+import { type CliServer, cliConfigHome, runCli, startCliServer } from "./support/lifeline-cli.js";
 import { scaled } from "./support/time-scale.js";
 
-const root = new URL("..", import.meta.url).pathname;
-const config = mkdtempSync(join(tmpdir(), "lifeline-cli-"));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `lifeline …args` to its end. */
-function lifeline(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, ["bin/lifeline.mjs", ...args], {
-    cwd: root,
-    env: { ...process.env, XDG_CONFIG_HOME: config, LIFELINE_URL: "", LIFELINE_TOKEN: "", NO_COLOR: "1", ...env },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (data) => (stdout += data));
-  child.stderr.on("data", (data) => (stderr += data));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-}
+const config = cliConfigHome();
+const lifeline = (args: string[], env: Record<string, string> = {}) => runCli(config, args, env);
 
 const TIMEOUT = { timeout: scaled(60_000) };
 
@@ -88,29 +66,19 @@ describe("lifeline without a server", () => {
 });
 
 describe("lifeline against npm start", () => {
-  let server: LifelineProcess;
+  let server: CliServer;
   let url = "";
-  const env = () => ({ LIFELINE_URL: url, LIFELINE_TOKEN: ADMIN_TOKEN });
+  const env = () => server.env;
 
-  // A store of its own, as a user's first `npm start` has (the model `default` with machine 0): on PostgreSQL a database
-  // no other file shares, on PGlite a data directory.
-  let database: Awaited<ReturnType<typeof createPrivateDatabase>> | undefined;
+  // A store of its own, as a user's first `npm start` has (the model `default` with machine 0).
   beforeAll(async () => {
-    database = onPostgres ? await createPrivateDatabase() : undefined;
-    const store: Record<string, string> = database
-      ? { DATABASE_URL: database.url }
-      : { DATABASE_URL: "", LIFELINE_DATA_DIR: mkdtempSync(join(tmpdir(), "lifeline-cli-data-")) };
-    server = startLifeline({ LIFELINE_AGENTS: "0", ...store });
-    url = await server.ready();
+    server = await startCliServer({ LIFELINE_AGENTS: "0" });
+    url = server.url;
   }, scaled(60_000));
-  afterAll(async () => {
-    if (server?.child.exitCode === null) server.child.kill("SIGTERM");
-    await server?.exited;
-    await database?.drop();
-  }, scaled(60_000));
+  afterAll(() => server?.stop(), scaled(60_000));
 
   it("logs in with the line npm start prints, keeping a token of its own in a 0600 file", TIMEOUT, async () => {
-    const [, line] = (await server.until(/lifeline: or log the lifeline command in: lifeline (login \S+ --code \S+)/))!;
+    const [, line] = (await server.process.until(/lifeline: or log the lifeline command in: lifeline (login \S+ --code \S+)/))!;
     const login = await lifeline(line!.split(" "));
     expect(login.stderr).toBe("");
     expect(login.code).toBe(0);
@@ -129,7 +97,7 @@ describe("lifeline against npm start", () => {
   });
 
   it("logs in with a token", TIMEOUT, async () => {
-    const login = await lifeline(["login", url, "--token", ADMIN_TOKEN]);
+    const login = await lifeline(["login", url, "--token", server.env.LIFELINE_TOKEN!]);
     expect(login.code).toBe(0);
     expect(statSync(join(config, "lifeline", "credentials.json")).mode & 0o777).toBe(0o600);
     expect((await lifeline(["models"])).code).toBe(0);
