@@ -91,6 +91,14 @@ describe("login links", () => {
     expect((await open(first)).status).toBe(401);
     expect((await open(second)).status).toBe(303);
   });
+
+  it("the command line's code is another: a new link does not revoke it, and opening the link does not spend it", async () => {
+    const command = await createLoginCode(store.db, lifetimes, now, "command line");
+    const link = await newCode();
+    expect(command).not.toBe(link);
+    expect((await open(link)).status).toBe(303);
+    expect((await open(command)).status).toBe(303);
+  });
 });
 
 describe("the session cookie", () => {

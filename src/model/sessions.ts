@@ -68,17 +68,31 @@ export function noteUse(db: Database, row: CredentialsRow, lifetimes: SessionLif
     .then(undefined, () => {});
 }
 
-/** A login link's code: the only one (any other, a previous start's, is revoked), good once within `loginLinkMs`. */
-export async function createLoginCode(db: Database, lifetimes = defaultSessionLifetimes, now = Date.now()): Promise<string> {
+/**
+ * Who a code printed at start is for: the browser's login link, or the `lifeline login … --code` line. Each has its
+ * own, so opening the link does not spend the line printed beside it.
+ */
+export type LoginCodeFor = "browser" | "command line";
+
+/**
+ * A login code: the only one for its purpose (a previous start's is revoked), good once within `loginLinkMs`.
+ */
+export async function createLoginCode(
+  db: Database,
+  lifetimes = defaultSessionLifetimes,
+  now = Date.now(),
+  purpose: LoginCodeFor = "browser",
+): Promise<string> {
   const code = newToken("login");
+  const description = purpose === "browser" ? "login link printed at start" : "command line login printed at start";
   await transact(db, async (tx) => {
     // Starts that run together each print a link: only the last one's is left.
     await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext('lifeline_login_link'))`);
-    await tx.db.delete(credentials).where(eq(credentials.kind, "login"));
+    await tx.db.delete(credentials).where(and(eq(credentials.kind, "login"), eq(credentials.description, description)));
     await tx.db.insert(credentials).values({
       tokenHash: hash(code),
       kind: "login",
-      description: "login link printed at start",
+      description,
       createdAt: new Date(now),
       expiresAt: new Date(now + lifetimes.loginLinkMs),
     });

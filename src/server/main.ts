@@ -118,8 +118,10 @@ async function main() {
   const login = new URL(LOGIN_PATH, config.origins.publicUrl ?? running.url);
   const code = await createLoginCode(store.db, config.sessions);
   login.searchParams.set("code", code);
-  // The same code logs the command line in (src/cli: it keeps a token of its own); either use spends it.
-  console.log(`lifeline: or log the lifeline command in: lifeline login ${new URL(".", login).href.replace(/\/$/, "")} --code ${code}`);
+  // The command line's code is another (src/cli keeps a token of its own): opening the link does not spend it.
+  const commandCode = await createLoginCode(store.db, config.sessions, Date.now(), "command line");
+  const base = new URL(".", login).href.replace(/\/$/, "");
+  console.log(`lifeline: or log the lifeline command in: lifeline login ${base} --code ${commandCode}`);
   const minutes = Math.round(config.sessions.loginLinkMs / 60_000);
   const within = minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : `${config.sessions.loginLinkMs / 1000} s`;
   console.log(`lifeline: open GraphiQL logged in as an admin (the link works once, within ${within}): ${login}`);
