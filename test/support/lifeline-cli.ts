@@ -99,9 +99,13 @@ export interface CliServer {
 
 export async function startCliServer(env: Record<string, string> = {}): Promise<CliServer> {
   const database = onPostgres ? await createPrivateDatabase() : undefined;
-  const store: Record<string, string> = database
-    ? { DATABASE_URL: database.url }
-    : { DATABASE_URL: "", LIFELINE_DATA_DIR: mkdtempSync(join(tmpdir(), "lifeline-cli-data-")) };
+  // The dummy cloud's file too is the server's own: by default it sits beside the data directory (or in the checkout,
+  // on PostgreSQL), where servers started by other test files would share it.
+  const dir = mkdtempSync(join(tmpdir(), "lifeline-cli-data-"));
+  const store: Record<string, string> = {
+    ...(database ? { DATABASE_URL: database.url } : { DATABASE_URL: "", LIFELINE_DATA_DIR: join(dir, "pgdata") }),
+    LIFELINE_CLOUD_FILE: join(dir, "cloud.json"),
+  };
   const process_ = startLifeline({ ...store, ...env });
   const url = await process_.ready();
   return {
