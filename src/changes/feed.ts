@@ -8,10 +8,10 @@
 // process instead of by NOTIFY (presence.ts). Rows
 // are read in revision order, and each stream takes them only contiguously, so every
 // stream sees every row it covers exactly once, whichever process committed it.
-import { inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database, Store } from "../db/connect.js";
 import { isOutage, outageReporter } from "../db/outage.js";
-import { models } from "../db/schema.js";
+import { changes, models } from "../db/schema.js";
 import { CHANGES_CHANNEL } from "./append.js";
 import {
   type Announcement,
@@ -25,7 +25,7 @@ import {
 import { checkResumable, logWindow, readRows } from "./replay.js";
 import { routesOf } from "./routes.js";
 import { MAX_BATCH, MAX_BATCH_IN_PROCESS, SnapshotReads } from "./snapshot-reads.js";
-import { ChangeStream, type StreamLimits } from "./stream.js";
+import { ChangeStream, type FeedCounts, type StreamLimits } from "./stream.js";
 import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
 import { listenForChanges, type Wakeups } from "./wakeup.js";
 import type { Watcher } from "./watchers.js";
@@ -80,6 +80,8 @@ class ModelTail {
     private readonly db: Database,
     readonly modelId: string,
     private readonly options: FeedOptions,
+    readonly counts: FeedCounts,
+    private readonly heard: (events: readonly EntityEvent[]) => void,
   ) {}
 
   /** Reads every row after `head`. Concurrent calls coalesce into one more read. */
@@ -104,6 +106,8 @@ class ModelTail {
   private async readToEnd(): Promise<void> {
     for (;;) {
       const page = await readRows(this.db, this.modelId, this.head, this.options.pageSize);
+      this.counts.eventsRead += page.length;
+      if (page.length) this.heard(page);
       for (const event of page) {
         // A gap only opens when compaction passed a tail that stood still; streams
         // behind it find out themselves when they read the table.
@@ -171,6 +175,9 @@ export class ChangeFeed {
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
   private readonly snapshots: SnapshotReads;
+  /** Counts for /metrics (src/server/metrics.ts). */
+  readonly counts: FeedCounts = { eventsRead: 0, delivered: 0 };
+  private readonly readers = new Set<(events: readonly EntityEvent[]) => void>();
 
   constructor(
     private readonly store: Store,
@@ -231,6 +238,33 @@ export class ChangeFeed {
   /** Reads a tailed model's new rows now, and resolves once they are offered to its streams. */
   async read(modelId: string): Promise<void> {
     await this.tails.get(modelId)?.read();
+  }
+
+  /**
+   * Calls `reader` with each page of rows the tails read from the log, as they read them (only models someone
+   * subscribes to are read). For /metrics: the feed's lag, hook runs by result. Returns its removal.
+   */
+  onRead(reader: (events: readonly EntityEvent[]) => void): () => void {
+    this.readers.add(reader);
+    return () => this.readers.delete(reader);
+  }
+
+  /**
+   * The models whose tails have not read a row committed more than `maxLagMs` ago (/readyz): for each tailed model,
+   * its oldest unread row, one primary-key lookup each.
+   */
+  async behind(maxLagMs: number): Promise<string[]> {
+    const late: string[] = [];
+    for (const tail of this.tails.values()) {
+      const [oldest] = await this.store.db
+        .select({ committedAt: changes.committedAt })
+        .from(changes)
+        .where(and(eq(changes.modelId, tail.modelId), gt(changes.revision, tail.head)))
+        .orderBy(asc(changes.revision))
+        .limit(1);
+      if (oldest && Date.now() - oldest.committedAt.getTime() > maxLagMs) late.push(tail.modelId);
+    }
+    return late;
   }
 
   /** Other feeds heard listening on the database lately (presence.ts), for diagnostics and tests; 0 on PGlite. */
@@ -307,7 +341,9 @@ export class ChangeFeed {
     let starting = this.starting.get(modelId);
     if (!starting) {
       starting = (async () => {
-        const tail = new ModelTail(this.store.db, modelId, this.options);
+        const tail = new ModelTail(this.store.db, modelId, this.options, this.counts, (events) => {
+          for (const reader of this.readers) reader(events);
+        });
         // A new tail starts at the model's current revision: streams catch up to it from the table.
         tail.head = (await logWindow(this.store.db, modelId)).revision;
         this.tails.set(modelId, tail);

@@ -23,6 +23,16 @@ export interface TailView {
   readonly head: number;
   /** The tail's most recent events, oldest first, ending at `head`. */
   readonly recent: readonly EntityEvent[];
+  /** The feed's counts, which each stream adds its deliveries to. */
+  readonly counts: FeedCounts;
+}
+
+/** What a feed has done since it started, for /metrics: plain numbers, read when scraped. */
+export interface FeedCounts {
+  /** Rows read from the log by the model tails. */
+  eventsRead: number;
+  /** Events handed to subscribers (each subscriber's copy counts): snapshots, changes and bookmarks. */
+  delivered: number;
 }
 
 export interface StreamLimits {
@@ -129,6 +139,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
       const event = this.queue.shift();
       if (event) {
         this.lastEmitAt = Date.now();
+        this.tail.counts.delivered++;
         if (event instanceof StreamFailure) this.close();
         return { value: event, done: false };
       }

@@ -1,6 +1,7 @@
 // Opens the store: embedded PGlite when no DATABASE_URL is given, a real
 // PostgreSQL server through postgres.js when it is. Either way the caller gets
 // the same Drizzle database, with migrations applied.
+import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -73,7 +74,17 @@ export interface Store {
    * listening and again after every reconnect (notifications sent while nobody listened are gone).
    */
   listen(channel: string, onNotify: (payload: string) => void, onListening: () => void): Promise<Listening>;
+  /** The connection pool's use, for /metrics: its size, and (on a server) how many are open and how many busy. */
+  connections(): Promise<PoolUse>;
   close(): Promise<void>;
+}
+
+export interface PoolUse {
+  max: number;
+  /** Connections open now (PGlite: its one session). */
+  open: number;
+  /** Connections running a statement or holding a transaction, the asker's own not counted; null where not known. */
+  busy: number | null;
 }
 
 /** Databases that run in this process (PGlite): one session, so a transaction holds every other statement until it ends. */
@@ -145,6 +156,7 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined, logger
         onListening();
         return { close: () => unlisten() };
       },
+      connections: async () => ({ max: 1, open: 1, busy: null }),
       async close() {
         await vacuum.stop();
         await client.close();
@@ -163,7 +175,13 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
       "lifeline: postgres.js is not patched (npm install ran without scripts?): a lost connection may end the process; run `npx patch-package`",
     );
   // READ COMMITTED whatever the server's or database's default: transactions (src/model/write/operation.ts) rely on it.
-  const connected = postgres(url, { ...resilient, max, connection: { default_transaction_isolation: "read committed" } });
+  // Named so that its connections can be told apart in pg_stat_activity (by an operator, and by connections()).
+  const name = `lifeline ${process.pid} ${randomUUID().slice(0, 8)}`;
+  const connected = postgres(url, {
+    ...resilient,
+    max,
+    connection: { default_transaction_isolation: "read committed", application_name: name },
+  });
   const client = prepare ? preparingStatements(connected) : connected;
   const db = drizzlePostgres({ client, schema, logger });
   const slots = querySlots(max);
@@ -189,6 +207,13 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
     driver: "postgres",
     location: describeServer(url),
     listen: (channel, onNotify, onListening) => listenOnServer(url, channel, onNotify, onListening),
+    async connections() {
+      const [row] = await connected<{ open: number; busy: number }[]>`
+        select count(*)::int as open, count(*) filter (where state <> 'idle')::int as busy
+        from pg_stat_activity where application_name = ${name}`;
+      // This statement's own connection is busy running it.
+      return { max, open: row?.open ?? 0, busy: Math.max(0, (row?.busy ?? 1) - 1) };
+    },
     async close() {
       await autovacuum.stop();
       await upkeep.end({ timeout: 5 });

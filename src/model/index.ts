@@ -53,6 +53,7 @@ export { parseCharmMetadata } from "./charm-metadata.js";
 export { CLEANUP_BATCH } from "./cleanup-queue.js";
 export { type CleanupReport, type RunCleanupsInput, runCleanups } from "./cleanups.js";
 export { type Constraints, formatConstraints, mergeConstraints, parseConstraints } from "./constraints.js";
+export { type ControllerGauges, controllerGauges } from "./controller-gauges.js";
 export {
   type Actor,
   type AgentCredentials,

@@ -26,8 +26,10 @@ import { tokenOf, useAuthentication } from "./authentication.js";
 import { answerClientError } from "./client-errors.js";
 import { coalesceWrites } from "./coalesce-writes.js";
 import { ConnectionCap, defaultHttpLimits, type HttpLimits, httpServerOptions, tooManyConnections } from "./connection-limits.js";
+import { answerHealthz, answerReadyz, Readiness } from "./health.js";
 import { refusalBody, useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
 import { LOGIN_PATH, logIn } from "./login.js";
+import { answerMetrics, METRICS_PATH, Metrics, serveMetrics } from "./metrics.js";
 import { operationTurns } from "./operation-turns.js";
 import { defaultOriginOptions, foreignPageRefusal, type HeaderOf, headersOf, type OriginOptions, OriginPolicy } from "./origins.js";
 import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
@@ -75,6 +77,7 @@ export function createYogaApp(
   bodiesChecked = false,
   presence?: AgentPresence,
   { origins, sessions, clock }: BrowserAccess = browserAccess({}),
+  metrics?: Metrics,
 ) {
   const logger = requestLogger(process.env.LIFELINE_LOG === "debug" ? "debug" : "warn");
   return createYoga<Record<string, unknown>, Context>({
@@ -107,6 +110,7 @@ export function createYogaApp(
     plugins: [
       useRefusalStatus(),
       useCodedMediaTypeRefusal(),
+      ...(metrics ? [metrics.plugin()] : []),
       useRequestLimits(limits),
       useAuthentication(),
       usePresence(presence),
@@ -180,6 +184,8 @@ export interface RunningServer {
   feed: ChangeFeed;
   /** The process's agent presence, when it keeps one. */
   presence?: AgentPresence;
+  /** Where Prometheus scrapes: the API's port (behind an admin token) or the address of metricsListen. */
+  metricsUrl: string;
   close(): Promise<void>;
 }
 
@@ -208,6 +214,11 @@ export interface ServerOptions {
   clock?: () => number;
   /** The HTTP server's timeouts and connection cap (src/server/connection-limits.ts). */
   http?: HttpLimits;
+  /**
+   * Where /metrics is served: on the API's port behind an admin token (the default), or on an address of its own
+   * without one (an operator's private network, as node_exporter is).
+   */
+  metricsListen?: { host: string; port: number };
 }
 
 /** graphql-ws operations begun in one turn of the event loop: a few milliseconds of work, then the other clients' turn. */
@@ -245,13 +256,20 @@ export async function startServer(store: Store, host: string, port: number, opti
   await presence?.start();
   const access = browserAccess(options);
   const { origins } = access;
-  const yoga = createYogaApp(store, feed, options.provider, limits, true, presence, access);
+  const metrics = new Metrics({ store, feed, presence, sockets: () => wss.clients.size });
+  const readiness = new Readiness(store, feed);
+  const yoga = createYogaApp(store, feed, options.provider, limits, true, presence, access, metrics);
   const login = () => ({ sessions: access.sessions, secure: origins.servedOverHttps, now: access.clock() });
   const http = options.http ?? defaultHttpLimits;
   const refusal = tooManyConnections(http.maxConnections);
   const server = createServer(httpServerOptions(http), (req, res) => {
+    const path = req.url?.split("?")[0];
     if (cap.refuses(req.socket)) res.writeHead(refusal.status, refusal.headers).end(refusal.body);
-    else if (req.method === "GET" && req.url?.startsWith(LOGIN_PATH)) void logIn(store.db, GRAPHQL_PATH, req, res, login());
+    else if (req.method === "GET" && path === LOGIN_PATH) void logIn(store.db, GRAPHQL_PATH, req, res, login());
+    else if (req.method === "GET" && path === "/healthz") answerHealthz(res);
+    else if (req.method === "GET" && path === "/readyz") void answerReadyz(readiness, res);
+    else if (req.method === "GET" && path === METRICS_PATH && !options.metricsListen)
+      void answerMetrics(metrics, req, res, (token) => authenticate(store.db, token, access.sessions, access.clock()));
     else if (!refuseOversizeBody(req, res, limits.maxRequestBytes)) void yoga(req, res);
   });
   server.on("clientError", answerClientError);
@@ -325,12 +343,16 @@ export async function startServer(store: Store, host: string, port: number, opti
     wss,
     options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
   );
+  let metricsServer: Server | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, host, () => resolve());
     });
+    if (options.metricsListen) metricsServer = await serveMetrics(metrics, options.metricsListen);
   } catch (error) {
+    server.close();
+    metrics.stop();
     await presence?.stop();
     await compactor?.stop();
     await pruner?.stop();
@@ -338,9 +360,10 @@ export async function startServer(store: Store, host: string, port: number, opti
     throw error;
   }
   const address = server.address() as AddressInfo;
-  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const urlOf = (at: AddressInfo, path: string) => `http://${at.family === "IPv6" ? `[${at.address}]` : at.address}:${at.port}${path}`;
   return {
-    url: `http://${shownHost}:${address.port}${GRAPHQL_PATH}`,
+    url: urlOf(address, GRAPHQL_PATH),
+    metricsUrl: urlOf((metricsServer?.address() as AddressInfo | undefined) ?? address, METRICS_PATH),
     server,
     feed,
     ...(presence ? { presence } : {}),
@@ -353,6 +376,8 @@ export async function startServer(store: Store, host: string, port: number, opti
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
+      metrics.stop();
       await compactor?.stop();
       await pruner?.stop();
       await feed.stop();

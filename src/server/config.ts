@@ -23,6 +23,8 @@ export interface Config {
   limits: RequestLimits;
   /** The HTTP server's timeouts and connection cap. */
   http: HttpLimits;
+  /** /metrics on an address of its own without a token (LIFELINE_METRICS_LISTEN); null: on the API's port, for admins. */
+  metricsListen: { host: string; port: number } | null;
   /** graphql-ws keep-alive: ping interval, and how long a ping may go unanswered (0: off). */
   keepAliveMs: number;
   /** Agent presence: how long an agent may be connected nowhere before it is lost. */
@@ -100,6 +102,16 @@ function origins(env: NodeJS.ProcessEnv): OriginOptions {
   return { allowedOrigins, publicUrl };
 }
 
+/** LIFELINE_METRICS_LISTEN: host:port (IPv6 in brackets) where /metrics is served without a token. */
+function metricsListen(env: NodeJS.ProcessEnv): Config["metricsListen"] {
+  const text = env.LIFELINE_METRICS_LISTEN;
+  if (!text) return null;
+  const found = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(text);
+  const port = Number(found?.[3]);
+  if (!found || port > 65535) throw new Error(`LIFELINE_METRICS_LISTEN must be host:port (e.g. 127.0.0.1:9464), got "${text}"`);
+  return { host: found[1] ?? found[2]!, port };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port number, got "${env.PORT}"`);
@@ -134,6 +146,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: positive(env, "LIFELINE_KEEP_ALIVE_TIMEOUT_MS", defaultHttpLimits.keepAliveTimeoutMs),
       maxConnections: Math.max(1, Math.floor(positive(env, "LIFELINE_MAX_CONNECTIONS", defaultHttpLimits.maxConnections))),
     },
+    metricsListen: metricsListen(env),
     keepAliveMs: positive(env, "LIFELINE_WS_KEEPALIVE_MS", DEFAULT_KEEP_ALIVE_MS),
     presence: { graceMs: Math.max(100, positive(env, "LIFELINE_AGENT_GRACE_MS", DEFAULT_AGENT_GRACE_MS)) },
     origins: origins(env),

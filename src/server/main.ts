@@ -52,6 +52,7 @@ async function main() {
     hookHistory: config.hookHistory,
     limits: config.limits,
     http: config.http,
+    ...(config.metricsListen ? { metricsListen: config.metricsListen } : {}),
     keepAliveMs: config.keepAliveMs,
     presence: config.presence,
     origins: config.origins,
@@ -112,6 +113,10 @@ async function main() {
 
   // Printed once everything runs: the last line is the one to open.
   console.log(`lifeline: store ${store.driver} at ${store.location}`);
+  const metricsAt = `${running.metricsUrl} (${config.metricsListen ? "no token asked" : "an admin's bearer token"})`;
+  console.log(
+    `lifeline: health at ${new URL("/healthz", running.url)} and ${new URL("/readyz", running.url)}; Prometheus metrics at ${metricsAt}`,
+  );
   console.log(`lifeline: GraphQL API and GraphiQL at ${running.url}`);
   // As Jupyter does: a link that logs the browser in, so GraphiQL works without pasting a token. It revokes the last
   // start's link.
