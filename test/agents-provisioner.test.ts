@@ -219,6 +219,37 @@ describe("the provisioner", { timeout: scaled(120_000) }, () => {
     expect(provider.asked.filter((p) => p.machineId === unlucky)).toHaveLength(3);
   });
 
+  const ATTEMPTS = `query ($model: String!, $id: String!) { model(name: $model) { machine(id: $id) {
+    startAttempts lastStartError lastStartAttemptAt status { current message } } } }`;
+
+  it("every failed start is counted with the provider's error: a machine that got its instance says how many starts failed first", async () => {
+    const { name: model } = await live.newModel();
+    const provider = new RecordingProvider();
+    provider.failNextStarts(2, "no capacity in zone-b");
+    await agentsFor(model, provider, { startAttempts: 3 });
+    const id = await addMachine(model);
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
+    const { machine } = (await live.ok(ATTEMPTS, { model, id })).model;
+    expect(machine).toMatchObject({ startAttempts: 2, lastStartError: "no capacity in zone-b" });
+    expect(Date.parse(machine.lastStartAttemptAt)).not.toBeNaN();
+  });
+
+  it("out of attempts, the machine is in error with the count and the error, so 'no further attempts' is read, not inferred; resolveMachine starts a new round", async () => {
+    const { name: model } = await live.newModel();
+    const provider = new RecordingProvider();
+    provider.failNextStarts(3, "no capacity in zone-c");
+    await agentsFor(model, provider, { startAttempts: 3 });
+    const id = await addMachine(model);
+    await expect.poll(async () => (await live.ok(ATTEMPTS, { model, id })).model.machine, DEADLINE).toMatchObject({
+      startAttempts: 3,
+      lastStartError: "no capacity in zone-c",
+      status: { current: "error", message: "no capacity in zone-c" },
+    });
+    await live.ok(`mutation ($input: ResolveMachineInput!) { resolveMachine(input: $input) { id } }`, { input: { model, machine: id } });
+    await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
+    expect((await live.ok(ATTEMPTS, { model, id })).model.machine).toMatchObject({ startAttempts: 0, lastStartError: null });
+  });
+
   it("a removed machine goes Dying, its agent sets it Dead, the provisioner stops its instance and removes it", async () => {
     const { name: model } = await live.newModel();
     const { provider } = await agentsFor(model);

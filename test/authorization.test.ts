@@ -226,6 +226,15 @@ const operations: Record<string, Operation> = {
     variables: (target) =>
       target === "own" ? input({ machine: "2", status: "PENDING" }) : { input: { ...elsewhere().input, status: "PENDING" } },
   },
+  recordStartFailure: {
+    responsible: ["provisioner"],
+    query: `mutation ($input: StartFailureInput!) { recordStartFailure(input: $input) { id } }`,
+    // Machine 4 is Dead: NOT_ALIVE.
+    variables: (target) =>
+      target === "own"
+        ? input({ machine: "4", message: "no capacity" })
+        : { input: { model: otherModel, machine: "0", message: "no capacity" } },
+  },
   setMachineProvisioned: {
     responsible: ["provisioner"],
     query: `mutation ($input: ProvisionedInput!) { setMachineProvisioned(input: $input) { id } }`,

@@ -21,6 +21,7 @@ import {
   ChangesDocument,
   IssueMachineCredentialsDocument,
   IssueMachinesCredentialsDocument,
+  RecordStartFailureDocument,
   RemoveDeadMachineDocument,
   RemoveDeadMachinesDocument,
   SetMachineDeadDocument,
@@ -192,17 +193,20 @@ export class Provisioner {
           return;
         } catch (error) {
           if (!(error instanceof ProviderError)) throw error;
-          if (!error.transient || attempt >= attempts) {
-            this.log(`provisioner of ${model}: machine ${machine.id} cannot be provisioned: ${error.message}`);
-            await this.api.request(
-              SetMachineStatusDocument,
-              { input: { model, machine: machine.id, status: "ERROR", message: error.message } },
-              token,
-            );
+          const retryDelayMs = this.options.retryDelayMs ?? 10_000;
+          const giveUp = !error.transient || attempt >= attempts;
+          // Every failed attempt is recorded, the last as the machine's error: "no further attempts" can be read.
+          await this.api.request(
+            RecordStartFailureDocument,
+            { input: { model, machine: machine.id, message: error.message, retryInMs: giveUp ? null : retryDelayMs } },
+            token,
+          );
+          if (giveUp) {
+            this.log(`provisioner of ${model}: machine ${machine.id} cannot be provisioned (attempt ${attempt}): ${error.message}`);
             this.view.recorded(machine.id, { status: "error" });
             return;
           }
-          await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs ?? 10_000));
+          await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
         }
       }
     } catch (error) {

@@ -49,6 +49,9 @@ export interface MachineFields {
   statusSince?: string;
   /** ISO 8601: since when its agent is lost (when it was last connected); null while it is not. */
   agentLostSince?: string | null;
+  /** Instance starts that failed since it was added or resolved, and the provider's last error (provisioning you can see). */
+  startAttempts?: number;
+  lastStartError?: string | null;
 }
 
 export interface CharmFields {
@@ -253,8 +256,23 @@ export const machineStatusFields = (m: MachineStatusRow) => {
 };
 /** Its status set, or its agent lost or back (agent-presence.ts). */
 export const machineStatusSet = (m: MachineStatusRow) => row("machine", m.id, m.life, machineStatusFields(m));
-export const machineResolved = (m: MachineStatusRow & Pick<MachineRow, "constraints" | "instanceId">) =>
-  row("machine", m.id, m.life, { constraints: m.constraints, instanceId: m.instanceId, ...machineStatusFields(m) });
+/** What the provisioner's attempts to start its instance came to. */
+export const machineStartFields = (m: Pick<MachineRow, "startAttempts" | "lastStartError">) => ({
+  startAttempts: m.startAttempts,
+  lastStartError: m.lastStartError,
+});
+/** An instance start failed: the attempt counted, and its status (pending and retrying, or error). */
+export const machineStartFailed = (m: MachineStatusRow & Pick<MachineRow, "startAttempts" | "lastStartError">) =>
+  row("machine", m.id, m.life, { ...machineStatusFields(m), ...machineStartFields(m) });
+export const machineResolved = (
+  m: MachineStatusRow & Pick<MachineRow, "constraints" | "instanceId" | "startAttempts" | "lastStartError">,
+) =>
+  row("machine", m.id, m.life, {
+    constraints: m.constraints,
+    instanceId: m.instanceId,
+    ...machineStatusFields(m),
+    ...machineStartFields(m),
+  });
 export const machineRemoved = (m: Pick<MachineRow, "id" | "instanceId">) =>
   row("machine", m.id, "dead", { instanceId: m.instanceId }, true);
 

@@ -23,6 +23,7 @@ import {
   configIfSmall,
   type EntityKind,
   hookRunFields,
+  machineStartFields,
   machineStatusFields,
   memberId,
   unitAgentFields,
@@ -260,6 +261,7 @@ export const machineState = (m: typeof machines.$inferSelect) =>
     containerType: m.containerType,
     instanceId: m.instanceId,
     ...machineStatusFields(m),
+    ...machineStartFields(m),
   });
 
 /** Units as STATE events, each subordinate with its principal's machine (one read, only when there are subordinates). */

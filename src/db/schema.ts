@@ -83,6 +83,10 @@ export const machines = pgTable(
     life: lifeEnum("life").notNull().default("alive"),
     /** Set while its agent is lost (src/model/agent-presence.ts): when it was last connected. Its status then reads `down`. */
     agentLostSince: timestamp("agent_lost_since", { withTimezone: true }),
+    /** Instance starts that failed since it was added (or last resolved), the provider's last error, and when. */
+    startAttempts: integer("start_attempts").notNull().default(0),
+    lastStartError: text("last_start_error"),
+    lastStartAttemptAt: timestamp("last_start_attempt_at", { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.modelId, t.id] }),

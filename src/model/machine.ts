@@ -2,7 +2,15 @@
 // "Machines"): top-level ids "0", "1", ...; containers "<parent>/<type>/<n>".
 // The forced fallback (remove-machine --force) is a cleanup (cleanups.ts).
 import { and, asc, eq, sql } from "drizzle-orm";
-import { machineAdded, machineLifeSet, machineProvisioned, machineRemoved, machineResolved, machineStatusSet } from "../changes/change.js";
+import {
+  machineAdded,
+  machineLifeSet,
+  machineProvisioned,
+  machineRemoved,
+  machineResolved,
+  machineStartFailed,
+  machineStatusSet,
+} from "../changes/change.js";
 import { LifelineError, notAlive } from "../core/errors.js";
 import { advance, Life } from "../core/life.js";
 import { type ContainerType, MachineJob, MachineStatus } from "../core/machine.js";
@@ -90,6 +98,9 @@ export async function createMachine(tx: Tx, model: ModelRow, spec: NewMachine, r
     statusSince: now,
     life: Life.Alive,
     agentLostSince: null,
+    startAttempts: 0,
+    lastStartError: null,
+    lastStartAttemptAt: null,
   };
   tx.defer(insertMachine(tx.db, { ...machine, since: now }));
   tx.record(model.id, machineAdded(machine));
@@ -408,6 +419,58 @@ export const setMachineStatus = machineOperation(
   (input) => touching([entity.machine(input.machine), "write"]),
 );
 
+export interface StartFailureInput extends MachineInput {
+  /** The provider's message. */
+  message: string;
+  /** When the provisioner tries again; null or absent: no further attempts, and the machine goes to error. */
+  retryInMs?: number | null;
+}
+
+/**
+ * The provisioner could not start an Alive machine's instance (Juju's provisioner: "failed to start machine …,
+ * retrying in 10s", and error after its last attempt). The attempt is counted with the provider's error, so that
+ * "no further attempts" can be read rather than inferred from silence: a machine still pending says when the next
+ * comes; one out of attempts is in error with the message until someone runs resolveMachine.
+ */
+export const recordStartFailure = machineOperation(
+  "any",
+  async (tx, model, machine, input: StartFailureInput) => {
+    if (machine.life !== Life.Alive) throw notAlive("machine", machine.id, machine.life);
+    if (machine.instanceId !== null)
+      throw new LifelineError("ALREADY_PROVISIONED", `machine ${machine.id} already has instance ${machine.instanceId}`, {
+        instanceId: machine.instanceId,
+      });
+    const retryInMs = input.retryInMs ?? null;
+    if (retryInMs !== null && !(Number.isInteger(retryInMs) && retryInMs >= 0 && retryInMs <= 86_400_000))
+      throw new LifelineError(
+        "INVALID_ARGUMENT",
+        "retryInMs is a whole number of milliseconds from 0 to a day, or null for no further attempts",
+      );
+    const error = input.message.slice(0, 1000);
+    const attempts = machine.startAttempts + 1;
+    const now = new Date();
+    const set = {
+      startAttempts: attempts,
+      lastStartError: error,
+      lastStartAttemptAt: now,
+      ...(retryInMs === null
+        ? { status: MachineStatus.Error, statusMessage: error }
+        : {
+            status: MachineStatus.Pending,
+            statusMessage: `start attempt ${attempts} failed: ${error} (retrying in ${formatWait(retryInMs)})`,
+          }),
+      statusSince: now,
+    };
+    const [updated] = await tx.db.update(machines).set(set).where(machineWhere(model, machine.id)).returning();
+    tx.record(model.id, machineStartFailed(updated!));
+    return updated!;
+  },
+  (input) => touching([entity.machine(input.machine), "write"]),
+);
+
+/** "10 s", "2 min": a retry's wait as a status message says it. */
+const formatWait = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`);
+
 export interface ResolveMachineInput extends MachineInput {
   /** Replaces the machine's constraints (seed 004: `resolved 14 --constraints "mem=2G cpu-power=400"`). */
   constraints?: string | null;
@@ -428,7 +491,16 @@ export const resolveMachine = modelOperation("any", async (tx, model, input: Res
   const constraints = input.constraints == null ? machine.constraints : parseConstraints(input.constraints);
   const [updated] = await tx.db
     .update(machines)
-    .set({ constraints, instanceId: null, status: MachineStatus.Pending, statusMessage: "", statusSince: new Date() })
+    .set({
+      constraints,
+      instanceId: null,
+      status: MachineStatus.Pending,
+      statusMessage: "",
+      statusSince: new Date(),
+      // A new round of attempts: the provisioner counts them from one again.
+      startAttempts: 0,
+      lastStartError: null,
+    })
     .where(machineWhere(model, machine.id))
     .returning();
   tx.record(model.id, machineResolved(updated!));

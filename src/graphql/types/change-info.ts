@@ -162,6 +162,8 @@ const MachineInfo = builder.objectRef<InfoOf<"machine">>("MachineInfo").implemen
         f.status === undefined ? null : { current: f.status, message: f.statusMessage ?? "", since: since(f.statusSince, { committedAt }) },
     }),
     agentLostSince: t.field({ type: "DateTime", nullable: true, resolve: (e) => at(e.fields.agentLostSince) }),
+    startAttempts: t.int({ nullable: true, resolve: (e) => e.fields.startAttempts }),
+    lastStartError: t.string({ nullable: true, resolve: (e) => e.fields.lastStartError }),
   }),
 });
 

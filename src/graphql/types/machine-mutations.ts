@@ -4,6 +4,7 @@ import {
   addMachine,
   DEFAULT_MODEL,
   MAX_MACHINES_A_CALL,
+  recordStartFailure,
   removeDeadMachine,
   removeDeadMachines,
   removeMachines,
@@ -93,6 +94,18 @@ const MachineStatusInput = builder.inputType("MachineStatusInput", {
   }),
 });
 
+const StartFailureInput = builder.inputType("StartFailureInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    machine: t.string({ required: true }),
+    message: t.string({ required: true, description: "The provider's error." }),
+    retryInMs: t.int({
+      description:
+        "When the provisioner tries again, in milliseconds (0 to a day); omit or null: no further attempts, the machine goes to error.",
+    }),
+  }),
+});
+
 builder.mutationFields((t) => ({
   addMachine: t.field({
     type: MachineRef,
@@ -160,6 +173,16 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: MachinesProvisionedInput, required: true }) },
     authScopes: (_root, { input }) => ({ provisioner: input }),
     resolve: (_root, { input }, ctx) => setMachinesProvisioned(ctx.db, input),
+  }),
+  recordStartFailure: t.field({
+    type: MachineRef,
+    description:
+      "Provisioner: an instance start failed for an Alive machine without an instance (NOT_ALIVE, ALREADY_PROVISIONED otherwise). Counts " +
+      "the attempt (Machine.startAttempts, lastStartError); with retryInMs the machine stays pending and says when it retries, without it " +
+      "the machine is in error with the provider's message.",
+    args: { input: t.arg({ type: StartFailureInput, required: true }) },
+    authScopes: (_root, { input }) => ({ provisioner: input }),
+    resolve: (_root, { input }, ctx) => recordStartFailure(ctx.db, input),
   }),
   setMachineStatus: t.field({
     type: MachineRef,

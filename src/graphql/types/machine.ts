@@ -34,6 +34,20 @@ MachineRef.implement({
       nullable: true,
       description: "Since when its agent is lost (when it last had a connection); null while it is not.",
     }),
+    startAttempts: t.exposeInt("startAttempts", {
+      description: "Instance starts that failed since it was added or last resolved (the provisioner's attempts, as it recorded them).",
+    }),
+    lastStartError: t.exposeString("lastStartError", {
+      nullable: true,
+      description:
+        "The provider's error at the last failed start. A machine still pending says in its status message when the next attempt comes; " +
+        "one in error has had its last (resolveMachine starts a new round).",
+    }),
+    lastStartAttemptAt: t.expose("lastStartAttemptAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When the last failed start was.",
+    }),
     parent: t.field({
       type: MachineRef,
       nullable: true,
