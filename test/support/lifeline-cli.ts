@@ -99,10 +99,13 @@ export interface CliServer {
 
 export async function startCliServer(env: Record<string, string> = {}): Promise<CliServer> {
   const database = onPostgres ? await createPrivateDatabase() : undefined;
+  // Its dummy cloud's file too: by default it sits beside the data directory (/tmp/cloud.json for a data directory
+  // made in /tmp) or in the clone (.lifeline/cloud.json), where servers of other tests would share it.
+  const dir = mkdtempSync(join(tmpdir(), "lifeline-cli-data-"));
   const store: Record<string, string> = database
     ? { DATABASE_URL: database.url }
-    : { DATABASE_URL: "", LIFELINE_DATA_DIR: mkdtempSync(join(tmpdir(), "lifeline-cli-data-")) };
-  const process_ = startLifeline({ ...store, ...env });
+    : { DATABASE_URL: "", LIFELINE_DATA_DIR: join(dir, "pgdata") };
+  const process_ = startLifeline({ ...store, LIFELINE_CLOUD_FILE: join(dir, "cloud.json"), ...env });
   const url = await process_.ready();
   return {
     process: process_,
