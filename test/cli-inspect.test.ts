@@ -107,14 +107,35 @@ describe("lifeline completion", () => {
     expect(complete("lifeline", "deploy", "--constraints", "")).toEqual([]);
   });
 
+  const hasZsh = !spawnSync("zsh", ["-fc", "true"]).error;
+
+  it.skipIf(!hasZsh)("the zsh script offers the candidates bash does (zsh's own matching then picks among them)", TIMEOUT, async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "lifeline-completion-")), "_lifeline");
+    writeFileSync(file, (await lifeline(["completion", "zsh"])).stdout);
+    // _describe stands in for compsys: it prints the candidates' names; zsh filters them by the word typed.
+    const offered = (...words: string[]) => {
+      const line = words.map((w) => `'${w}'`).join(" ");
+      const script = `compdef() { print "compdef $*" }; source "$1"; _describe() { local -a a; a=("\${(@P)2}"); print -l -- "\${a[@]%%:*}" }
+words=(${line}); CURRENT=${words.length}; _lifeline`;
+      const run = spawnSync("zsh", ["-fc", script, "zsh", file], { encoding: "utf8" });
+      expect(run.stderr).toBe("");
+      const [registered, ...candidates] = run.stdout.split("\n").filter(Boolean);
+      expect(registered).toBe("compdef _lifeline lifeline");
+      return candidates.filter((c) => c.startsWith(words.at(-1)!)).sort();
+    };
+    expect(offered("lifeline", "rem")).toEqual(["remove-application", "remove-machine", "remove-relation", "remove-unit"]);
+    expect(offered("lifeline", "--url", "http://x", "show-")).toEqual(["show-application", "show-machine", "show-unit"]);
+    expect(offered("lifeline", "status", "--f")).toEqual(["--format"]);
+    expect(offered("lifeline", "status", "--format", "")).toEqual(["json", "tabular", "yaml"]);
+  });
+
   it("prints a zsh script that registers _lifeline for lifeline", TIMEOUT, async () => {
     const { code, stdout } = await lifeline(["completion", "zsh"]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^#compdef lifeline\n/);
     expect(stdout).toContain("compdef _lifeline lifeline");
     for (const command of NEW_COMMANDS) expect(stdout).toContain(`    ${command})`);
-    const zsh = spawnSync("zsh", ["-n"], { input: stdout, encoding: "utf8" });
-    if (!zsh.error) expect(zsh.status, zsh.stderr).toBe(0); // zsh is not installed everywhere
+    if (hasZsh) expect(spawnSync("zsh", ["-n"], { input: stdout, encoding: "utf8" }).status).toBe(0);
     expect((await lifeline(["completion", "fish"])).code).toBe(2);
   });
 });
@@ -216,11 +237,15 @@ describe("lifeline show-*, constraints, config and resolved against npm start", 
     expect((await run(["show-application", "nothing"])).code).toBe(1);
   });
 
-  it("show-machine prints its provisioning: instance, status, constraints, units", TIMEOUT, async () => {
+  it("show-machine prints its provisioning (instance, status, constraints), its units and their hook runs", TIMEOUT, async () => {
     await expect.poll(async () => (await shown(["show-machine", "1"]))["1"]["instance-id"], SETTLE).toMatch(/^dummy-/);
     const machine = (await shown(["show-machine", "1"]))["1"];
     expect(machine).toMatchObject({ life: "alive", series: "jammy", jobs: ["host-units"], units: { "wordpress/0": "alive" } });
     expect(machine["machine-status"].current).toBe("started");
+    // Its units' latest hook runs, newest first.
+    expect(machine["hook-runs"][0]).toMatchObject({ unit: "wordpress/0", hook: expect.any(String) });
+    const starts = machine["hook-runs"].map((r: { started: string }) => r.started);
+    expect(starts).toEqual([...starts].sort().reverse());
     const missing = await run(["show-machine", "99"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^ERROR NOT_FOUND: /m);

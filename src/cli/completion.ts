@@ -23,7 +23,11 @@ function plain(word: string): string {
   return word;
 }
 
-const summary = (text: string) => text.split("\n")[0]!.replace(/\s+/g, " ").slice(0, 70);
+/** A description's first line, cut at a word near 70 characters: zsh shows it beside the candidate. */
+function summary(text: string): string {
+  const line = text.split("\n")[0]!.replace(/\s+/g, " ");
+  return line.length <= 70 ? line : `${line.slice(0, line.lastIndexOf(" ", 69))} …`;
+}
 
 function flags(command: Command): Flag[] {
   return command

@@ -74,7 +74,7 @@ export function removedUnitView(name: string, runs: readonly CliHookRunFieldsFra
   return { [name]: compact({ removed: removed ?? true, "hook-runs": runs.map(view) }) };
 }
 
-export function machineView(machine: MachineData) {
+export function machineView(machine: MachineData, runs: readonly CliHookRunFieldsFragment[]) {
   return {
     [machine.id]: compact({
       life: lower(machine.life),
@@ -90,6 +90,7 @@ export function machineView(machine: MachineData) {
       units: Object.fromEntries(machine.units.map((u) => [u.name, lower(u.life)])),
       containers: Object.fromEntries(machine.containers.map((c) => [c.id, lower(c.life)])),
       blockers: blockers(machine.blockers),
+      "hook-runs": runs.map((run) => hookRunView(run, true)),
     }),
   };
 }

@@ -65,14 +65,28 @@ export function showCommands(program: Command, connect: Connect): void {
   showCommand(
     program,
     "show-machine",
-    "a machine: life, provisioning (instance, status message, constraints), its units and containers, blockers",
+    "a machine: life, provisioning (instance, status message, constraints), units, containers, blockers, its units' hook runs",
     "<machine>",
     "lifeline show-machine 1",
-  ).action(async (id: string, o: ShowOptions) => {
-    const model = foundModel((await request(connect(), CliShowMachineDocument, { model: o.model, machine: id })).model, o.model);
-    if (!model.machine) throw new Refusal("NOT_FOUND", `no machine ${id} in model ${o.model}`);
-    printDocument(machineView(model.machine), o.format);
-  });
+  )
+    .option("--runs <n>", "how many of its units' latest hook runs", runsOption, RECENT_RUNS)
+    .action(async (id: string, o: ShowOptions) => {
+      const server = connect();
+      const model = foundModel((await request(server, CliShowMachineDocument, { model: o.model, machine: id })).model, o.model);
+      if (!model.machine) throw new Refusal("NOT_FOUND", `no machine ${id} in model ${o.model}`);
+      // The API keeps hook runs by unit: a machine's are its units' latest, merged (a machine has few units).
+      const histories = await Promise.all(
+        model.machine.units.map(async (unit) => {
+          const data = await request(server, CliUnitHookHistoryDocument, { model: o.model, unit: unit.name, runs: o.runs });
+          return data.model ? nodes(data.model.hookHistory) : [];
+        }),
+      );
+      const runs = histories
+        .flat()
+        .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
+        .slice(0, o.runs);
+      printDocument(machineView(model.machine, runs), o.format);
+    });
 
   showCommand(
     program,
