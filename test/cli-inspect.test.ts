@@ -223,7 +223,11 @@ describe("lifeline show-*, constraints, config and resolved against npm start", 
     const missing = await run(["show-unit", "nothing/7"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^ERROR NOT_FOUND: no unit nothing\/7 in model default, nor any hook history of one$/m);
-    expect((await run(["show-unit", "wordpress/0", "-m", "no-such-model"])).stderr).toMatch(/^ERROR NOT_FOUND: /m);
+    expect(missing.stderr).toMatch(/^hint: lifeline status lists the model's units/m);
+    const noModel = await run(["show-unit", "wordpress/0", "-m", "no-such-model"]);
+    expect(noModel.code).toBe(1);
+    expect(noModel.stderr).toMatch(/^ERROR NOT_FOUND: .*no-such-model/m);
+    expect(noModel.stderr).toMatch(/^hint: lifeline models lists the models/m);
   });
 
   it("show-application prints its charm, config, units, relations and its units' hook runs", TIMEOUT, async () => {

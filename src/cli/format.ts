@@ -18,6 +18,6 @@ export function printDocument(document: unknown, format: "yaml" | "json"): void 
 
 /** The query's model, or the refusal a missing one gets (the API answers null for a model the token cannot see). */
 export function foundModel<M>(model: M | null | undefined, name: string): M {
-  if (!model) throw new Refusal("NOT_FOUND", `no model named ${name} (lifeline models lists them)`);
+  if (!model) throw new Refusal("NOT_FOUND", `no model named ${name}`, { kind: "model" });
   return model;
 }

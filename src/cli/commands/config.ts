@@ -86,7 +86,7 @@ export function configCommand(program: Command, connect: Connect): void {
       if (keys.length > 1) throw new UsageError(`read one key at a time (got ${keys.join(", ")}), or set key=value pairs`);
       const data = await request(server, CliApplicationConfigDocument, { model: o.model, application: name });
       const application = foundModel(data.model, o.model).application;
-      if (!application) throw new Refusal("NOT_FOUND", `no application ${name} in model ${o.model}`);
+      if (!application) throw new Refusal("NOT_FOUND", `no application ${name} in model ${o.model}`, { kind: "application" });
       const [key] = keys;
       if (key === undefined) return printSettings(application, o.format);
       if (!application.charm.configOptions.some((option) => option.name === key))

@@ -25,7 +25,7 @@ export function constraintsCommands(program: Command, connect: Connect): void {
         return console.log(model.constraints.text);
       }
       const model = foundModel((await request(server, CliApplicationConstraintsDocument, { model: o.model, application })).model, o.model);
-      if (!model.application) throw new Refusal("NOT_FOUND", `no application ${application} in model ${o.model}`);
+      if (!model.application) throw new Refusal("NOT_FOUND", `no application ${application} in model ${o.model}`, { kind: "application" });
       console.log(model.application.constraints.text);
     });
 

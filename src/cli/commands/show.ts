@@ -56,7 +56,8 @@ export function showCommands(program: Command, connect: Connect): void {
         if (!(error instanceof Refusal && error.code === "NOT_FOUND" && error.extensions.kind === "unit")) throw error;
         // Gone, but its hook runs outlive it: those are shown, and stderr says why there is nothing else.
         const runs = nodes(foundModel((await request(server, CliUnitHookHistoryDocument, variables)).model, o.model).hookHistory);
-        if (!runs.length) throw new Refusal("NOT_FOUND", `no unit ${name} in model ${o.model}, nor any hook history of one`);
+        if (!runs.length)
+          throw new Refusal("NOT_FOUND", `no unit ${name} in model ${o.model}, nor any hook history of one`, { kind: "unit" });
         console.error(`unit ${name} is gone: only its hook history is left`);
         printDocument(removedUnitView(name, runs), o.format);
       }
@@ -73,7 +74,7 @@ export function showCommands(program: Command, connect: Connect): void {
     .action(async (id: string, o: ShowOptions) => {
       const server = connect();
       const model = foundModel((await request(server, CliShowMachineDocument, { model: o.model, machine: id })).model, o.model);
-      if (!model.machine) throw new Refusal("NOT_FOUND", `no machine ${id} in model ${o.model}`);
+      if (!model.machine) throw new Refusal("NOT_FOUND", `no machine ${id} in model ${o.model}`, { kind: "machine" });
       // The API keeps hook runs by unit: a machine's are its units' latest, merged (a machine has few units).
       const histories = await Promise.all(
         model.machine.units.map(async (unit) => {
@@ -99,7 +100,7 @@ export function showCommands(program: Command, connect: Connect): void {
     .action(async (name: string, o: ShowOptions) => {
       const data = await request(connect(), CliShowApplicationDocument, { model: o.model, application: name, runs: o.runs });
       const model = foundModel(data.model, o.model);
-      if (!model.application) throw new Refusal("NOT_FOUND", `no application ${name} in model ${o.model}`);
+      if (!model.application) throw new Refusal("NOT_FOUND", `no application ${name} in model ${o.model}`, { kind: "application" });
       printDocument(applicationView(model.application, nodes(model.hookHistory)), o.format);
     });
 }
