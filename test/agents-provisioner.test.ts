@@ -240,11 +240,13 @@ describe("the provisioner", { timeout: scaled(120_000) }, () => {
     provider.failNextStarts(3, "no capacity in zone-c");
     await agentsFor(model, provider, { startAttempts: 3 });
     const id = await addMachine(model);
-    await expect.poll(async () => (await live.ok(ATTEMPTS, { model, id })).model.machine, DEADLINE).toMatchObject({
-      startAttempts: 3,
-      lastStartError: "no capacity in zone-c",
-      status: { current: "error", message: "no capacity in zone-c" },
-    });
+    await expect
+      .poll(async () => (await live.ok(ATTEMPTS, { model, id })).model.machine, DEADLINE)
+      .toMatchObject({
+        startAttempts: 3,
+        lastStartError: "no capacity in zone-c",
+        status: { current: "error", message: "no capacity in zone-c" },
+      });
     await live.ok(`mutation ($input: ResolveMachineInput!) { resolveMachine(input: $input) { id } }`, { input: { model, machine: id } });
     await expect.poll(async () => (await machines(model))[id]?.status.current, DEADLINE).toBe("started");
     expect((await live.ok(ATTEMPTS, { model, id })).model.machine).toMatchObject({ startAttempts: 0, lastStartError: null });

@@ -10,7 +10,20 @@ const hints: Record<string, (refusal: Refusal) => string> = {
   AMBIGUOUS_RELATION: () => "name the endpoints: lifeline integrate <app>:<endpoint> <app>:<endpoint>",
   UNAUTHENTICATED: () => "run `lifeline login <url> --token <token>` (or --code from the login link npm start prints)",
   FORBIDDEN: () => "your token's role or models do not reach this: ask an admin for one that does",
-  NOT_IN_ERROR: () => "only a unit whose hook failed (agent status error) can be resolved",
+  NOT_IN_ERROR: (refusal) =>
+    refusal.message.startsWith("machine")
+      ? "only a machine whose provisioning failed (status error) can be resolved: lifeline show-machine says why it is not"
+      : "only a unit whose hook failed (agent status error) can be resolved",
+  NOT_FOUND: (refusal) => {
+    const kind = refusal.extensions.kind;
+    if (kind === "model") return "lifeline models lists the models your token reaches (-m picks one)";
+    if (kind === "unit" || kind === "machine" || kind === "application")
+      return `lifeline status lists the model's ${kind}s (-m picks the model: default unless given)`;
+    return "";
+  },
+  INVALID_CONSTRAINTS: () => "constraints are key=value words, as Juju's: mem=2G cores=2 arch=amd64 root-disk=16G tags=ssd",
+  INVALID_ARGUMENT: (refusal) =>
+    typeof refusal.extensions.key === "string" ? "lifeline config <application> lists its options, their types and defaults" : "",
   ALREADY_RESOLVED: () => "its agent has not yet acted on the last `lifeline resolved`",
 };
 

@@ -1,17 +1,21 @@
 // The `lifeline` command's commands and global options.
 import { Command } from "commander";
 import { agentCommand } from "./commands/agent.js";
+import { completionCommand } from "./commands/completion.js";
+import { configCommand } from "./commands/config.js";
+import { constraintsCommands } from "./commands/constraints.js";
 import { createCommands } from "./commands/deploy.js";
 import { loginCommands } from "./commands/login.js";
 import { modelCommands } from "./commands/models.js";
 import { removalCommands } from "./commands/removal.js";
 import { resolvedCommand } from "./commands/resolved.js";
+import { showCommands } from "./commands/show.js";
 import { statusCommand } from "./commands/status.js";
 import { exitCodesHelp } from "./exit-codes.js";
 import { resolveServer, type ServerOptions } from "./server.js";
 
 /** The commands that talk to a server take --url and --token after their name too (`lifeline status --url …`). */
-const SERVERLESS = new Set(["login", "logout", "agent", "help"]);
+const SERVERLESS = new Set(["login", "logout", "agent", "help", "completion"]);
 
 export function lifelineProgram(): Command {
   const program = new Command("lifeline")
@@ -38,7 +42,11 @@ export function lifelineProgram(): Command {
   createCommands(program, connect);
   removalCommands(program, connect);
   resolvedCommand(program, connect);
+  showCommands(program, connect);
+  constraintsCommands(program, connect);
+  configCommand(program, connect);
   agentCommand(program);
+  completionCommand(program);
   for (const command of program.commands.filter((c) => !SERVERLESS.has(c.name()))) {
     command.option("--url <url>", "the server (overrides LIFELINE_URL and the stored login)");
     command.option("--token <token>", "the bearer token (overrides LIFELINE_TOKEN and the stored login)");
