@@ -264,6 +264,9 @@ describe("lifeline show-*, constraints, config and resolved against npm start", 
     expect(failed["instance-id"]).toBe("pending");
     expect(failed["machine-status"].message).toMatch(/no instance type satisfies mem=1T/);
     expect(failed.constraints).toBe("mem=1T");
+    // Not a transient failure: one attempt, and no further ones (the machine is in error).
+    expect(failed["start-attempts-failed"]).toBe(1);
+    expect(failed["last-start-error"]).toMatch(/no instance type satisfies mem=1T/);
 
     const resolved = await run(["resolved", id!, "--constraints", "mem=2G cores=2"]);
     expect(resolved.code, resolved.stderr).toBe(0);

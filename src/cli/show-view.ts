@@ -82,8 +82,12 @@ export function machineView(machine: MachineData, runs: readonly CliHookRunField
       jobs: machine.jobs.map(lower),
       "container-type": machine.containerType ? lower(machine.containerType) : undefined,
       parent: machine.parentId,
-      // Provisioning as the API knows it: the instance once started, else the status message says why not.
+      // Provisioning as the API knows it: the instance once started, else the status message says why not; failed
+      // starts are counted, so a machine in error after its last attempt reads so.
       "instance-id": machine.instanceId ?? "pending",
+      "start-attempts-failed": machine.startAttempts || undefined,
+      "last-start-error": machine.lastStartError ?? undefined,
+      "last-start-attempt-at": machine.lastStartAttemptAt ?? undefined,
       "machine-status": compact(machine.status),
       "agent-lost-since": machine.agentLostSince,
       constraints: machine.constraints.text,
