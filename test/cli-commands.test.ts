@@ -78,7 +78,7 @@ describe("lifeline against npm start", () => {
   afterAll(() => server?.stop(), scaled(60_000));
 
   it("logs in with the line npm start prints, keeping a token of its own in a 0600 file", TIMEOUT, async () => {
-    const [, line] = (await server.process.until(/lifeline: or log the lifeline command in: lifeline (login \S+ --code \S+)/))!;
+    const [, line] = (await server.process.until(/log the lifeline command in: lifeline (login [^\s"]+ --code [^\s"]+)/))!;
     const login = await lifeline(line!.split(" "));
     expect(login.stderr).toBe("");
     expect(login.code).toBe(0);

@@ -23,7 +23,7 @@ describe.skipIf(!present)("lifeline in a terminal, against npm start with its ag
   }, scaled(60_000));
 
   it("logs in with the printed line, deploys, integrates, settles, and removes", { timeout: scaled(300_000) }, async () => {
-    const [, login] = (await server.process.until(/lifeline: or log the lifeline command in: (lifeline login \S+ --code \S+)/))!;
+    const [, login] = (await server.process.until(/log the lifeline command in: (lifeline login [^\s"]+ --code [^\s"]+)/))!;
     expect((await terminal.run(login!)).code).toBe(0);
 
     expect(await terminal.run("lifeline deploy wordpress")).toMatchObject({ code: 0 });

@@ -68,7 +68,7 @@ async function post(url: string, document: unknown, variables: Record<string, un
 
 /** The first start's admin token, printed once. */
 let adminToken = "";
-const READY = /logged in as an admin .*: (http\S+)/;
+const READY = /logged in as an admin .*: (http[^\s"]+)/;
 
 // A first start on a fresh PGlite directory runs every migration: 10 s alone on a slow machine, and three times that
 // beside the other test files (CI's PostgreSQL run failed at the default 30 s).
@@ -84,8 +84,8 @@ describe("lifeline server process", { timeout: scaled(90_000) }, () => {
     const { output, code } = await started.ready;
     expect(code, output).toBeNull();
     expect(output).toMatch(/store pglite at /);
-    url = /GraphiQL at (http\S+)/.exec(output)![1]!;
-    adminToken = /admin token, shown only now .*: (\S+)/.exec(output)![1]!;
+    url = /GraphiQL at (http[^\s"]+)/.exec(output)![1]!;
+    adminToken = /admin token, shown only now .*: (llt_[^\s"]+)/.exec(output)![1]!;
     login = READY.exec(output)![1]!;
   });
 
@@ -168,7 +168,7 @@ describe("lifeline server process", { timeout: scaled(90_000) }, () => {
     const again = startLifeline({ LIFELINE_DATA_DIR: dataDir }, READY);
     const { output } = await again.ready;
     expect(output).not.toMatch(/admin token/);
-    const status = await post(/GraphiQL at (http\S+)/.exec(output)![1]!, StatusDocument, {});
+    const status = await post(/GraphiQL at (http[^\s"]+)/.exec(output)![1]!, StatusDocument, {});
     expect(status.data.model.applications.edges.map((e: any) => e.node.name)).toEqual(["wordpress", "mysql"]);
     again.child.kill("SIGTERM");
     expect(await exited(again.child)).toBe(0);
@@ -195,7 +195,7 @@ describe("credentials across restarts", { timeout: scaled(90_000) }, () => {
     running = started.child;
     const { output, code } = await started.ready;
     expect(code, output).toBeNull();
-    url = /GraphiQL at (http\S+)/.exec(output)![1]!;
+    url = /GraphiQL at (http[^\s"]+)/.exec(output)![1]!;
     return output;
   }
 
@@ -229,7 +229,7 @@ describe("credentials across restarts", { timeout: scaled(90_000) }, () => {
   it("a restart without LIFELINE_ADMIN_TOKEN revokes B, and, no lasting admin token left, prints a new one", async () => {
     const output = await restart("");
     expect(await refusal(B)).toBe("UNAUTHENTICATED");
-    const printed = /admin token, shown only now .*: (\S+)/.exec(output)?.[1];
+    const printed = /admin token, shown only now .*: (llt_[^\s"]+)/.exec(output)?.[1];
     expect(printed, output).toMatch(/^llt_/);
     expect(await refusal(printed!)).toBeNull();
     running.kill("SIGTERM");

@@ -27,7 +27,7 @@ function startLifeline(name: string, env: Record<string, string> = {}): Promise<
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${output}`)), scaled(45_000));
     const check = () => {
-      const found = /GraphiQL at (http\S+)/.exec(output);
+      const found = /GraphiQL at (http[^\s"]+)/.exec(output);
       if (found) {
         clearTimeout(timer);
         resolve(found[1]!);

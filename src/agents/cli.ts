@@ -11,8 +11,12 @@ import { readFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { loggerFor } from "../core/log.js";
 import { AgentConnection } from "./connection.js";
 import { MachineAgent, type MachineAgentCredentials } from "./machine-agent.js";
+
+/** The agent process's log: its machine agent's lines, as the server logs its agents'. */
+const log = loggerFor("agent");
 
 const usage = "usage: npm run agent -- machine <id> --url <api url> --credentials-file <file> [--address <private address>]";
 
@@ -72,7 +76,7 @@ export async function runAgent(args: string[]): Promise<void> {
   const api = new AgentConnection(values.url);
   const agent = new MachineAgent(api, credentials, {
     privateAddress: values.address ?? hostAddress(),
-    log: (line) => console.log(`lifeline agent: ${line}`),
+    log: (line) => log.info(line),
   });
   const stop = () => agent.stop();
   process.on("SIGINT", stop);
@@ -98,7 +102,7 @@ const parseAgentArgs = (args: string[]) =>
 // `npm run agent` runs this file itself; `lifeline agent` imports runAgent.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   runAgent(process.argv.slice(2)).catch((error) => {
-    console.error(`lifeline agent: ${String(error)}`);
+    log.fatal({ err: error }, String(error));
     process.exit(1);
   });
 }

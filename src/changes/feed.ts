@@ -9,6 +9,7 @@
 // are read in revision order, and each stream takes them only contiguously, so every
 // stream sees every row it covers exactly once, whichever process committed it.
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { loggerFor } from "../core/log.js";
 import type { Database, Store } from "../db/connect.js";
 import { isOutage, outageReporter } from "../db/outage.js";
 import { changes, models } from "../db/schema.js";
@@ -29,6 +30,8 @@ import { ChangeStream, type FeedCounts, type StreamLimits } from "./stream.js";
 import { bookmark, type ChangeEvent, type EntityEvent } from "./stream-event.js";
 import { listenForChanges, type Wakeups } from "./wakeup.js";
 import type { Watcher } from "./watchers.js";
+
+const log = loggerFor("feed");
 
 export interface FeedOptions extends StreamLimits {
   /** How often every tailed model is read even without a NOTIFY. */
@@ -394,13 +397,13 @@ export class ChangeFeed {
 
   /** The database out of reach: said once every few seconds. */
   private readonly reportOutage = outageReporter((cause) =>
-    console.error(`lifeline: change feed: the database is out of reach (${cause}); reading again every ${this.options.pollIntervalMs} ms`),
+    log.error({ cause }, `the database is out of reach (${cause}); reading again every ${this.options.pollIntervalMs} ms`),
   );
 
   private readonly report = (error: unknown) => {
     // A failed read is retried by the next wake-up or tick; the streams lose nothing.
     if (this.stopped) return;
     if (isOutage(error)) this.reportOutage(error);
-    else console.error("lifeline: change feed read failed (will retry):", error);
+    else log.error({ err: error }, "a read failed (will retry)");
   };
 }

@@ -4,6 +4,7 @@
 // needs. The deletion and the raised `compacted_through` commit together: a reader
 // either still sees the rows, or sees the floor that tells it to resync.
 import { and, eq, gt, lt, lte, max, sql } from "drizzle-orm";
+import { loggerFor } from "../core/log.js";
 import type { Database } from "../db/connect.js";
 import { changes, models } from "../db/schema.js";
 
@@ -64,7 +65,7 @@ export function startCompactor(db: Database, options: RetentionOptions, interval
   const timer = setInterval(() => {
     running = running
       .then(() => compactAll(db, options))
-      .catch((error) => console.error("lifeline: change-log compaction failed (will retry):", error));
+      .catch((error) => loggerFor("compactor").error({ err: error }, "change-log compaction failed (will retry)"));
   }, intervalMs).unref();
   return {
     async stop() {

@@ -12,6 +12,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { loggerFor } from "../core/log.js";
 import { runAutovacuum, runPgliteVacuum } from "./autovacuum.js";
 import { type Listening, listenOnServer } from "./listener.js";
 import { lockDataDir } from "./lock.js";
@@ -171,8 +172,8 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined, logger
 
 async function openPostgres(url: string, max = 10, prepare: boolean, logger: Logger): Promise<Store> {
   if (!driverPatched())
-    console.warn(
-      "lifeline: postgres.js is not patched (npm install ran without scripts?): a lost connection may end the process; run `npx patch-package`",
+    loggerFor("store").warn(
+      "postgres.js is not patched (npm install ran without scripts?): a lost connection may end the process; run `npx patch-package`",
     );
   // READ COMMITTED whatever the server's or database's default: transactions (src/model/write/operation.ts) rely on it.
   // Named so that its connections can be told apart in pg_stat_activity (by an operator, and by connections()).

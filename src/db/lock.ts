@@ -1,6 +1,7 @@
 // Guards a PGlite data directory with a lock file, so a second process on the
 // same directory gets a clear error instead of a corrupt database.
 import lockfile from "proper-lockfile";
+import { loggerFor } from "../core/log.js";
 
 export class DataDirLockedError extends Error {
   constructor(readonly dataDir: string) {
@@ -21,7 +22,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
       stale: 15_000,
       update: 5_000,
       onCompromised: (error) => {
-        console.error(`lifeline: lost the lock on ${dataDir}: ${error.message}`);
+        loggerFor("store").error({ dataDir }, `lost the lock on ${dataDir}: ${error.message}`);
         process.exit(70);
       },
     });

@@ -4,6 +4,7 @@
 import { GraphQLError } from "graphql";
 import { maskError as maskUnexpected } from "graphql-yoga";
 import { LifelineError } from "../core/errors.js";
+import { loggerFor } from "../core/log.js";
 import { outageReporter, unavailable } from "../model/index.js";
 
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
@@ -26,5 +27,5 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
 
 /** The operator hears of an outage once a few seconds, not once a request: during one, every request fails alike. */
 const reportOutage = outageReporter((cause) =>
-  console.warn(`lifeline: the database is unavailable, requests are refused with UNAVAILABLE (${cause})`),
+  loggerFor("api").warn({ cause, code: "UNAVAILABLE" }, `the database is unavailable, requests are refused with UNAVAILABLE (${cause})`),
 );

@@ -2,6 +2,7 @@
 // its latest HOOK_RUNS_KEPT as new ones begin (hook-runs.ts); what is older than the configured days goes too, pruned
 // on a timer in bounded batches, as the change log is compacted (src/changes/retention.ts).
 import { sql } from "drizzle-orm";
+import { loggerFor } from "../core/log.js";
 import type { Database } from "../db/connect.js";
 import { hookRuns } from "../db/schema.js";
 
@@ -52,7 +53,7 @@ export function startHookHistoryPruner(db: Database, options: HookHistoryOptions
   const timer = setInterval(() => {
     running = running
       .then(() => pruneHookHistory(db, options))
-      .catch((error) => console.error("lifeline: hook history pruning failed (will retry):", error));
+      .catch((error) => loggerFor("hook-history").error({ err: error }, "pruning failed (will retry)"));
   }, intervalMs).unref();
   return {
     async stop() {

@@ -3,13 +3,15 @@
 // both running through yoga's one envelop pipeline.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { type ExecutionArgs, type execute, GraphQLError, getOperationAST, type subscribe } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { createLogger, createYoga, type YogaLogger } from "graphql-yoga";
+import { createYoga, type YogaLogger } from "graphql-yoga";
 import { WebSocketServer } from "ws";
 import { ChangeFeed, defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
 import { type RetentionOptions, startCompactor } from "../changes/retention.js";
+import { loggerFor } from "../core/log.js";
 import type { Store } from "../db/connect.js";
 import type { CloudControl, Context } from "../graphql/context.js";
 import { maskError } from "../graphql/errors.js";
@@ -30,6 +32,7 @@ import { answerHealthz, answerReadyz, Readiness } from "./health.js";
 import { refusalBody, useCodedMediaTypeRefusal, useRefusalStatus } from "./http-status.js";
 import { LOGIN_PATH, logIn } from "./login.js";
 import { answerMetrics, METRICS_PATH, Metrics, serveMetrics } from "./metrics.js";
+import { useOperationLog } from "./operation-log.js";
 import { operationTurns } from "./operation-turns.js";
 import { defaultOriginOptions, foreignPageRefusal, type HeaderOf, headersOf, type OriginOptions, OriginPolicy } from "./origins.js";
 import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
@@ -79,7 +82,7 @@ export function createYogaApp(
   { origins, sessions, clock }: BrowserAccess = browserAccess({}),
   metrics?: Metrics,
 ) {
-  const logger = requestLogger(process.env.LIFELINE_LOG === "debug" ? "debug" : "warn");
+  const logger = requestLogger();
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -111,6 +114,7 @@ export function createYogaApp(
       useRefusalStatus(),
       useCodedMediaTypeRefusal(),
       ...(metrics ? [metrics.plugin()] : []),
+      useOperationLog(),
       useRequestLimits(limits),
       useAuthentication(),
       usePresence(presence),
@@ -144,12 +148,25 @@ const maskingAs =
 const MASKED_MESSAGE = "Unexpected error.";
 
 /**
- * Yoga's logger, without the errors of an outage: each request refused UNAVAILABLE would log its cause, and the
- * operator hears of the outage once every few seconds instead (src/graphql/errors.ts).
+ * Yoga's logger, as the process's (component `api`), without the errors of an outage: each request refused
+ * UNAVAILABLE would log its cause, and the operator hears of the outage once every few seconds instead
+ * (src/graphql/errors.ts).
  */
-function requestLogger(level: "debug" | "warn"): YogaLogger {
-  const logger = createLogger(level);
-  return { ...logger, error: (...args: unknown[]) => void (args.some((arg) => unavailable(arg)) || logger.error(...args)) };
+function requestLogger(): YogaLogger {
+  const log = loggerFor("api");
+  const entry = (args: unknown[]): [Record<string, unknown>, string] => {
+    const err = args.find((a) => a instanceof Error);
+    const words = args
+      .filter((a) => !(a instanceof Error))
+      .map((a) => (typeof a === "string" ? a : inspect(a, { depth: 3, breakLength: Infinity })));
+    return [err ? { err } : {}, words.join(" ") || (err as Error | undefined)?.message || ""];
+  };
+  return {
+    debug: (...args: unknown[]) => log.debug(...entry(args)),
+    info: (...args: unknown[]) => log.info(...entry(args)),
+    warn: (...args: unknown[]) => log.warn(...entry(args)),
+    error: (...args: unknown[]) => void (args.some((arg) => unavailable(arg)) || log.error(...entry(args))),
+  };
 }
 
 const defaultGraphiQLQuery = `# Welcome to Lifeline. Try:

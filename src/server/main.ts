@@ -1,6 +1,7 @@
 // `npm start`: opens the store (embedded PGlite unless DATABASE_URL is set),
 // bootstraps the default model on a fresh store, and serves the API.
 
+import { loggerFor } from "../core/log.js";
 import { openStore } from "../db/connect.js";
 import { DataDirLockedError } from "../db/lock.js";
 import {
@@ -25,8 +26,9 @@ import { configFromEnv } from "./config.js";
  * unheard. Seen under load around a PostgreSQL restart, from a place not yet found: said, with its cause, and the
  * process goes on. Anything else unhandled still ends the process, as Node's default does.
  */
+const server = loggerFor("server");
 const reportStrayOutage = outageReporter((cause) =>
-  console.error(`lifeline: a database failure nothing was waiting for (${cause}); the process goes on`),
+  server.error({ cause }, `a database failure nothing was waiting for (${cause}); the process goes on`),
 );
 process.on("unhandledRejection", (reason) => {
   if (!unavailable(reason)) throw reason;
@@ -42,7 +44,7 @@ async function main() {
   await ensureAdminToken(store.db, process.env.LIFELINE_ADMIN_TOKEN || null);
   const firstAdmin = await bootstrapAdmin(store.db);
   // Shown the moment it exists: only its hash is kept, so a start that fails later must not lose it.
-  if (firstAdmin) console.log(`lifeline: admin token, shown only now (Lifeline keeps only its hash): ${firstAdmin}`);
+  if (firstAdmin) server.info({ token: firstAdmin }, `admin token, shown only now (Lifeline keeps only its hash): ${firstAdmin}`);
   // The agents, while this process runs them, on a thread of their own: the dummy cloud, and its controller (each
   // model's machine 0 agent and provisioner, a machine agent per instance).
   let agents: AgentsThread | null = null;
@@ -60,7 +62,9 @@ async function main() {
     // The admin's cloud API reaches the cloud of this process's agents, while they run here.
     ...(config.agents.enabled ? { provider: () => agents?.cloud } : {}),
   });
-  const log = (line: string) => console.log(`lifeline: ${line}`);
+  // The agents' lines and the election's: each names its agent ("machine-1: started", "provisioner of default: …").
+  const agentsLog = loggerFor("agents");
+  const log = (line: string) => agentsLog.info(line);
 
   /** Starts the agents (the cloud read from its file, its instances booted); resolves with how to stop them. */
   const runAgents = async () => {
@@ -101,7 +105,7 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`lifeline: ${signal}, shutting down`);
+    server.info({ signal }, `${signal}, shutting down`);
     await leader?.stop();
     await running.close();
     await store.close();
@@ -112,12 +116,11 @@ async function main() {
   await leader?.start();
 
   // Printed once everything runs: the last line is the one to open.
-  console.log(`lifeline: store ${store.driver} at ${store.location}`);
+  server.info({ driver: store.driver, location: store.location }, `store ${store.driver} at ${store.location}`);
   const metricsAt = `${running.metricsUrl} (${config.metricsListen ? "no token asked" : "an admin's bearer token"})`;
-  console.log(
-    `lifeline: health at ${new URL("/healthz", running.url)} and ${new URL("/readyz", running.url)}; Prometheus metrics at ${metricsAt}`,
-  );
-  console.log(`lifeline: GraphQL API and GraphiQL at ${running.url}`);
+  const [healthz, readyz] = [new URL("/healthz", running.url).href, new URL("/readyz", running.url).href];
+  server.info({ healthz, readyz, metrics: running.metricsUrl }, `health at ${healthz} and ${readyz}; Prometheus metrics at ${metricsAt}`);
+  server.info({ url: running.url }, `GraphQL API and GraphiQL at ${running.url}`);
   // As Jupyter does: a link that logs the browser in, so GraphiQL works without pasting a token. It revokes the last
   // start's link.
   const login = new URL(LOGIN_PATH, config.origins.publicUrl ?? running.url);
@@ -126,14 +129,17 @@ async function main() {
   // The command line's code is another (src/cli keeps a token of its own): opening the link does not spend it.
   const commandCode = await createLoginCode(store.db, config.sessions, Date.now(), "command line");
   const base = new URL(".", login).href.replace(/\/$/, "");
-  console.log(`lifeline: or log the lifeline command in: lifeline login ${base} --code ${commandCode}`);
+  server.info(
+    { command: `lifeline login ${base} --code ${commandCode}` },
+    `log the lifeline command in: lifeline login ${base} --code ${commandCode}`,
+  );
   const minutes = Math.round(config.sessions.loginLinkMs / 60_000);
   const within = minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : `${config.sessions.loginLinkMs / 1000} s`;
-  console.log(`lifeline: open GraphiQL logged in as an admin (the link works once, within ${within}): ${login}`);
+  server.info({ url: login.href }, `open GraphiQL logged in as an admin (the link works once, within ${within}): ${login}`);
 }
 
 main().catch((error) => {
-  if (error instanceof DataDirLockedError || error instanceof DummyStateError) console.error(`lifeline: ${error.message}`);
-  else console.error("lifeline: failed to start:", error);
+  if (error instanceof DataDirLockedError || error instanceof DummyStateError) server.fatal(error.message);
+  else server.fatal({ err: error }, `failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -15,6 +15,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Plugin } from "graphql-yoga";
+import { loggerFor } from "../core/log.js";
 import type { Context } from "../graphql/context.js";
 import {
   type Actor,
@@ -85,7 +86,7 @@ export class AgentPresence {
   ) {
     this.graceMs = options.graceMs;
     this.heartbeatMs = options.heartbeatMs ?? heartbeatFor(options.graceMs);
-    this.log = options.log ?? ((line) => console.warn(`lifeline: ${line}`));
+    this.log = options.log ?? ((line) => loggerFor("presence").warn(line));
   }
 
   /** Takes the lease (before the port opens: agents arriving find the process known), then beats. */

@@ -77,7 +77,7 @@ export function startLifeline(env: Record<string, string>): LifelineProcess {
     output: () => output,
     until,
     ready: async () => {
-      url ||= (await until(/GraphiQL at (http\S+)/))[1]!;
+      url ||= (await until(/GraphiQL at (http[^\s"]+)/))[1]!;
       return url;
     },
     exited,

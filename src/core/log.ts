@@ -1,0 +1,52 @@
+// The process's log: JSON lines (time, level, component, message, and the fields that go with it) for machines to
+// read, as pino writes them; on a terminal the same records printed for people (pino-pretty). LIFELINE_LOG sets the
+// level; LIFELINE_LOG_FORMAT=json keeps JSON on a terminal too, =pretty makes it pretty everywhere.
+import pino, { type Logger } from "pino";
+import pretty from "pino-pretty";
+
+export type { Logger };
+
+const LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+type Level = (typeof LEVELS)[number];
+
+function levelOf(text: string | undefined): { level: Level; unknown?: string } {
+  if (!text) return { level: "info" };
+  const level = text.toLowerCase();
+  return (LEVELS as readonly string[]).includes(level) ? { level: level as Level } : { level: "info", unknown: text };
+}
+
+function destination(env: NodeJS.ProcessEnv) {
+  const format = env.LIFELINE_LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json");
+  // Synchronous writes: a line is out before the process exits (and before a test reads for it); logs are few.
+  if (format !== "pretty") return pino.destination({ dest: 1, sync: true });
+  return pretty({
+    sync: true,
+    translateTime: "SYS:HH:MM:ss.l",
+    ignore: "pid,hostname,component",
+    messageFormat: "{if component}{component}: {end}{msg}",
+  });
+}
+
+function rootLogger(env: NodeJS.ProcessEnv = process.env): Logger {
+  const { level, unknown } = levelOf(env.LIFELINE_LOG);
+  const logger = pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // "level":"info", not pino's number: readable by people and by tools that expect a name.
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination(env),
+  );
+  if (unknown) logger.warn({ component: "log", given: unknown, levels: LEVELS }, `LIFELINE_LOG=${unknown} is not a level: using info`);
+  return logger;
+}
+
+let root: Logger | undefined;
+
+/** The logger of one part of the process (`server`, `feed`, `agents`…): every record it writes names it. */
+export function loggerFor(component: string): Logger {
+  root ??= rootLogger();
+  return root.child({ component });
+}

@@ -1,0 +1,55 @@
+// Every refused operation logged once, with its code: who asked (an agent's tag, a person's token id), what (the
+// operation's root fields), and the request's id, so an operator can follow one request, or one agent, through the log.
+// Successes are logged at debug (LIFELINE_LOG=debug): an agent's mutations are its actions.
+import { randomUUID } from "node:crypto";
+import { getOperationAST, Kind } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { loggerFor } from "../core/log.js";
+import type { Context } from "../graphql/context.js";
+import { type Actor, agentTag } from "../model/index.js";
+
+const log = loggerFor("api");
+
+/** Who, as the log names them: `machine-1`, `unit-wordpress-0`, `person-3 (admin)`, or `anonymous`. */
+export function actorName(actor: Actor | null): string {
+  if (!actor) return "anonymous";
+  return actor.kind === "person" ? `person-${actor.id} (${actor.role})` : agentTag(actor);
+}
+
+/** The request's id: the caller's X-Request-Id when it sent one (a proxy's), else a new one. */
+function requestIdOf(request: Request | undefined): string {
+  // Over graphql-ws there is no request of the operation's own.
+  const given = request?.headers?.get?.("x-request-id");
+  return given && given.length <= 200 ? given : randomUUID();
+}
+
+export function useOperationLog(): Plugin<Context> {
+  return {
+    onExecute({ args }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      if (!operation) return;
+      const fields = operation.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.name.value] : []));
+      const started = performance.now();
+      return {
+        onExecuteDone({ result }) {
+          if (!("errors" in result) && !log.isLevelEnabled("debug")) return;
+          const context = args.contextValue;
+          const errors = "errors" in result ? (result.errors ?? []) : [];
+          const entry = {
+            requestId: requestIdOf(context.request as Request | undefined),
+            actor: actorName(context.actor),
+            operation: operation.operation,
+            fields,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+          };
+          if (!errors.length) return log.debug(entry, `${operation.operation} ${fields.join(", ")}: ok`);
+          const codes = [...new Set(errors.map((e) => String(e.extensions?.code ?? "ERROR")))];
+          log.info(
+            { ...entry, code: codes[0], codes, message: errors[0]?.message },
+            `${operation.operation} ${fields.join(", ")} refused ${codes.join(", ")}: ${errors[0]?.message}`,
+          );
+        },
+      };
+    },
+  };
+}
