@@ -22,7 +22,9 @@ function destination(env: NodeJS.ProcessEnv) {
   return pretty({
     sync: true,
     translateTime: "SYS:HH:MM:ss.l",
-    ignore: "pid,hostname,component",
+    // The fields a message already says (the start lines'), left to the JSON; the others (an error's stack, a
+    // refusal's code and actor) are printed under it.
+    ignore: "pid,hostname,component,url,healthz,readyz,metrics,driver,location,token,command,requestId,fields,operation,ms",
     messageFormat: "{if component}{component}: {end}{msg}",
   });
 }

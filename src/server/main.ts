@@ -63,7 +63,7 @@ async function main() {
     ...(config.agents.enabled ? { provider: () => agents?.cloud } : {}),
   });
   // The agents' lines and the election's: each names its agent ("machine-1: started", "provisioner of default: …").
-  const agentsLog = loggerFor("agents");
+  const agentsLog = loggerFor("controller");
   const log = (line: string) => agentsLog.info(line);
 
   /** Starts the agents (the cloud read from its file, its instances booted); resolves with how to stop them. */
