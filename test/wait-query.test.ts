@@ -1,8 +1,11 @@
-// `lifeline wait-for --query`: Juju's query language, parsed and evaluated (src/cli/wait-query.ts), apart from any server.
+// `lifeline wait-for`'s parts apart from any server: Juju's query language, parsed and evaluated (src/cli/wait-query.ts);
+// the entities it is evaluated against, built from stream events (src/cli/wait-state.ts); the progress line.
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { progress } from "../src/cli/progress.js";
 import { parseDuration } from "../src/cli/wait.js";
 import { compileQuery, type Fields, QueryError, type Scope } from "../src/cli/wait-query.js";
-import { fieldsFor } from "../src/cli/wait-state.js";
+import { fieldsFor, type WaitEvent, WaitState } from "../src/cli/wait-state.js";
 
 const unit = (name: string, workload: string, agent = "idle"): Scope => ({
   name,
@@ -95,5 +98,86 @@ describe("wait-for queries", () => {
     expect(parseDuration("10")).toBeNull();
     expect(parseDuration("0s")).toBeNull();
     expect(parseDuration("soon")).toBeNull();
+  });
+});
+
+type Unit = NonNullable<WaitEvent["unit"]>;
+const unitEvent = (type: WaitEvent["type"], name: string, fields: Partial<Unit>, extra: Partial<WaitEvent> = {}): WaitEvent => ({
+  type,
+  revision: "1",
+  kind: "UNIT",
+  entity: name,
+  life: "ALIVE",
+  removed: false,
+  changed: Object.keys(fields),
+  model: null,
+  machine: null,
+  application: null,
+  unit: {
+    name,
+    applicationName: "mysql",
+    series: null,
+    machineId: null,
+    principalName: null,
+    subordinate: null,
+    workloadStatus: null,
+    agentStatus: null,
+    ...fields,
+  },
+  ...extra,
+});
+const bookmark = (): WaitEvent => ({ ...unitEvent("BOOKMARK", "", {}), kind: null, entity: null, unit: null, life: null });
+const status = (current: string) => ({ current, message: "" });
+
+describe("what wait-for evaluates: the stream's entities", () => {
+  it("holds the snapshot once its bookmark comes, and merges each change's fields over it", () => {
+    const state = new WaitState();
+    state.reset();
+    expect(state.apply(unitEvent("STATE", "mysql/0", { workloadStatus: status("WAITING"), agentStatus: status("IDLE") }))).toBe(false);
+    expect(state.scope("unit", "mysql/0")).toBeNull(); // the snapshot is not whole yet
+    expect(state.apply(bookmark())).toBe(true);
+    expect(state.scope("unit", "mysql/0")).toMatchObject({ life: "alive", "workload-status": "waiting", "agent-status": "idle" });
+    state.apply(unitEvent("CHANGE", "mysql/0", { workloadStatus: status("ACTIVE") }, { life: null }));
+    expect(state.scope("unit", "mysql/0")).toMatchObject({ life: "alive", "workload-status": "active", "agent-status": "idle" });
+  });
+
+  it("a removed entity is kept as last seen, Dead, for the wait's verdict", () => {
+    const state = new WaitState();
+    state.reset();
+    state.apply(unitEvent("STATE", "mysql/0", { workloadStatus: status("ACTIVE") }));
+    state.apply(bookmark());
+    state.apply(unitEvent("CHANGE", "mysql/0", {}, { life: null, removed: true }));
+    expect(state.scope("unit", "mysql/0")).toBeNull();
+    expect(state.removed.get("unit mysql/0")).toMatchObject({ life: "dead", "workload-status": "active" });
+  });
+
+  it("an application's status is its most pressing unit's, and its units are its own", () => {
+    const state = new WaitState();
+    state.reset();
+    state.apply({
+      ...unitEvent("STATE", "mysql", {}),
+      kind: "APPLICATION",
+      unit: null,
+      application: { name: "mysql", charmUrl: "bundled:mysql-0", series: "jammy", subordinate: false, unitCount: 2 },
+    });
+    state.apply(unitEvent("STATE", "mysql/0", { workloadStatus: status("ACTIVE") }));
+    state.apply(unitEvent("STATE", "mysql/1", { workloadStatus: status("BLOCKED") }));
+    state.apply(unitEvent("STATE", "other/0", { applicationName: "other", workloadStatus: status("ERROR") }));
+    state.apply(bookmark());
+    const scope = state.scope("application", "mysql")!;
+    expect(scope).toMatchObject({ life: "alive", status: "blocked", "unit-count": 2 });
+    expect(compileQuery('forEach(units, u => startsWith(u.name, "mysql/"))', fieldsFor.application).holds(scope)).toBe(true);
+  });
+});
+
+describe("the progress line", () => {
+  it("draws nothing where its stream is no terminal", () => {
+    const stream = new PassThrough() as unknown as NodeJS.WriteStream;
+    let written = "";
+    (stream as unknown as PassThrough).on("data", (data) => (written += data));
+    const line = progress("waiting", stream);
+    line.update("still waiting");
+    line.stop();
+    expect(written).toBe("");
   });
 });
