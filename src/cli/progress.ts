@@ -14,10 +14,11 @@ export interface Progress {
 const silent: Progress = { update() {}, stop() {} };
 
 export function progress(text: string, stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): Progress {
-  if (!stream.isTTY || !process.stdout.isTTY || env.TERM === "dumb" || "CI" in env) return silent;
+  // A terminal of no known width (a pty never sized) gets none either: the spinner counts the rows to rewrite by it.
+  if (!stream.isTTY || !process.stdout.isTTY || !stream.columns || env.TERM === "dumb" || "CI" in env) return silent;
   // A line longer than the terminal wraps, and rewriting in place then leaves its first rows behind: keep it to one row.
   const oneRow = (line: string) => {
-    const width = Math.max(20, (stream.columns ?? 80) - 3);
+    const width = Math.max(20, stream.columns - 3);
     return line.length > width ? `${line.slice(0, width - 1)}…` : line;
   };
   const spinner: Spinner = createSpinner(oneRow(text), { stream, color: "cyan" }).start();
