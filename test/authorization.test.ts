@@ -134,6 +134,10 @@ const operations: Record<string, Operation> = {
     variables: () => input({ relations: ["999"] }),
   },
   destroyModel: { query: `mutation ($name: String!) { destroyModel(name: $name) }`, variables: () => ({ name: "no-such-model" }) },
+  destroyModelDryRun: {
+    query: `mutation ($name: String!) { destroyModelDryRun(name: $name) { id } }`,
+    variables: () => ({ name: "no-such-model" }),
+  },
   issueToken: {
     adminOnly: true,
     query: `mutation ($input: IssueTokenInput!) { issueToken(input: $input) { id } }`,

@@ -1,7 +1,7 @@
 // How a failed command reads on stderr, and what it exits with.
 
 import { Refusal, Unreachable } from "./api.js";
-import { ExitCode, UsageError } from "./exit-codes.js";
+import { ExitCode, NotMet, UsageError } from "./exit-codes.js";
 
 /** What to do next, for the refusals where the fix is not in the message. */
 const hints: Record<string, (refusal: Refusal) => string> = {
@@ -38,6 +38,11 @@ export function reportFailure(error: unknown, write: (line: string) => void = (l
   if (error instanceof Unreachable) {
     write(`ERROR ${error.message}`);
     return ExitCode.unreachable;
+  }
+  if (error instanceof NotMet) {
+    write(`ERROR ${error.code}: ${error.message}`);
+    for (const line of error.details) write(`  ${line}`);
+    return ExitCode.notMet;
   }
   if (error instanceof UsageError) {
     write(`error: ${error.message}`);

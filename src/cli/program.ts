@@ -11,6 +11,7 @@ import { removalCommands } from "./commands/removal.js";
 import { resolvedCommand } from "./commands/resolved.js";
 import { showCommands } from "./commands/show.js";
 import { statusCommand } from "./commands/status.js";
+import { waitForCommand } from "./commands/wait-for.js";
 import { exitCodesHelp } from "./exit-codes.js";
 import { resolveServer, type ServerOptions } from "./server.js";
 
@@ -45,6 +46,7 @@ export function lifelineProgram(): Command {
   showCommands(program, connect);
   constraintsCommands(program, connect);
   configCommand(program, connect);
+  waitForCommand(program, connect);
   agentCommand(program);
   completionCommand(program);
   for (const command of program.commands.filter((c) => !SERVERLESS.has(c.name()))) {

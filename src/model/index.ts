@@ -129,6 +129,7 @@ export {
   setConstraints,
   setModelConfig,
 } from "./model.js";
+export { REHEARSED_CLEANUP_RUNS, rehearseDestroyModel } from "./model-rehearsal.js";
 export { checkApplicationName, checkMachineId, checkModelName, parseUnitName } from "./names.js";
 export { parsePlacement, parsePlacements } from "./placement.js";
 export * from "./read.js";

@@ -112,8 +112,8 @@ export interface DestroyModelInput extends InModel {
   force?: boolean | null;
 }
 
-/** `juju destroy-model`: Dying at once; the cleaner destroys what is in it (forced with `force`). */
-export const destroyModel = modelOperation("any", async (tx, model, input: DestroyModelInput): Promise<Outcome> => {
+/** `juju destroy-model`'s write: Dying at once, and the destroy-model cleanup queued (the cleaner's, forced with `force`). */
+export async function startModelDestruction(tx: Tx, model: ModelRow, input: DestroyModelInput): Promise<Outcome> {
   if (model.life !== Life.Alive) return "unchanged";
   await tx.db
     .update(models)
@@ -123,7 +123,10 @@ export const destroyModel = modelOperation("any", async (tx, model, input: Destr
   tx.record(model.id, modelLifeSet(model.name, Life.Dying));
   await queueCleanup(tx, model, CleanupKinds.destroyModel, model.name, { force: !!input.force });
   return "dying";
-});
+}
+
+/** `juju destroy-model`: Dying at once; the cleaner destroys what is in it (forced with `force`). */
+export const destroyModel = modelOperation("any", startModelDestruction);
 
 const count = sql<number>`count(*)::int`;
 const notManager = sql`not (${MachineJob.ManageModel} = any(${machines.jobs}))`;

@@ -25,7 +25,7 @@ import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./w
  */
 export type RemovalEffect = Pick<Change, "kind" | "entity" | "life" | "removed"> & { cleanup?: string };
 
-const effectOf = (change: Change): RemovalEffect => {
+export const effectOf = (change: Change): RemovalEffect => {
   const { kind, entity, life, removed } = change;
   return change.kind === "cleanup"
     ? { kind, entity, life, removed, cleanup: `${change.fields.kind} ${change.fields.target}` }
@@ -88,17 +88,21 @@ interface Removal extends InModel {
   dryRun: boolean;
 }
 
-/** Destroys one target as `destroy` does, watching the change rows it records: a dry run's account of it. */
-async function watched<T>(tx: Tx, model: ModelRow, row: T, options: DestroyOptions, destroy: Destroy<T>) {
-  const effects: RemovalEffect[] = [];
-  const watching: Tx = {
+/** `tx`, also handing each change row it records for `model` to `effects`: a dry run's account of what it did. */
+export function watching(tx: Tx, model: ModelRow, effects: RemovalEffect[]): Tx {
+  return {
     ...tx,
     record: (modelId, change) => {
       if (modelId === model.id) effects.push(effectOf(change));
       tx.record(modelId, change);
     },
   };
-  return { outcome: await destroy(watching, model, row, options), effects };
+}
+
+/** Destroys one target as `destroy` does, watching the change rows it records: a dry run's account of it. */
+async function watched<T>(tx: Tx, model: ModelRow, row: T, options: DestroyOptions, destroy: Destroy<T>) {
+  const effects: RemovalEffect[] = [];
+  return { outcome: await destroy(watching(tx, model, effects), model, row, options), effects };
 }
 
 /** What holds a target once the whole removal is done: nothing, if it is gone (with its own removal or another's). */

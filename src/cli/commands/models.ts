@@ -1,10 +1,14 @@
 // `lifeline models`, `add-model`, `destroy-model`.
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
-import { AddModelDocument, CliModelsDocument, DestroyModelDocument } from "../../client/graphql.js";
+import { AddModelDocument, CliModelsDocument, DestroyModelDocument, DestroyModelDryRunDocument } from "../../client/graphql.js";
 import { request, type Server } from "../api.js";
 import { colours } from "../colour.js";
+import { UsageError } from "../exit-codes.js";
 import { table } from "../table.js";
+import { parseDuration, waitFor } from "../wait.js";
+import { compileQuery } from "../wait-query.js";
+import { fieldsFor } from "../wait-state.js";
+import { printRemoval } from "./removal.js";
 
 type Connect = () => Server;
 
@@ -55,14 +59,29 @@ export function modelCommands(program: Command, connect: Connect): void {
     .argument("<name>")
     .option("--force", "remove what its agents do not clean up")
     .option("--no-wait", "return once it is Dying instead of waiting until it is gone")
-    .addHelpText("after", "\nExample:\n  lifeline destroy-model staging --force")
-    .action(async (name: string, options: { force?: boolean; wait: boolean }) => {
+    .option("--timeout <duration>", "stop waiting after this long (e.g. 10m), exiting 4; the destruction goes on")
+    .option("--dry-run", "say what would become Dying, be removed and block, changing nothing")
+    .addHelpText("after", "\nExample:\n  lifeline destroy-model staging --force\n  lifeline destroy-model staging --dry-run")
+    .action(async (name: string, options: { force?: boolean; wait: boolean; timeout?: string; dryRun?: boolean }) => {
+      const timeoutMs = options.timeout === undefined ? undefined : parseDuration(options.timeout);
+      if (timeoutMs === null) throw new UsageError(`bad --timeout ${JSON.stringify(options.timeout)}: give a duration such as 30s or 10m`);
       const server = connect();
-      const { destroyModel } = await request(server, DestroyModelDocument, { name, force: Boolean(options.force) });
+      const force = Boolean(options.force);
+      if (options.dryRun) {
+        printRemoval((await request(server, DestroyModelDryRunDocument, { name, force })).destroyModelDryRun);
+        return;
+      }
+      const { destroyModel } = await request(server, DestroyModelDocument, { name, force });
       console.log(`model ${name}: ${destroyModel.toLowerCase()}`);
       if (!options.wait || destroyModel === "REMOVED") return;
       console.error(`waiting for model ${name} to be removed (Ctrl-C stops waiting; the destruction goes on)`);
-      while ((await modelNames(server)).some((m) => m.name === name)) await sleep(1000);
+      // Followed on the model's changes stream; the progress line shows what it still holds.
+      const gone = compileQuery('life=="dead"', fieldsFor.model);
+      const condition = { ...gone, reads: ["life", "application-count", "unit-count", "machine-count"] };
+      await waitFor(server, { kind: "model", name, model: name }, condition, {
+        purpose: "waiting for it to be removed",
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      });
       console.log(`model ${name}: removed`);
     });
 }

@@ -69,7 +69,7 @@ function removalCommand<Key extends string, Result>(program: Command, connect: C
 }
 
 /** A target's outcome; for a dry run, what would happen to each entity and what would hold it. */
-function printRemoval(result: RemovalFieldsFragment): void {
+export function printRemoval(result: RemovalFieldsFragment): void {
   const { state } = colours();
   console.log(`${result.id}: ${result.dryRun ? "would be " : ""}${state(result.outcome.toLowerCase())}`);
   for (const effect of result.effects ?? []) {

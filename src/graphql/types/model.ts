@@ -6,6 +6,7 @@ import {
   modelNamed,
   modelsPage,
   reachableModels,
+  rehearseDestroyModel,
   setConstraints,
   setModelConfig,
 } from "../../model/index.js";
@@ -15,7 +16,7 @@ import { ModelRef } from "../refs.js";
 import { BlockerRef, blockersDescription } from "./blocker.js";
 import { ConstraintsRef } from "./common.js";
 import { LifeEnum } from "./enums.js";
-import { OutcomeEnum } from "./removal.js";
+import { OutcomeEnum, RemovalResultRef } from "./removal.js";
 
 ModelRef.implement({
   description: "A model: the machines, applications, units and relations one controller manages together.",
@@ -120,8 +121,30 @@ builder.mutationFields((t) => ({
   destroyModel: t.field({
     type: OutcomeEnum,
     description: "`juju destroy-model`: Dying; the cleaner destroys its applications and machines, and the model is Dead once empty.",
+    args: {
+      name: t.arg.string({ required: true }),
+      force: t.arg.boolean({ required: true, defaultValue: false }),
+      dryRun: t.arg.boolean({
+        required: true,
+        defaultValue: false,
+        description: "Answer the outcome it would have and keep nothing (destroyModelDryRun says what it would do).",
+      }),
+    },
+    authScopes: (_root, args) => ({ personIn: { role: "operator", model: args.name } }),
+    resolve: async (_root, args, ctx) => {
+      const input = { model: args.name, force: args.force };
+      return args.dryRun ? (await rehearseDestroyModel(ctx.db, input)).outcome : destroyModel(ctx.db, input);
+    },
+  }),
+  destroyModelDryRun: t.field({
+    type: RemovalResultRef,
+    description:
+      "`juju destroy-model`, rehearsed: what destroyModel would do and what the cleaner would do right after (its applications and " +
+      "machines destroyed, the cleanups that queues run), as a removal's dry run answers it: what would become Dying or Dead, be " +
+      "removed or queued, and what would then hold the model. The same rules and refusals, in a transaction that is rolled back: " +
+      "nothing is kept. Forced fallbacks not yet due are listed, not run.",
     args: { name: t.arg.string({ required: true }), force: t.arg.boolean({ required: true, defaultValue: false }) },
     authScopes: (_root, args) => ({ personIn: { role: "operator", model: args.name } }),
-    resolve: (_root, args, ctx) => destroyModel(ctx.db, { model: args.name, force: args.force }),
+    resolve: (_root, args, ctx) => rehearseDestroyModel(ctx.db, { model: args.name, force: args.force }),
   }),
 }));
