@@ -22,7 +22,9 @@ describe.skipIf(!present)("lifeline in a terminal, against npm start with its ag
     await server?.stop();
   }, scaled(60_000));
 
-  it("logs in with the printed line, deploys, integrates, settles, and removes", { timeout: scaled(300_000) }, async () => {
+  it("logs in with the printed line, deploys, integrates, waits until active, resolves a failed hook, and removes", {
+    timeout: scaled(400_000),
+  }, async () => {
     const [, login] = (await server.process.until(/log the lifeline command in: (lifeline login [^\s"]+ --code [^\s"]+)/))!;
     expect((await terminal.run(login!)).code).toBe(0);
 
@@ -31,9 +33,25 @@ describe.skipIf(!present)("lifeline in a terminal, against npm start with its ag
     const integrated = await terminal.run("lifeline integrate wordpress mysql");
     expect(integrated.output).toMatch(/added integration \d+: wordpress:db mysql:db/);
 
+    // The agents settle it by themselves: wait-for follows the stream until the default condition holds.
+    const active = await terminal.run("lifeline wait-for application wordpress --timeout 4m", scaled(300_000));
+    expect(active.output).toMatch(/application wordpress: life=="alive" && status=="active" met/);
+    expect(active.code).toBe(0);
     const status = await terminal.run("lifeline status");
-    expect(status.output).toMatch(/^wordpress\s+alive/m);
-    await terminal.save("status");
+    expect(status.output).toMatch(/^wordpress\s+alive\s+active/m);
+    expect(status.output).toMatch(/^wordpress:db mysql:db\s/m);
+    await terminal.save("status-settled");
+
+    // A hook that fails (every bundled charm's fail-hook option: docs/hooks.md), marked done with resolved --no-retry.
+    expect((await terminal.run("lifeline config wordpress fail-hook=config-changed")).code).toBe(0);
+    const failed = await terminal.run(`lifeline wait-for unit wordpress/0 --query 'agent-status=="error"' --timeout 2m`, scaled(150_000));
+    expect(failed.code, failed.output).toBe(0);
+    expect((await terminal.run("lifeline show-unit wordpress/0")).output).toMatch(/hook: config-changed[\s\S]*result: failed/);
+    const resolved = await terminal.run("lifeline resolved wordpress/0 --no-retry");
+    expect(resolved.output).toContain("wordpress/0: its failed hook is marked done");
+    const going = await terminal.run(`lifeline wait-for unit wordpress/0 --query 'agent-status=="idle"' --timeout 2m`, scaled(150_000));
+    expect(going.code, going.output).toBe(0);
+    expect((await terminal.run("lifeline config wordpress --reset fail-hook")).code).toBe(0);
 
     const rehearsed = await terminal.run("lifeline remove-application wordpress --dry-run");
     expect(rehearsed.code).toBe(0);
@@ -42,5 +60,9 @@ describe.skipIf(!present)("lifeline in a terminal, against npm start with its ag
 
     const removed = await terminal.run("lifeline remove-application wordpress");
     expect(removed.output).toMatch(/^wordpress: (dying|removed)$/m);
+    const gone = await terminal.run(`lifeline wait-for application wordpress --query 'life=="dead"' --timeout 3m`, scaled(200_000));
+    expect(gone.code, gone.output).toBe(0);
+    expect((await terminal.run("lifeline status --format json")).output).not.toContain('"wordpress"');
+    await terminal.save("status-removed");
   });
 });
