@@ -95,6 +95,12 @@ describe("the server's log", () => {
       ]);
   });
 
+  it("names the agent each of the agents' lines is about", { timeout: scaled(90_000) }, async () => {
+    const { server, stdout } = await start({});
+    await server.until(/machine-0: started/);
+    expect(records(stdout()).find((l) => l.msg === "machine-0: started")).toMatchObject({ component: "controller", agent: "machine-0" });
+  });
+
   it("LIFELINE_LOG sets the level: debug adds every operation, warn leaves the info lines out", { timeout: scaled(120_000) }, async () => {
     const debug = await start({ LIFELINE_AGENTS: "0", LIFELINE_LOG: "debug" });
     const url = await debug.server.ready();

@@ -35,6 +35,9 @@ process.on("unhandledRejection", (reason) => {
   reportStrayOutage(reason);
 });
 
+/** The agent a line of the agents' log is about, as it names itself first ("unit-wordpress-0: ran hook install"). */
+const AGENT_OF_LINE = /^((?:machine|unit)-[\w.-]+|(?:provisioner|cleaner) of [^:]+|controller|agents): /;
+
 async function main() {
   const config = configFromEnv();
   const store = await openStore(config.store);
@@ -64,7 +67,10 @@ async function main() {
   });
   // The agents' lines and the election's: each names its agent ("machine-1: started", "provisioner of default: …").
   const agentsLog = loggerFor("controller");
-  const log = (line: string) => agentsLog.info(line);
+  const log = (line: string) => {
+    const agent = AGENT_OF_LINE.exec(line)?.[1];
+    agentsLog.info(agent ? { agent } : {}, line);
+  };
 
   /** Starts the agents (the cloud read from its file, its instances booted); resolves with how to stop them. */
   const runAgents = async () => {
