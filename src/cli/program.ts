@@ -1,6 +1,7 @@
 // The `lifeline` command's commands and global options.
 import { Command } from "commander";
 import { agentCommand } from "./commands/agent.js";
+import { debugLogCommand } from "./commands/debug-log.js";
 import { createCommands } from "./commands/deploy.js";
 import { loginCommands } from "./commands/login.js";
 import { modelCommands } from "./commands/models.js";
@@ -38,6 +39,7 @@ export function lifelineProgram(): Command {
   createCommands(program, connect);
   removalCommands(program, connect);
   resolvedCommand(program, connect);
+  debugLogCommand(program, connect);
   agentCommand(program);
   for (const command of program.commands.filter((c) => !SERVERLESS.has(c.name()))) {
     command.option("--url <url>", "the server (overrides LIFELINE_URL and the stored login)");
