@@ -15,9 +15,6 @@ const TIMEOUT = { timeout: scaled(120_000) };
 /** A redraw's header, as a pipe reads it: `--- 00:12:34  model default at revision 42  watching, Ctrl-C to stop`. */
 const HEADER = /^--- \d\d:\d\d:\d\d {2}model \S+ at revision (\d+) {2}watching, Ctrl-C to stop$/gm;
 
-/** A cloud file of the server's own: the default one (beside the store's directory) is shared by every test's. */
-const ownCloud = () => ({ LIFELINE_CLOUD_FILE: join(mkdtempSync(join(tmpdir(), "lifeline-cloud-")), "cloud.json") });
-
 /** Polls `check` until it passes, up to a (scaled) deadline. */
 async function eventually(check: () => Promise<void>, baseMs = 60_000): Promise<void> {
   const deadline = Date.now() + scaled(baseMs);
@@ -67,7 +64,7 @@ describe("lifeline status --watch and debug-log against npm start with its agent
   const lifeline = (args: string[]) => runCli(config, args, server.env);
 
   beforeAll(async () => {
-    server = await startCliServer(ownCloud());
+    server = await startCliServer();
   }, scaled(60_000));
   afterAll(() => server?.stop(), scaled(60_000));
 
@@ -122,7 +119,7 @@ describe("lifeline status --watch and debug-log against npm start with its agent
   });
 });
 
-describe("lifeline status --watch across a server restart", () => {
+describe("lifeline status --watch against npm start without agents, restarted", () => {
   let first: LifelineProcess | undefined;
   let second: LifelineProcess | undefined;
   let database: { url: string; drop(): Promise<void> } | undefined;
@@ -154,6 +151,35 @@ describe("lifeline status --watch across a server restart", () => {
     const from = watch.stdout().length;
     expect((await runCli(config, ["deploy", "haproxy"], env)).code).toBe(0);
     await watch.until(/^haproxy\/0\s+alive\s+waiting\s+allocating\s/m, { from });
+    await interrupt(watch);
+  });
+
+  it("draws what status prints, endpoints' roles and what blocks a Dying application included", TIMEOUT, async () => {
+    const url = await second!.ready();
+    const env = { LIFELINE_URL: url, LIFELINE_TOKEN: ADMIN_TOKEN };
+    const lifeline = (args: string[]) => runCli(config, args, env);
+    const watch = startCli(config, ["status", "--watch", "--format", "json"], env);
+    await watch.until(HEADER);
+    for (const args of [
+      ["deploy", "wordpress"],
+      ["deploy", "mysql"],
+      ["integrate", "wordpress", "mysql"],
+    ])
+      expect((await lifeline(args)).code).toBe(0);
+    // No agents: wordpress/0 stays, and holds its Dying application back.
+    expect((await lifeline(["remove-application", "wordpress"])).code).toBe(0);
+    // The model's revision aside: the watch's moves with the kinds it draws, the model's with the cleaner's changes too.
+    const view = (json: string) => {
+      const parsed = JSON.parse(json);
+      delete parsed.model.revision;
+      return parsed;
+    };
+    const lastBlock = () => view(watch.stdout().slice(watch.stdout().lastIndexOf("\n--- ")).split("\n").slice(2).join("\n"));
+    await eventually(async () => expect(lastBlock()).toEqual(view((await lifeline(["status", "--format", "json"])).stdout)));
+    const drawn = lastBlock();
+    expect(drawn.applications.wordpress.life).toBe("dying");
+    expect(drawn.applications.wordpress.blockers[0].message).toContain("wordpress/0");
+    expect(drawn.integrations.flatMap((r: { endpoints: string[] }) => r.endpoints)).toContain("mysql:cluster (peer)");
     await interrupt(watch);
   });
 });

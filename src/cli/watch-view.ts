@@ -94,7 +94,10 @@ export class WatchView {
     }
   }
 
-  /** The rows status-view.ts draws; null before the first snapshot, or when the model is gone. */
+  /**
+   * The rows status-view.ts draws, in the order the query gives them (creation order: a snapshot's, then each new
+   * entity's as it comes); null before the first snapshot, or when the model is gone.
+   */
   input(): StatusInput | null {
     const model = [...this.held.model.values()][0];
     if (!this.synced || !model) return null;
@@ -117,56 +120,45 @@ export class WatchView {
         defaultSeries: model.info.defaultSeries ?? "",
         blockers: blockers("model:"),
       },
-      machines: rows("machine")
-        .map((m) => ({
-          id: m.info.id,
-          life: life(m),
-          series: m.info.series ?? "",
-          instanceId: m.info.instanceId,
-          status: state(m.info.status),
-          blockers: blockers(`machine:${m.info.id}`),
-        }))
-        .sort((a, b) => byName(a.id, b.id)),
-      applications: rows("application")
-        .map((a) => ({
-          name: a.info.name,
-          life: life(a),
-          series: a.info.series ?? "",
-          subordinate: a.info.subordinate ?? false,
-          unitCount: scale.get(a.info.name) ?? 0,
-          charmUrl: a.info.charmUrl ?? "",
-          blockers: blockers(`application:${a.info.name}`),
-        }))
-        .sort((a, b) => a.name.localeCompare(b.name)),
-      units: rows("unit")
-        .map((u) => ({
-          name: u.info.name,
-          life: life(u),
-          applicationName: u.info.applicationName ?? "",
-          machineId: u.info.machineId,
-          principalName: u.info.principalName,
-          workloadStatus: state(u.info.workloadStatus, WorkloadStatus.Waiting),
-          agentStatus: state(u.info.agentStatus, UnitAgentStatus.Allocating),
-          blockers: blockers(`unit:${u.info.name}`),
-        }))
-        .sort((a, b) => byName(a.name, b.name)),
-      relations: rows("relation")
-        .map((r) => ({
-          id: r.info.id,
-          key: r.info.key ?? "",
-          interface: r.info.interface ?? "",
-          scope: r.info.scope ?? "GLOBAL",
-          life: life(r),
-          endpoints: (r.info.endpoints ?? []).map((e) => ({
-            ...e,
-            role: this.roles.get(`${r.info.id}:${e.applicationName}:${e.name}`),
-          })),
-          blockers: blockers(`relation:${r.info.id}`),
-        }))
-        .sort((a, b) => a.id - b.id),
+      machines: rows("machine").map((m) => ({
+        id: m.info.id,
+        life: life(m),
+        series: m.info.series ?? "",
+        instanceId: m.info.instanceId,
+        status: state(m.info.status),
+        blockers: blockers(`machine:${m.info.id}`),
+      })),
+      applications: rows("application").map((a) => ({
+        name: a.info.name,
+        life: life(a),
+        series: a.info.series ?? "",
+        subordinate: a.info.subordinate ?? false,
+        unitCount: scale.get(a.info.name) ?? 0,
+        charmUrl: a.info.charmUrl ?? "",
+        blockers: blockers(`application:${a.info.name}`),
+      })),
+      units: rows("unit").map((u) => ({
+        name: u.info.name,
+        life: life(u),
+        applicationName: u.info.applicationName ?? "",
+        machineId: u.info.machineId,
+        principalName: u.info.principalName,
+        workloadStatus: state(u.info.workloadStatus, WorkloadStatus.Waiting),
+        agentStatus: state(u.info.agentStatus, UnitAgentStatus.Allocating),
+        blockers: blockers(`unit:${u.info.name}`),
+      })),
+      relations: rows("relation").map((r) => ({
+        id: r.info.id,
+        key: r.info.key ?? "",
+        interface: r.info.interface ?? "",
+        scope: r.info.scope ?? "GLOBAL",
+        life: life(r),
+        endpoints: (r.info.endpoints ?? []).map((e) => ({
+          ...e,
+          role: this.roles.get(`${r.info.id}:${e.applicationName}:${e.name}`),
+        })),
+        blockers: blockers(`relation:${r.info.id}`),
+      })),
     };
   }
 }
-
-/** "0" < "0/lxd/0" < "1" < "10", "wordpress/2" < "wordpress/10". */
-const byName = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true });
