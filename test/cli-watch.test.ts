@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliServer, cliConfigHome, type RunningCli, runCli, startCli, startCliServer } from "./support/lifeline-cli.js";
 import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
 import { ADMIN_TOKEN, createPrivateDatabase, onPostgres } from "./support/store.js";
+import { openTerminal, tmuxAvailable } from "./support/terminal.js";
 import { scaled } from "./support/time-scale.js";
 
 const config = cliConfigHome();
+const tmux = await tmuxAvailable();
 const TIMEOUT = { timeout: scaled(120_000) };
 
 /** A redraw's header, as a pipe reads it: `--- 00:12:34  model default at revision 42  watching, Ctrl-C to stop`. */
@@ -82,6 +84,24 @@ describe("lifeline status --watch and debug-log against npm start with its agent
     expect(revisions.length).toBeGreaterThan(2);
     for (let i = 1; i < revisions.length; i++) expect(revisions[i]).toBeGreaterThan(revisions[i - 1]!);
     await interrupt(watch);
+  });
+
+  it.skipIf(!tmux)("status --watch on a terminal redraws in place under a header, and Ctrl-C ends it with 0", TIMEOUT, async () => {
+    const terminal = await openTerminal({ ...server.env, NO_COLOR: "1" });
+    try {
+      const window = await terminal.openWindow();
+      await terminal.type("lifeline status --watch", window);
+      await terminal.until(/^\d\d:\d\d:\d\d {2}model default at revision \d+ {2}watching, Ctrl-C to stop$/m, { window });
+      expect((await lifeline(["deploy", "rsyslog"])).code).toBe(0);
+      await terminal.until(/^rsyslog\s+alive\s/m, { window });
+      // A terminal gets no pipe's separators: each redraw clears the screen and draws again.
+      expect(await terminal.screen(window)).not.toMatch(/^--- /m);
+      await terminal.keys("C-c", window);
+      await terminal.type('echo "watch exited $?"', window);
+      await terminal.until(/^watch exited 0$/m, { window });
+    } finally {
+      await terminal.close();
+    }
   });
 
   it("debug-log --replay --no-tail shows the hooks a unit ran after the unit is removed", TIMEOUT, async () => {
