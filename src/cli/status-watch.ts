@@ -13,7 +13,11 @@ import { WATCHED_KINDS, WatchView } from "./watch-view.js";
 
 export type StatusFormat = "tabular" | "yaml" | "json";
 
-/** At most one redraw per this many ms: a burst of changes (a deploy) is drawn once. */
+/**
+ * At most one redraw per this many ms. The first change after a quiet spell is drawn at once (on the next turn of the
+ * event loop, so that a write's changes, arriving together, are drawn together); changes within the window after a
+ * redraw are drawn together at its end.
+ */
 const REDRAW_MS = 200;
 
 const CLEAR = "\u001b[H\u001b[2J";
@@ -28,6 +32,7 @@ export async function watchStatus(server: Server, model: string, names: string[]
   let drawing = false;
   let pending = false;
   let stopped = false;
+  let drawnAt = 0;
 
   const render = () => {
     const input = view.input();
@@ -59,7 +64,10 @@ export async function watchStatus(server: Server, model: string, names: string[]
         if (data?.model) view.annotate(data.model);
         else view.stale = true; // not reached this time: read them at the next redraw
       }
-      if (!stopped) render();
+      if (!stopped) {
+        drawnAt = Date.now();
+        render();
+      }
     } finally {
       drawing = false;
       if (pending) {
@@ -69,7 +77,7 @@ export async function watchStatus(server: Server, model: string, names: string[]
     }
   };
   const schedule = () => {
-    timer ??= setTimeout(redraw, REDRAW_MS);
+    timer ??= setTimeout(redraw, Math.max(0, drawnAt + REDRAW_MS - Date.now()));
   };
 
   const following = follow(server, ChangesDocument, { model, kinds: WATCHED_KINDS }, (data) => data.changes, {
