@@ -302,7 +302,10 @@ export const applicationConstraintsSet = (a: ApplicationRow, constraints: Stored
 export const applicationLifeSet = (name: string, life: Life) => row("application", name, life, {});
 export const applicationRemoved = (name: string) => row("application", name, "dead", {}, true);
 
-/** A unit created; a subordinate's row also says which machine it runs on (its principal's, `host`). */
+/**
+ * A unit created; a subordinate's row also says which machine it runs on (its principal's, `host`). Its first statuses
+ * (allocating, waiting for its machine) too: a watcher that meets the unit here has no other row to read them from.
+ */
 export const unitAdded = (u: UnitRow, host: string | null = null) =>
   row("unit", u.name, u.life, {
     application: u.application,
@@ -310,6 +313,8 @@ export const unitAdded = (u: UnitRow, host: string | null = null) =>
     machineId: u.machineId,
     principal: u.principal,
     ...(u.principal !== null && { hostMachineId: host }),
+    ...unitAgentFields(u),
+    ...unitWorkloadFields(u),
   });
 /**
  * Every unit row names the unit's application, so a watcher of an application needs no second read.

@@ -4,6 +4,7 @@ import { agentCommand } from "./commands/agent.js";
 import { completionCommand } from "./commands/completion.js";
 import { configCommand } from "./commands/config.js";
 import { constraintsCommands } from "./commands/constraints.js";
+import { debugLogCommand } from "./commands/debug-log.js";
 import { createCommands } from "./commands/deploy.js";
 import { loginCommands } from "./commands/login.js";
 import { modelCommands } from "./commands/models.js";
@@ -47,6 +48,7 @@ export function lifelineProgram(): Command {
   constraintsCommands(program, connect);
   configCommand(program, connect);
   waitForCommand(program, connect);
+  debugLogCommand(program, connect);
   agentCommand(program);
   completionCommand(program);
   for (const command of program.commands.filter((c) => !SERVERLESS.has(c.name()))) {

@@ -5,7 +5,34 @@ import type { Paint } from "./colour.js";
 import { table } from "./table.js";
 
 type Model = NonNullable<CliStatusQuery["model"]>;
-type Blockers = { kind: string; message: string }[];
+type Blockers = Model["blockers"];
+type Row<Connection extends { edges: { node: unknown }[] }> = Connection["edges"][number]["node"];
+/** `T` with the fields `K` possibly missing: what a stream does not carry (blockers, an endpoint's role). */
+type Loose<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+type Relation = Row<Model["relations"]>;
+
+/**
+ * What a status view is built from: the CliStatus query's rows (statusInput), or those a watch holds from the change
+ * stream (src/cli/watch-view.ts), which knows blockers and endpoints' roles only once it has read them.
+ */
+export interface StatusInput {
+  model: Loose<Pick<Model, "name" | "life" | "revision" | "defaultSeries" | "blockers">, "blockers">;
+  machines: Loose<Row<Model["machines"]>, "blockers">[];
+  applications: Loose<Row<Model["applications"]>, "blockers">[];
+  units: Loose<Row<Model["units"]>, "blockers">[];
+  relations: (Loose<Omit<Relation, "endpoints">, "blockers"> & { endpoints: Loose<Relation["endpoints"][number], "role">[] })[];
+}
+
+/** The CliStatus query's model as a view's input. */
+export function statusInput(model: Model): StatusInput {
+  return {
+    model,
+    machines: model.machines.edges.map((e) => e.node),
+    applications: model.applications.edges.map((e) => e.node),
+    units: model.units.edges.map((e) => e.node),
+    relations: model.relations.edges.map((e) => e.node),
+  };
+}
 
 const lower = (life: string) => life.toLowerCase();
 /** What holds a Dying entity back, one line. */
@@ -52,11 +79,9 @@ export interface StatusView {
 }
 
 /** The model, narrowed to `names` (applications, units, machines) when any are given. */
-export function statusView(model: Model, names: readonly string[] = []): StatusView {
-  let machines = model.machines.edges.map((e) => e.node);
-  let applications = model.applications.edges.map((e) => e.node);
-  let units = model.units.edges.map((e) => e.node);
-  let relations = model.relations.edges.map((e) => e.node);
+export function statusView(input: StatusInput, names: readonly string[] = []): StatusView {
+  const { model } = input;
+  let { machines, applications, units, relations } = input;
   if (names.length) {
     const named = new Set(names);
     units = units.filter(
@@ -76,7 +101,7 @@ export function statusView(model: Model, names: readonly string[] = []): StatusV
       life: lower(model.life),
       series: model.defaultSeries,
       revision: model.revision,
-      ...(model.blockers.length ? { blockers: model.blockers } : {}),
+      ...(model.blockers?.length ? { blockers: model.blockers } : {}),
     },
     applications: Object.fromEntries(
       applications.map((a) => [
@@ -88,7 +113,7 @@ export function statusView(model: Model, names: readonly string[] = []): StatusV
           scale: a.unitCount,
           subordinate: a.subordinate,
           status: applicationStatus(unitsOf(a.name).map((u) => u.workloadStatus)),
-          ...(a.blockers.length ? { blockers: a.blockers } : {}),
+          ...(a.blockers?.length ? { blockers: a.blockers } : {}),
         },
       ]),
     ),
@@ -102,7 +127,7 @@ export function statusView(model: Model, names: readonly string[] = []): StatusV
           principal: u.principalName ?? null,
           workload: u.workloadStatus,
           agent: u.agentStatus,
-          ...(u.blockers.length ? { blockers: u.blockers } : {}),
+          ...(u.blockers?.length ? { blockers: u.blockers } : {}),
         },
       ]),
     ),
@@ -114,7 +139,7 @@ export function statusView(model: Model, names: readonly string[] = []): StatusV
           status: m.status,
           instance: m.instanceId ?? null,
           series: m.series,
-          ...(m.blockers.length ? { blockers: m.blockers } : {}),
+          ...(m.blockers?.length ? { blockers: m.blockers } : {}),
         },
       ]),
     ),
@@ -124,8 +149,8 @@ export function statusView(model: Model, names: readonly string[] = []): StatusV
       interface: r.interface,
       scope: lower(r.scope),
       life: lower(r.life),
-      endpoints: r.endpoints.map((e) => `${e.applicationName}:${e.name} (${lower(e.role)})`),
-      ...(r.blockers.length ? { blockers: r.blockers } : {}),
+      endpoints: r.endpoints.map((e) => `${e.applicationName}:${e.name}${e.role ? ` (${lower(e.role)})` : ""}`),
+      ...(r.blockers?.length ? { blockers: r.blockers } : {}),
     })),
   };
 }
