@@ -22,7 +22,7 @@ describe.skipIf(!present)("lifeline in a terminal, against npm start with its ag
     await server?.stop();
   }, scaled(60_000));
 
-  it("logs in with the printed line, deploys, integrates, waits until active, resolves a failed hook, and removes", {
+  it("logs in with the printed line, deploys, integrates, watches it settle, resolves a failed hook, removes, and reads what ran", {
     timeout: scaled(400_000),
   }, async () => {
     const [, login] = (await server.process.until(/log the lifeline command in: (lifeline login [^\s"]+ --code [^\s"]+)/))!;
@@ -33,6 +33,11 @@ describe.skipIf(!present)("lifeline in a terminal, against npm start with its ag
     const integrated = await terminal.run("lifeline integrate wordpress mysql");
     expect(integrated.output).toMatch(/added integration \d+: wordpress:db mysql:db/);
 
+    // Watched in a second window while the agents settle it: redrawn in place from the stream.
+    const watch = await terminal.openWindow();
+    await terminal.type("lifeline status --watch", watch);
+    await terminal.until(/watching, Ctrl-C to stop/, { window: watch });
+
     // The agents settle it by themselves: wait-for follows the stream until the default condition holds.
     const active = await terminal.run("lifeline wait-for application wordpress --timeout 4m", scaled(300_000));
     expect(active.output).toMatch(/application wordpress: life=="alive" && status=="active" met/);
@@ -41,6 +46,11 @@ describe.skipIf(!present)("lifeline in a terminal, against npm start with its ag
     expect(status.output).toMatch(/^wordpress\s+alive\s+active/m);
     expect(status.output).toMatch(/^wordpress:db mysql:db\s/m);
     await terminal.save("status-settled");
+    await terminal.until(/^wordpress\/0\s+alive\s+active\s+idle\s/m, { window: watch, timeoutMs: 60_000 });
+    await terminal.save("status-watch", watch);
+    await terminal.keys("C-c", watch);
+    await terminal.type('echo "[watch exit $?]"', watch);
+    await terminal.until(/\[watch exit 0\]/, { window: watch });
 
     // A hook that fails (every bundled charm's fail-hook option: docs/hooks.md), marked done with resolved --no-retry.
     expect((await terminal.run("lifeline config wordpress fail-hook=config-changed")).code).toBe(0);
@@ -60,9 +70,18 @@ describe.skipIf(!present)("lifeline in a terminal, against npm start with its ag
 
     const removed = await terminal.run("lifeline remove-application wordpress");
     expect(removed.output).toMatch(/^wordpress: (dying|removed)$/m);
-    const gone = await terminal.run(`lifeline wait-for application wordpress --query 'life=="dead"' --timeout 3m`, scaled(200_000));
+    // Not wait-for wordpress life=="dead": it may be gone before wait-for looks, and (as Juju's) wait-for then waits
+    // for it to appear. The model's count says it either way.
+    const gone = await terminal.run(`lifeline wait-for model default --query 'application-count==1' --timeout 3m`, scaled(200_000));
     expect(gone.code, gone.output).toBe(0);
     expect((await terminal.run("lifeline status --format json")).output).not.toContain('"wordpress"');
     await terminal.save("status-removed");
+
+    // What ran, and why it failed, outlives the unit.
+    const history = await terminal.run("lifeline debug-log --replay --no-tail --include wordpress/0");
+    expect(history.code).toBe(0);
+    expect(history.output).toMatch(/unit-wordpress-0 INFO ran "install" hook/);
+    expect(history.output).toMatch(/unit-wordpress-0 \w+ .*config-changed/);
+    expect(history.output).toMatch(/unit-wordpress-0 INFO ran "remove" hook/);
   });
 });
