@@ -11,7 +11,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
     // Deadlines stretch with the machine's load (test/support/time-scale.ts); every worker uses the run's one scale.
-    env: { LIFELINE_TEST_TIME_SCALE: String(TIME_SCALE) },
+    // In-process servers log refusals at info (operation-log.ts): the tests make hundreds on purpose. Processes the
+    // tests start (npm start) log at info again: test/support/lifeline-process.ts.
+    env: { LIFELINE_TEST_TIME_SCALE: String(TIME_SCALE), LIFELINE_LOG: "warn" },
     testTimeout: scaled(30_000),
     hookTimeout: scaled(60_000),
     // Two cores: more workers only add PGlite start-up cost.

@@ -21,7 +21,10 @@ afterAll(() => {
 const DEADLINE = { timeout: scaled(30_000), interval: 100 };
 
 function agent(args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/agents/cli.ts", ...args], { cwd: root, env: process.env });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/agents/cli.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, LIFELINE_LOG: "info" },
+  });
   children.push(child);
   let output = "";
   child.stdout.on("data", (d) => {

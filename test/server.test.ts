@@ -25,7 +25,7 @@ afterAll(async () => {
 function startLifeline(env: Record<string, string>, until: RegExp) {
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", DATABASE_URL: "", LIFELINE_ADMIN_TOKEN: "", ...env },
+    env: { ...process.env, PORT: "0", DATABASE_URL: "", LIFELINE_ADMIN_TOKEN: "", LIFELINE_LOG: "info", ...env },
   });
   children.push(child);
   let output = "";

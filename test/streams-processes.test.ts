@@ -20,7 +20,15 @@ function startLifeline(name: string, env: Record<string, string> = {}): Promise<
   url.searchParams.set("application_name", name); // so a test can find this process's connections
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", DATABASE_URL: url.toString(), LIFELINE_ADMIN_TOKEN: ADMIN_TOKEN, LIFELINE_AGENTS: "0", ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      DATABASE_URL: url.toString(),
+      LIFELINE_ADMIN_TOKEN: ADMIN_TOKEN,
+      LIFELINE_AGENTS: "0",
+      LIFELINE_LOG: "info",
+      ...env,
+    },
   });
   children.push(child);
   let output = "";

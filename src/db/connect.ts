@@ -176,12 +176,14 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
       "postgres.js is not patched (npm install ran without scripts?): a lost connection may end the process; run `npx patch-package`",
     );
   // READ COMMITTED whatever the server's or database's default: transactions (src/model/write/operation.ts) rely on it.
-  // Named so that its connections can be told apart in pg_stat_activity (by an operator, and by connections()).
-  const name = `lifeline ${process.pid} ${randomUUID().slice(0, 8)}`;
+  // Named so that its connections can be told apart in pg_stat_activity (by an operator, and by connections()),
+  // unless the connection string names them itself.
+  const given = /[?&]application_name=([^&]*)/.exec(url)?.[1];
+  const name = given === undefined ? `lifeline ${process.pid} ${randomUUID().slice(0, 8)}` : decodeURIComponent(given);
   const connected = postgres(url, {
     ...resilient,
     max,
-    connection: { default_transaction_isolation: "read committed", application_name: name },
+    connection: { default_transaction_isolation: "read committed", ...(given === undefined ? { application_name: name } : {}) },
   });
   const client = prepare ? preparingStatements(connected) : connected;
   const db = drizzlePostgres({ client, schema, logger });

@@ -32,7 +32,7 @@ afterAll(() => {
 export function startLifeline(env: Record<string, string>): LifelineProcess {
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", LIFELINE_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
+    env: { ...process.env, PORT: "0", LIFELINE_ADMIN_TOKEN: ADMIN_TOKEN, LIFELINE_LOG: "info", ...env },
   });
   let output = "";
   const waiters = new Set<() => void>();
