@@ -107,7 +107,12 @@ export function App() {
   const applications = [...s.tables.application.values()];
   const units = [...s.tables.unit.values()];
   const unitsOn = new Map<string, number>();
-  for (const unit of units) if (unit.info.machineId) unitsOn.set(unit.info.machineId, (unitsOn.get(unit.info.machineId) ?? 0) + 1);
+  const unitCounts = new Map<string, number>();
+  const count = (map: Map<string, number>, key: string | null | undefined) => key && map.set(key, (map.get(key) ?? 0) + 1);
+  for (const unit of units) {
+    count(unitsOn, unit.info.machineId);
+    count(unitCounts, unit.info.applicationName);
+  }
   return (
     <>
       <header>
@@ -136,7 +141,7 @@ export function App() {
           <h2>
             Applications and relations <span class="count">{applications.length}</span>
           </h2>
-          <RelationGraph applications={applications} relations={[...s.tables.relation.values()]} />
+          <RelationGraph applications={applications} relations={[...s.tables.relation.values()]} unitCounts={unitCounts} />
           <p class="legend muted">solid: global relation · dashed: container-scoped · colour: life</p>
         </section>
         <UnitsList applications={applications} units={units} selected={selected} onSelect={setSelected} />

@@ -6,6 +6,8 @@ import { lifeClass } from "./status-class.js";
 interface Props {
   applications: Held<ApplicationInfo>[];
   relations: Held<RelationInfo>[];
+  /** Units held per application (an application's own unitCount is not in every change of it). */
+  unitCounts: Map<string, number>;
 }
 
 const WIDTH = 640;
@@ -33,7 +35,7 @@ function layout(names: string[]): Map<string, { x: number; y: number }> {
   return at;
 }
 
-export function RelationGraph({ applications, relations }: Props) {
+export function RelationGraph({ applications, relations, unitCounts }: Props) {
   const names = applications.map((a) => a.id).sort();
   const at = layout(names);
   const rows = Math.ceil(names.length / Math.ceil(Math.sqrt(names.length * 2)));
@@ -84,7 +86,7 @@ export function RelationGraph({ applications, relations }: Props) {
               {application.id}
             </text>
             <text x={NODE_W / 2} y={32} text-anchor="middle" class="node-detail">
-              {`${application.info.unitCount ?? 0} unit${application.info.unitCount === 1 ? "" : "s"}${application.life === "ALIVE" ? "" : ` · ${application.life?.toLowerCase()}`}`}
+              {`${unitCounts.get(application.id) ?? 0} unit${unitCounts.get(application.id) === 1 ? "" : "s"}${application.life === "ALIVE" ? "" : ` · ${application.life?.toLowerCase()}`}`}
             </text>
           </g>
         );

@@ -95,7 +95,7 @@ function feedLine(event: ChangeEventFragment): FeedLine {
   const kind = (event.kind ?? "").toLowerCase();
   const parts: string[] = [];
   if (event.removed) parts.push("removed");
-  else if (event.life) parts.push(event.life.toLowerCase());
+  else if (event.life && event.life !== "ALIVE") parts.push(event.life.toLowerCase());
   const unit = event.unit;
   if (unit?.workloadStatus && event.changed.includes("workloadStatus"))
     parts.push(`workload ${unit.workloadStatus.current}${unit.workloadStatus.message ? `: ${unit.workloadStatus.message}` : ""}`);
@@ -109,6 +109,7 @@ function feedLine(event: ChangeEventFragment): FeedLine {
   if (hook?.logged?.length) for (const line of hook.logged) parts.push(`log ${line.level}: ${line.message}`);
   else if (hook?.hook) parts.push(`${hook.hook} ${hook.result?.toLowerCase() ?? ""}`.trim());
   const rest = event.changed.filter((f) => !["workloadStatus", "agentStatus", "status", "instanceId"].includes(f) && !hook);
+  if (!parts.length && event.life === "ALIVE" && event.changed.includes("life")) parts.push("alive");
   if (!parts.length && rest.length) parts.push(rest.join(", "));
   return { revision: event.revision, kind, entity, text: parts.join("; ") };
 }
