@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliServer, cliConfigHome, runCli, startCli, startCliServer } from "./support/lifeline-cli.js";
 import { scaled } from "./support/time-scale.js";
@@ -66,15 +66,17 @@ describe("the status page without a session", () => {
 });
 
 describe("the status page in a browser", () => {
-  it("shows machine 0, then a deploy, an integrate and a removal as they happen", { timeout: scaled(240_000) }, async (ctx) => {
-    if (!browser) {
-      if (browserRequired) throw new Error(`LIFELINE_REQUIRE_BROWSER=1 but ${skipReason}`);
-      console.warn(`skipping the status page's browser test: ${skipReason}`);
-      ctx.skip(skipReason);
-    }
-    const shots = mkdtempSync(join(tmpdir(), "lifeline-status-page-"));
-    const context = await browser!.newContext({ viewport: { width: 1400, height: 1000 } });
-    const remote: string[] = [];
+  /** One browser, logged in once by the printed link (it works once), for every test here. */
+  let context: BrowserContext;
+  const remote: string[] = [];
+  /** The page's sockets to /graphql, passed through to the server; a test closes one to drop the connection. */
+  const sockets: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
+  /** The variables of each `changes` subscription a page sent. */
+  const subscribed: { since?: string | null }[] = [];
+
+  beforeAll(async () => {
+    if (!browser) return;
+    context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     await context.route(
       (url) => !["127.0.0.1", "localhost"].includes(url.hostname) && url.protocol !== "data:",
       (route) => {
@@ -82,6 +84,32 @@ describe("the status page in a browser", () => {
         return route.abort("blockedbyclient");
       },
     );
+    await context.routeWebSocket(/\/graphql$/, (socket) => {
+      const toServer = socket.connectToServer();
+      socket.onMessage((message) => {
+        const sent = JSON.parse(String(message));
+        if (sent.type === "subscribe" && String(sent.payload?.query).includes("subscription Changes"))
+          subscribed.push(sent.payload.variables);
+        toServer.send(message);
+      });
+      sockets.push({ page: socket, server: toServer });
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  const needsBrowser = (ctx: { skip(note: string): void }) => {
+    if (browser) return;
+    if (browserRequired) throw new Error(`LIFELINE_REQUIRE_BROWSER=1 but ${skipReason}`);
+    console.warn(`skipping the status page's browser test: ${skipReason}`);
+    ctx.skip(skipReason);
+  };
+
+  it("shows machine 0, then a deploy, an integrate and a removal as they happen", { timeout: scaled(240_000) }, async (ctx) => {
+    needsBrowser(ctx);
+    const shots = mkdtempSync(join(tmpdir(), "lifeline-status-page-"));
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(String(error)));
@@ -170,7 +198,36 @@ describe("the status page in a browser", () => {
       expect(remote, `requests off the machine: ${remote.join(", ")}`).toEqual([]);
       expect(pageErrors).toEqual([]);
     } finally {
-      await context.close();
+      await page.close();
+    }
+  });
+
+  it("after a dropped connection, resumes with `since`: what changed meanwhile appears, nothing twice", {
+    timeout: scaled(120_000),
+  }, async (ctx) => {
+    needsBrowser(ctx);
+    const page = await context.newPage();
+    try {
+      await page.goto(base);
+      await expect.poll(() => page.locator("[data-link]").getAttribute("data-link"), { timeout: SETTLED_MS }).toBe("live");
+      const before = subscribed.length;
+      expect(subscribed.at(-1)?.since ?? null).toBeNull();
+      // The socket drops (as a proxy or a server restart would drop it), and the model moves on meanwhile.
+      const dropped = sockets.at(-1)!;
+      await dropped.page.close({ code: 1011, reason: "dropped by the test" });
+      await dropped.server.close();
+      await lifeline("add-unit", "mysql");
+      await page.locator('[data-unit="mysql/1"]').waitFor({ timeout: SETTLED_MS });
+      await expect.poll(() => page.locator("[data-link]").getAttribute("data-link"), { timeout: SETTLED_MS }).toBe("live");
+      // It subscribed again from the revision it had reached, not from a new snapshot.
+      const resumed = subscribed.slice(before);
+      expect(resumed.length).toBeGreaterThan(0);
+      expect(Number(resumed[0]!.since)).toBeGreaterThan(0);
+      // The feed has each change once.
+      const lines = await page.locator(".feed-lines li").allInnerTexts();
+      expect(new Set(lines).size).toBe(lines.length);
+    } finally {
+      await page.close();
     }
   });
 });
