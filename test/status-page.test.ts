@@ -9,13 +9,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Store } from "../src/db/connect.js";
+import { addModel, addUnit, createLoginCode, deploy, MAX_UNITS_PER_REQUEST_IN_PROCESS } from "../src/model/index.js";
+import { LOGIN_PATH, type RunningServer, startServer } from "../src/server/app.js";
 import { type CliServer, cliConfigHome, runCli, startCli, startCliServer } from "./support/lifeline-cli.js";
+import { openPrivateTestStore } from "./support/store.js";
 import { scaled } from "./support/time-scale.js";
 
 const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const browserRequired = process.env.LIFELINE_REQUIRE_BROWSER === "1";
 const haveChromium = existsSync(chromiumPath);
 const skipReason = `no chromium at ${chromiumPath} (set CHROMIUM_PATH, or install Debian's chromium); LIFELINE_REQUIRE_BROWSER=1 makes this a failure`;
+
+/** The most units one call may add on PGlite. */
+const UNITS_A_CALL = MAX_UNITS_PER_REQUEST_IN_PROCESS;
 
 /** What the agents do (provision, run hooks) takes a while on two shared cores. */
 const SETTLED_MS = scaled(60_000);
@@ -226,6 +233,93 @@ describe("the status page in a browser", () => {
       // The feed has each change once.
       const lines = await page.locator(".feed-lines li").allInnerTexts();
       expect(new Set(lines).size).toBe(lines.length);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("the status page at 1,000 units", () => {
+  const MODEL = "thousand";
+  const APPLICATIONS = ["cache", "db", "proxy", "web"];
+  let store: Store | undefined;
+  let running: RunningServer | undefined;
+  let context: BrowserContext | undefined;
+
+  beforeAll(async () => {
+    if (!browser) return;
+    // In-process, without agents: the units stay as deployed, and only the page's handling of many is under test.
+    store = await openPrivateTestStore();
+    await addModel(store.db, { name: MODEL });
+    for (const application of APPLICATIONS) {
+      await deploy(store.db, { model: MODEL, charm: "wordpress", application, numUnits: UNITS_A_CALL });
+      for (let added = UNITS_A_CALL; added < 250; added += UNITS_A_CALL)
+        await addUnit(store.db, { model: MODEL, application, count: UNITS_A_CALL });
+    }
+    running = await startServer(store, "127.0.0.1", 0);
+    context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const login = new URL(LOGIN_PATH, running.url);
+    login.searchParams.set("code", await createLoginCode(store.db));
+    const page = await context.newPage();
+    await page.goto(login.href);
+    await page.close();
+  }, scaled(300_000));
+
+  afterAll(async () => {
+    await context?.close();
+    await running?.close();
+    await store?.close();
+  });
+
+  it("keeps only the rows in view in the page; search and collapse find the rest", { timeout: scaled(120_000) }, async (ctx) => {
+    if (!browser) {
+      if (browserRequired) throw new Error(`LIFELINE_REQUIRE_BROWSER=1 but ${skipReason}`);
+      ctx.skip(skipReason);
+    }
+    const page = await context!.newPage();
+    try {
+      await page.goto(new URL(`/?model=${MODEL}`, running!.url).href);
+      await expect.poll(() => page.locator(".units h2 .count").innerText(), { timeout: SETTLED_MS }).toBe("1000");
+      const rows = () => page.locator("[data-unit]").count();
+      expect(await rows()).toBeLessThan(60);
+      expect(await page.locator("[data-application]").count()).toBe(4);
+      // A machine for each unit, and the model's machine 0.
+      expect(await page.locator(".machines h2 .count").innerText()).toBe("1001");
+      expect(await page.locator("[data-machine]").count()).toBeLessThan(60);
+      const shots = mkdtempSync(join(tmpdir(), "lifeline-status-page-1000-"));
+      await page.screenshot({ path: join(shots, "1000-units.png"), fullPage: true });
+      console.log(`status page screenshot: ${join(shots, "1000-units.png")}`);
+
+      // The end of the list is reachable by scrolling: its rows replace the first ones.
+      await page.locator(".units .window").evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await page.locator('[data-unit="web/249"]').waitFor({ timeout: SETTLED_MS });
+      expect(await page.locator('[data-unit="cache/0"]').count()).toBe(0);
+      expect(await rows()).toBeLessThan(60);
+
+      // Search narrows the list to what matches.
+      await page.locator(".units .window").evaluate((el) => el.scrollTo(0, 0));
+      await page.getByPlaceholder(/search units/).fill("proxy/17");
+      await expect
+        .poll(() => page.locator("[data-unit]").evaluateAll((found) => found.map((row) => (row as HTMLElement).dataset.unit)))
+        .toEqual([
+          "proxy/17",
+          "proxy/170",
+          "proxy/171",
+          "proxy/172",
+          "proxy/173",
+          "proxy/174",
+          "proxy/175",
+          "proxy/176",
+          "proxy/177",
+          "proxy/178",
+          "proxy/179",
+        ]);
+
+      // A collapsed application shows its header alone.
+      await page.getByPlaceholder(/search units/).fill("");
+      await page.locator('[data-group="cache"]').click();
+      await expect.poll(() => page.locator('[data-unit^="cache/"]').count()).toBe(0);
+      await expect.poll(() => page.locator('[data-unit^="db/"]').count()).toBeGreaterThan(0);
     } finally {
       await page.close();
     }

@@ -1,52 +1,63 @@
-// Machines with their status, instance and provisioning (failed start attempts and the provider's last error).
+// Machines with their status, instance and provisioning (failed start attempts and the provider's last error), in a
+// windowed list: a model of a thousand units has about as many machines.
 import type { Held, MachineInfo } from "./model-state.js";
 import { lifeClass, statusClass } from "./status-class.js";
+import { Windowed } from "./windowed.js";
+
+const ROW_HEIGHT = 26;
+const VIEW_HEIGHT = 300;
+
+const byId = (a: Held<MachineInfo>, b: Held<MachineInfo>) => a.id.localeCompare(b.id, undefined, { numeric: true });
 
 export function MachinesTable({ machines, unitsOn }: { machines: Held<MachineInfo>[]; unitsOn: Map<string, number> }) {
-  const sorted = [...machines].sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }));
+  const sorted = [...machines].sort(byId);
   return (
     <section class="panel machines">
       <h2>
         Machines <span class="count">{machines.length}</span>
       </h2>
-      <table>
-        <thead>
-          <tr>
-            <th>machine</th>
-            <th>life</th>
-            <th>status</th>
-            <th>instance</th>
-            <th>units</th>
-            <th>start attempts</th>
-            <th>last start error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sorted.map((machine) => (
-            <tr
+      <div class="machine-row heading muted">
+        <span>machine</span>
+        <span>life</span>
+        <span>status</span>
+        <span>instance</span>
+        <span>units</span>
+        <span>start attempts</span>
+        <span>last start error</span>
+      </div>
+      <Windowed
+        count={sorted.length}
+        rowHeight={ROW_HEIGHT}
+        height={VIEW_HEIGHT}
+        row={(index, top) => {
+          const machine = sorted[index]!;
+          const status = machine.info.status;
+          return (
+            <div
               key={machine.id}
+              style={{ top }}
               data-machine={machine.id}
               data-life={machine.life ?? ""}
-              class={`${lifeClass(machine.life)} ${statusClass(machine.info.status?.current)}`}
+              class={`machine-row row ${lifeClass(machine.life)} ${statusClass(status?.current)}`}
             >
-              <td class="name">
+              <span class="name">
                 <span class="dot" />
                 {machine.id}
-              </td>
-              <td>{machine.life?.toLowerCase()}</td>
-              <td class="status">
-                {machine.info.status
-                  ? `${machine.info.status.current}${machine.info.status.message ? `: ${machine.info.status.message}` : ""}`
-                  : ""}
-              </td>
-              <td>{machine.info.instanceId ?? "—"}</td>
-              <td>{unitsOn.get(machine.id) ?? 0}</td>
-              <td>{machine.info.startAttempts ?? 0}</td>
-              <td class="error">{machine.info.lastStartError ?? ""}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </span>
+              <span>{machine.life?.toLowerCase()}</span>
+              <span class="status" title={status?.message ?? ""}>
+                {status ? `${status.current}${status.message ? `: ${status.message}` : ""}` : ""}
+              </span>
+              <span>{machine.info.instanceId ?? "—"}</span>
+              <span>{unitsOn.get(machine.id) ?? 0}</span>
+              <span>{machine.info.startAttempts ?? 0}</span>
+              <span class="error" title={machine.info.lastStartError ?? ""}>
+                {machine.info.lastStartError ?? ""}
+              </span>
+            </div>
+          );
+        }}
+      />
     </section>
   );
 }

@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import type { ApplicationInfo, Held, UnitInfo } from "./model-state.js";
 import { lifeClass, statusClass } from "./status-class.js";
-import { rowWindow } from "./window.js";
+import { Windowed } from "./windowed.js";
 
 const ROW_HEIGHT = 26;
 const VIEW_HEIGHT = 420;
@@ -57,9 +57,7 @@ const unitOrder = (a: string, b: string) => a.localeCompare(b, undefined, { nume
 export function UnitsList({ applications, units, selected, onSelect }: Props) {
   const [search, setSearch] = useState("");
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const [scrollTop, setScrollTop] = useState(0);
   const rows = rowsOf(applications, units, search.trim().toLowerCase(), collapsed);
-  const { first, end } = rowWindow(scrollTop, VIEW_HEIGHT, ROW_HEIGHT, rows.length);
   const toggle = (name: string) => {
     const next = new Set(collapsed);
     if (!next.delete(name)) next.add(name);
@@ -77,52 +75,53 @@ export function UnitsList({ applications, units, selected, onSelect }: Props) {
         value={search}
         onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
       />
-      <div class="window" style={{ height: `${VIEW_HEIGHT}px` }} onScroll={(e) => setScrollTop((e.target as HTMLElement).scrollTop)}>
-        <div style={{ height: `${rows.length * ROW_HEIGHT}px`, position: "relative" }}>
-          {rows.slice(first, end).map((row, i) => {
-            const top = `${(first + i) * ROW_HEIGHT}px`;
-            if (row.kind === "application")
-              return (
-                <button
-                  type="button"
-                  key={`a:${row.name}`}
-                  class={`row group ${lifeClass(row.life)}`}
-                  style={{ top }}
-                  data-group={row.name}
-                  onClick={() => toggle(row.name)}
-                >
-                  <span class="twisty">{collapsed.has(row.name) ? "▸" : "▾"}</span>
-                  <span class="name">{row.name}</span>
-                  <span class="muted">{row.shown === row.total ? `${row.total} units` : `${row.shown} of ${row.total} units`}</span>
-                  {row.life && row.life !== "ALIVE" ? <span class="badge">{row.life.toLowerCase()}</span> : null}
-                </button>
-              );
-            const { unit } = row;
-            const workload = unit.info.workloadStatus;
+      <Windowed
+        count={rows.length}
+        rowHeight={ROW_HEIGHT}
+        height={VIEW_HEIGHT}
+        row={(index, top) => {
+          const row = rows[index]!;
+          if (row.kind === "application")
             return (
               <button
                 type="button"
-                key={`u:${unit.id}`}
-                class={`row unit ${lifeClass(unit.life)} ${statusClass(workload?.current)}${selected === unit.id ? " selected" : ""}`}
+                key={`a:${row.name}`}
+                class={`row group ${lifeClass(row.life)}`}
                 style={{ top }}
-                data-unit={unit.id}
-                data-life={unit.life ?? ""}
-                data-status={workload?.current ?? ""}
-                onClick={() => onSelect(unit.id)}
+                data-group={row.name}
+                onClick={() => toggle(row.name)}
               >
-                <span class="dot" />
-                <span class="name">{unit.id}</span>
-                <span class="life">{unit.life?.toLowerCase()}</span>
-                <span class="workload">{workload ? `${workload.current}${workload.message ? `: ${workload.message}` : ""}` : ""}</span>
-                <span class="agent">{unit.info.agentStatus?.current ?? ""}</span>
-                <span class="machine">
-                  {unit.info.machineId ? `machine ${unit.info.machineId}` : unit.info.principalName ? `on ${unit.info.principalName}` : ""}
-                </span>
+                <span class="twisty">{collapsed.has(row.name) ? "▸" : "▾"}</span>
+                <span class="name">{row.name}</span>
+                <span class="muted">{row.shown === row.total ? `${row.total} units` : `${row.shown} of ${row.total} units`}</span>
+                {row.life && row.life !== "ALIVE" ? <span class="badge">{row.life.toLowerCase()}</span> : null}
               </button>
             );
-          })}
-        </div>
-      </div>
+          const { unit } = row;
+          const workload = unit.info.workloadStatus;
+          return (
+            <button
+              type="button"
+              key={`u:${unit.id}`}
+              class={`row unit ${lifeClass(unit.life)} ${statusClass(workload?.current)}${selected === unit.id ? " selected" : ""}`}
+              style={{ top }}
+              data-unit={unit.id}
+              data-life={unit.life ?? ""}
+              data-status={workload?.current ?? ""}
+              onClick={() => onSelect(unit.id)}
+            >
+              <span class="dot" />
+              <span class="name">{unit.id}</span>
+              <span class="life">{unit.life?.toLowerCase()}</span>
+              <span class="workload">{workload ? `${workload.current}${workload.message ? `: ${workload.message}` : ""}` : ""}</span>
+              <span class="agent">{unit.info.agentStatus?.current ?? ""}</span>
+              <span class="machine">
+                {unit.info.machineId ? `machine ${unit.info.machineId}` : unit.info.principalName ? `on ${unit.info.principalName}` : ""}
+              </span>
+            </button>
+          );
+        }}
+      />
     </section>
   );
 }
