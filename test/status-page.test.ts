@@ -127,7 +127,7 @@ describe("the status page in a browser", () => {
     };
     try {
       // The link `npm start` printed logs the browser in and lands on the page.
-      const link = (await server.process.until(/open the status page logged in as an admin .*?: (http\S+)/))[1]!;
+      const link = (await server.process.until(/open the status page logged in as an admin .*?: (http[^\s"]+)/))[1]!;
       await page.goto(link);
       expect(page.url()).toBe(base);
       await expect.poll(() => page.locator("[data-link]").getAttribute("data-link"), { timeout: SETTLED_MS }).toBe("live");
