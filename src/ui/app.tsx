@@ -131,6 +131,7 @@ export function App() {
           {link.state === "live" ? `live at r${s.revision}` : link.state}
           {link.detail && link.state !== "live" ? `: ${link.detail}` : ""}
         </span>
+        {link.detail?.startsWith("UNAUTHENTICATED") ? <a href="/">log in again</a> : null}
         <nav>
           <a href="/graphql">GraphiQL</a>
         </nav>
