@@ -11,6 +11,8 @@
 //   src/agents    GraphQL clients: src/client, src/provider, core, net only
 //   src/cli       the lifeline command, a GraphQL client too: src/client, core, net only (and, to start an agent,
 //                 src/cli/commands/agent.ts the agent runner src/agents/cli.ts); agents never import it
+//   src/ui        the status page, a GraphQL client in the browser: src/client and core only; nothing imports it (the
+//                 server bundles it from its path: src/server/ui.ts)
 //   src/provider: core only; src/client (generated): nothing of ours
 //
 // and nothing may form a cycle, type-only imports included.
@@ -119,6 +121,20 @@ module.exports = {
       severity: "error",
       from: { path: folder("agents") },
       to: { path: folder("cli") },
+    },
+    {
+      name: "ui-is-a-client",
+      comment: "The status page runs in the browser and sees only the API, through the generated client (and the shared vocabulary).",
+      severity: "error",
+      from: { path: folder("ui") },
+      to: { path: outside("ui", "client", "core") },
+    },
+    {
+      name: "ui-runs-only-in-the-browser",
+      comment: "Nothing imports the page's modules: the server serves them bundled (src/server/ui.ts), the browser runs them.",
+      severity: "error",
+      from: { pathNot: folder("ui") },
+      to: { path: folder("ui") },
     },
     {
       name: "provider-imports-only-core",

@@ -105,11 +105,12 @@ describe("GraphiQL", () => {
       const pageErrors: string[] = [];
       page.on("pageerror", (error) => pageErrors.push(String(error)));
 
-      // The login link `npm start` prints logs the browser in (a session cookie) and lands on GraphiQL.
+      // The login link `npm start` prints logs the browser in (a session cookie) and lands on the status page; GraphiQL
+      // is a link from there.
       const login = new URL(LOGIN_PATH, server!.url);
       login.searchParams.set("code", await createLoginCode(store!.db));
       const landed = await page.goto(login.toString());
-      expect(landed?.url()).toBe(server!.url);
+      expect(landed?.url()).toBe(new URL("/", server!.url).href);
 
       // GraphiQL takes the initial query from the page URL's ?query= parameter.
       const response = await page.goto(`${server!.url}?query=${encodeURIComponent(QUERY)}`);

@@ -97,7 +97,7 @@ describe("lifeline server process", { timeout: scaled(90_000) }, () => {
   it("the printed login link logs a browser in (a session cookie), once", async () => {
     const response = await fetch(login, { redirect: "manual" });
     expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe("/graphql");
+    expect(response.headers.get("location")).toBe("/");
     const cookie = response.headers.get("set-cookie")!;
     expect(cookie).toMatch(/^lifeline_token=\S+; HttpOnly; SameSite=Strict; Path=\//);
     const status = await fetch(url, {

@@ -40,6 +40,7 @@ import { useQuerySnapshot } from "./query-snapshot.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
 import { type MaskError, useSharedSubscriptionExecution } from "./shared-execution.js";
 import { keepSharedResult, replaceSharedPayload, sendSharedFrames } from "./shared-frames.js";
+import { answerUi, servesUi, UI_PATH } from "./ui.js";
 
 export const GRAPHQL_PATH = "/graphql";
 export { LOGIN_PATH };
@@ -277,12 +278,18 @@ export async function startServer(store: Store, host: string, port: number, opti
   const readiness = new Readiness(store, feed);
   const yoga = createYogaApp(store, feed, options.provider, limits, true, presence, access, metrics);
   const login = () => ({ sessions: access.sessions, secure: origins.servedOverHttps, now: access.clock() });
+  // The status page's browser: the session cookie (or a bearer token) of a live session.
+  const loggedIn = async (req: IncomingMessage) => {
+    const credentials = tokenOf({ upgradeHeaders: req.headers });
+    return !!credentials && !!(await authenticate(store.db, credentials.token, access.sessions, access.clock()));
+  };
   const http = options.http ?? defaultHttpLimits;
   const refusal = tooManyConnections(http.maxConnections);
   const server = createServer(httpServerOptions(http), (req, res) => {
     const path = req.url?.split("?")[0];
     if (cap.refuses(req.socket)) res.writeHead(refusal.status, refusal.headers).end(refusal.body);
-    else if (req.method === "GET" && path === LOGIN_PATH) void logIn(store.db, GRAPHQL_PATH, req, res, login());
+    else if (req.method === "GET" && path === LOGIN_PATH) void logIn(store.db, UI_PATH, req, res, login());
+    else if (req.method === "GET" && servesUi(path)) void answerUi(path!, req, res, loggedIn);
     else if (req.method === "GET" && path === "/healthz") answerHealthz(res);
     else if (req.method === "GET" && path === "/readyz") void answerReadyz(readiness, res);
     else if (req.method === "GET" && path === METRICS_PATH && !options.metricsListen)

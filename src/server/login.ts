@@ -1,5 +1,5 @@
 // The login link's route: `/login?code=…` opens the link once for a session cookie and sends the browser on to
-// GraphiQL, as Jupyter's token URL does (src/model/sessions.ts says how long each lives).
+// the status page (`/`, src/server/ui.ts), as Jupyter's token URL does (src/model/sessions.ts says how long each lives).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Database, redeemLoginCode, type SessionLifetimes } from "../model/index.js";
 import { SESSION_COOKIE } from "./authentication.js";

@@ -127,7 +127,7 @@ async function main() {
   const [healthz, readyz] = [new URL("/healthz", running.url).href, new URL("/readyz", running.url).href];
   server.info({ healthz, readyz, metrics: running.metricsUrl }, `health at ${healthz} and ${readyz}; Prometheus metrics at ${metricsAt}`);
   server.info({ url: running.url }, `GraphQL API and GraphiQL at ${running.url}`);
-  // As Jupyter does: a link that logs the browser in, so GraphiQL works without pasting a token. It revokes the last
+  // As Jupyter does: a link that logs the browser in, so the status page (and GraphiQL) work without pasting a token. It revokes the last
   // start's link.
   const login = new URL(LOGIN_PATH, config.origins.publicUrl ?? running.url);
   const code = await createLoginCode(store.db, config.sessions);
@@ -141,7 +141,7 @@ async function main() {
   );
   const minutes = Math.round(config.sessions.loginLinkMs / 60_000);
   const within = minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : `${config.sessions.loginLinkMs / 1000} s`;
-  server.info({ url: login.href }, `open GraphiQL logged in as an admin (the link works once, within ${within}): ${login}`);
+  server.info({ url: login.href }, `open the status page logged in as an admin (the link works once, within ${within}): ${login}`);
 }
 
 main().catch((error) => {
