@@ -95,6 +95,24 @@ describe("the server's log", () => {
       ]);
   });
 
+  it("logs a refusal before execution too: a document that does not validate, and one without credentials", {
+    timeout: scaled(90_000),
+  }, async () => {
+    const { server, stdout } = await start({ LIFELINE_AGENTS: "0" });
+    const url = await server.ready();
+    const send = (query: string, headers: Record<string, string>) =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ query }) });
+    await send("{ noSuchField }", { "x-request-id": "req-invalid-1", ...adminHeaders });
+    await send(`mutation { removeMachine(input: { machines: ["1"] }) { outcome } }`, { "x-request-id": "req-anonymous-1" });
+    const logged = (id: string) => records(stdout()).filter((l) => l.requestId === id);
+    await expect
+      .poll(() => logged("req-invalid-1"), { timeout: scaled(10_000), interval: 50 })
+      .toEqual([expect.objectContaining({ code: "GRAPHQL_VALIDATION_FAILED", message: expect.stringContaining("noSuchField") })]);
+    await expect
+      .poll(() => logged("req-anonymous-1"), { timeout: scaled(10_000), interval: 50 })
+      .toEqual([expect.objectContaining({ code: "UNAUTHENTICATED", actor: "anonymous", fields: ["removeMachine"] })]);
+  });
+
   it("names the agent each of the agents' lines is about", { timeout: scaled(90_000) }, async () => {
     const { server, stdout } = await start({});
     await server.until(/machine-0: started/);

@@ -23,8 +23,24 @@ function requestIdOf(request: Request | undefined): string {
   return given && given.length <= 200 ? given : randomUUID();
 }
 
+/** A document refused before it ran (it does not parse, or does not validate): who sent it is not known yet. */
+function refusedBefore(context: { request?: Request }, code: string, message: string): void {
+  log.info({ requestId: requestIdOf(context.request), code, codes: [code], message }, `refused ${code}: ${message}`);
+}
+
 export function useOperationLog(): Plugin<Context> {
   return {
+    onParse({ context }) {
+      return ({ result }) => {
+        if (result instanceof Error) refusedBefore(context as { request?: Request }, "GRAPHQL_PARSE_FAILED", result.message);
+      };
+    },
+    onValidate({ context }) {
+      return ({ valid, result }) => {
+        if (!valid && result.length)
+          refusedBefore(context as { request?: Request }, "GRAPHQL_VALIDATION_FAILED", result.map((e) => e.message).join("; "));
+      };
+    },
     onExecute({ args }) {
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return;
