@@ -53,6 +53,7 @@ export function loginCommands(program: Command): void {
   program
     .command("logout")
     .description("forget the stored server and token")
+    .addHelpText("after", "\nExample:\n  lifeline logout")
     .action(() => {
       console.log(forgetCredentials() ? `logged out (removed ${credentialsFile()})` : "not logged in");
     });
