@@ -136,6 +136,14 @@ describe("the status page in a browser", () => {
       await expect(page.getByRole("link", { name: "GraphiQL" }).getAttribute("href")).resolves.toBe("/graphql");
       await shot("1-machine-0");
 
+      // Provisioning you can see: what a machine's instance was asked for, its failed starts and the provider's error.
+      await lifeline("add-machine", "--constraints", "mem=1024G");
+      const unprovisionable = page.locator('[data-machine="1"]');
+      await expect.poll(() => unprovisionable.locator(".status").innerText(), { timeout: SETTLED_MS }).toMatch(/^error/);
+      expect(await unprovisionable.locator(".constraints").innerText()).toBe("mem=1T");
+      expect(await unprovisionable.locator(".error").innerText()).toMatch(/no instance type satisfies mem=1T/);
+      await lifeline("remove-machine", "1");
+
       // Every status a unit row shows, as the page draws it (it may pass through some between two polls).
       await page.evaluate(() => {
         const seen: Record<string, string[]> = {};

@@ -15,6 +15,7 @@ import {
 } from "graphql";
 import { beforeAll, describe, expect, it } from "vitest";
 import { schema } from "../src/graphql/schema.js";
+import { infoFields } from "../src/graphql/types/change-info.js";
 import { type StreamEvent, subscribe, useLiveServer } from "./support/streams.js";
 
 /** Each info type, and the query type whose fields it mirrors (null: the cleaner's queue has no query type). */
@@ -61,6 +62,17 @@ describe("the stream's info types mirror the query types", () => {
     const change = objectType("Change").getFields();
     const infos = kinds.map((kind) => getNamedType(change[kind.toLowerCase()]!.type).name);
     expect(new Set(infos)).toEqual(new Set(Object.keys(mirrors).filter((name) => name !== "RelationEndpointInfo")));
+  });
+
+  it("names every info field in `changed` when its row fields come: each is an identifying field or has sources", () => {
+    for (const [kind, { always, from }] of Object.entries(infoFields)) {
+      const info = `${kind[0]!.toUpperCase()}${kind.slice(1)}Info`;
+      const named = new Set<string>([...always, ...Object.keys(from)]);
+      expect(
+        Object.keys(objectType(info).getFields()).filter((field) => !named.has(field)),
+        info,
+      ).toEqual([]);
+    }
   });
 
   it("sends nothing else: an event is its envelope, `changed`, and its entity in one of the info types", () => {

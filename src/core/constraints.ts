@@ -31,3 +31,28 @@ export const constraintSpelling: Readonly<Record<keyof Constraints, string>> = {
   tags: "tags",
   zones: "zones",
 };
+
+/** Sizes' suffixes in MiB, as Juju reads and prints them. */
+export const megabytes: Record<string, number> = { M: 1, G: 1024, T: 1024 ** 2, P: 1024 ** 3 };
+
+function formatSize(mb: number): string {
+  if (mb === 0) return "";
+  for (const suffix of ["P", "T", "G"] as const) if (mb % megabytes[suffix]! === 0) return `${mb / megabytes[suffix]!}${suffix}`;
+  return `${mb}M`;
+}
+
+/** Prints constraints in Juju's syntax and key order; `parseConstraints(formatConstraints(c))` equals `c`. */
+export function formatConstraints(constraints: Constraints): string {
+  const words: string[] = [];
+  for (const [key, spelled] of Object.entries(constraintSpelling) as [keyof Constraints, string][]) {
+    const value = constraints[key];
+    if (value === undefined) continue;
+    let text: string;
+    if (key === "mem" || key === "rootDisk") text = formatSize(value as number);
+    else if (Array.isArray(value)) text = value.join(",");
+    else if (value === 0) text = "";
+    else text = String(value);
+    words.push(`${spelled}=${text}`);
+  }
+  return words.join(" ");
+}

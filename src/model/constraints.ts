@@ -3,7 +3,10 @@
 // kept as an explicit "no constraint", so it overrides a fallback when merged,
 // as in Juju.
 
-import { type Constraints, constraintSpelling } from "../core/constraints.js";
+import { type Constraints, constraintSpelling, megabytes } from "../core/constraints.js";
+
+export { formatConstraints } from "../core/constraints.js";
+
 import { LifelineError, shortQuote } from "../core/errors.js";
 import { ContainerTypes } from "../core/machine.js";
 
@@ -16,8 +19,6 @@ type Key = keyof Constraints;
 const spelling = constraintSpelling;
 const keyOf = new Map<string, Key>(Object.entries(spelling).map(([k, s]) => [s, k as Key]));
 keyOf.set("cpu-cores", "cores"); // Juju's older spelling
-
-const megabytes: Record<string, number> = { M: 1, G: 1024, T: 1024 ** 2, P: 1024 ** 3 };
 
 const bad = (key: string, why: string) => new LifelineError("INVALID_CONSTRAINTS", `bad ${shortQuote(key)} constraint: ${why}`, { key });
 
@@ -108,28 +109,6 @@ export function parseConstraints(text: string): Constraints {
     (result as Record<Key, unknown>)[key] = parseOne(key, spelled, word.slice(eq + 1));
   }
   return result;
-}
-
-function formatSize(mb: number): string {
-  if (mb === 0) return "";
-  for (const suffix of ["P", "T", "G"] as const) if (mb % megabytes[suffix]! === 0) return `${mb / megabytes[suffix]!}${suffix}`;
-  return `${mb}M`;
-}
-
-/** Prints constraints in Juju's syntax and key order; `parseConstraints(formatConstraints(c))` equals `c`. */
-export function formatConstraints(constraints: Constraints): string {
-  const words: string[] = [];
-  for (const [key, spelled] of Object.entries(spelling) as [Key, string][]) {
-    const value = constraints[key];
-    if (value === undefined) continue;
-    let text: string;
-    if (key === "mem" || key === "rootDisk") text = formatSize(value as number);
-    else if (Array.isArray(value)) text = value.join(",");
-    else if (value === 0) text = "";
-    else text = String(value);
-    words.push(`${spelled}=${text}`);
-  }
-  return words.join(" ");
 }
 
 /**

@@ -290,7 +290,8 @@ export async function startServer(store: Store, host: string, port: number, opti
     if (cap.refuses(req.socket)) res.writeHead(refusal.status, refusal.headers).end(refusal.body);
     else if (req.method === "GET" && path === LOGIN_PATH) void logIn(store.db, UI_PATH, req, res, login());
     else if (req.method === "GET" && servesUi(path)) void answerUi(path!, req, res, loggedIn);
-    else if (req.method === "GET" && path === "/healthz") answerHealthz(res);
+    // /health is what yoga answered before: kept for probes set up then.
+    else if (req.method === "GET" && (path === "/healthz" || path === "/health")) answerHealthz(res);
     else if (req.method === "GET" && path === "/readyz") void answerReadyz(readiness, res);
     else if (req.method === "GET" && path === METRICS_PATH && !options.metricsListen)
       void answerMetrics(metrics, req, res, (token) => authenticate(store.db, token, access.sessions, access.clock()));

@@ -1,11 +1,16 @@
 // Machines with their status, instance and provisioning (failed start attempts and the provider's last error), in a
 // windowed list: a model of a thousand units has about as many machines.
+import { type Constraints, formatConstraints } from "../core/constraints.js";
 import type { Held, MachineInfo } from "./model-state.js";
 import { lifeClass, statusClass } from "./status-class.js";
 import { Windowed } from "./windowed.js";
 
 const ROW_HEIGHT = 26;
 const VIEW_HEIGHT = 300;
+
+/** What the instance was asked for, in Juju's syntax (the stream's fields hold null where a key is unset). */
+const asked = (constraints: MachineInfo["constraints"]): string =>
+  constraints ? formatConstraints(Object.fromEntries(Object.entries(constraints).filter(([, v]) => v != null)) as Constraints) : "";
 
 const byId = (a: Held<MachineInfo>, b: Held<MachineInfo>) => a.id.localeCompare(b.id, undefined, { numeric: true });
 
@@ -21,6 +26,7 @@ export function MachinesTable({ machines, unitsOn }: { machines: Held<MachineInf
         <span>life</span>
         <span>status</span>
         <span>instance</span>
+        <span>constraints</span>
         <span>units</span>
         <span>start attempts</span>
         <span>last start error</span>
@@ -49,6 +55,7 @@ export function MachinesTable({ machines, unitsOn }: { machines: Held<MachineInf
                 {status ? `${status.current}${status.message ? `: ${status.message}` : ""}` : ""}
               </span>
               <span>{machine.info.instanceId ?? "—"}</span>
+              <span class="constraints">{asked(machine.info.constraints)}</span>
               <span>{unitsOn.get(machine.id) ?? 0}</span>
               <span>{machine.info.startAttempts ?? 0}</span>
               <span class="error" title={machine.info.lastStartError ?? ""}>

@@ -28,7 +28,7 @@ export type InfoOf<K extends EntityKind> = Pick<ChangeOf<K>, "kind" | "entity" |
  */
 type FieldSources<K extends EntityKind> = Record<string, readonly (keyof FieldsOf<K> & string)[]>;
 
-const infoFields = {
+export const infoFields = {
   model: {
     always: ["name"],
     from: {
@@ -48,6 +48,8 @@ const infoFields = {
       instanceId: ["instanceId"],
       status: ["status", "statusMessage", "statusSince"],
       agentLostSince: ["agentLostSince"],
+      startAttempts: ["startAttempts"],
+      lastStartError: ["lastStartError"],
     } satisfies FieldSources<"machine">,
   },
   charm: {
