@@ -30,7 +30,8 @@ export interface LifelineProcess {
 export function startLifeline(env: Record<string, string>, nodeFlags: string[] = [], startMs = 90_000): Promise<LifelineProcess> {
   const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", "src/server/main.ts"], {
     cwd: root,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LIFELINE_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
+    // At info: the line saying where it listens is an info record.
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LIFELINE_ADMIN_TOKEN: ADMIN_TOKEN, LIFELINE_LOG: "info", ...env },
   });
   const lines: string[] = [];
   const samples: string[] = [];
@@ -49,7 +50,7 @@ export function startLifeline(env: Record<string, string>, nodeFlags: string[] =
         troubleCount++;
         if (samples.length < TROUBLE_SAMPLES) samples.push(line);
       }
-      const found = !url && /GraphiQL at (http\S+)/.exec(line);
+      const found = !url && /GraphiQL at (http[^\s"]+)/.exec(line);
       if (found) {
         url = found[1]!;
         onUrl?.();

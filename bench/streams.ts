@@ -52,6 +52,8 @@ function startServer(databaseUrl: string): Promise<{ url: string; pid: number; s
       LIFELINE_ADMIN_TOKEN: BENCH_TOKEN,
       // The benchmark measures streams; its models' machines need no provisioning.
       LIFELINE_AGENTS: "0",
+      // At info: the line saying where it listens is an info record.
+      LIFELINE_LOG: "info",
     },
   });
   let output = "";
@@ -59,7 +61,7 @@ function startServer(databaseUrl: string): Promise<{ url: string; pid: number; s
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const onData = (d: Buffer) => {
       output += d;
-      const found = /GraphiQL at (http\S+)/.exec(output);
+      const found = /GraphiQL at (http[^\s"]+)/.exec(output);
       if (found) {
         clearTimeout(timer);
         resolve({ url: found[1]!, pid: child.pid!, stop: () => child.kill("SIGTERM") });
