@@ -2,7 +2,6 @@
 // Counters and histograms are kept as things happen (mutations, the feed's reads); everything else is read when
 // Prometheus scrapes (streams open, the cleanup queue, lost agents, the pool), so an idle controller costs nothing.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { type DocumentNode, getOperationAST, Kind } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ChangeFeed } from "../changes/feed.js";
@@ -12,6 +11,7 @@ import { type Actor, controllerGauges } from "../model/index.js";
 import { tokenOf } from "./authentication.js";
 import { refusalBody } from "./http-status.js";
 import type { AgentPresence } from "./presence.js";
+import { rootFieldsOf } from "./root-fields.js";
 
 export const METRICS_PATH = "/metrics";
 
@@ -144,7 +144,10 @@ export class Metrics {
     const { mutations, latency } = this;
     return {
       onExecute({ args }) {
-        const names = mutationFields(args.document, args.operationName);
+        const root = rootFieldsOf(args.document, args.operationName);
+        if (root?.operation !== "mutation") return;
+        // The schema's names: a bounded label set (introspection's `__typename` aside).
+        const names = root.fields.filter((name) => !name.startsWith("__"));
         if (!names.length) return;
         const started = performance.now();
         return {
@@ -186,13 +189,6 @@ function countsOf(registers: Registry[], name: string, help: string, value: () =
       reported = now;
     },
   });
-}
-
-/** The root fields a mutation operation selects (the schema's names: a bounded label set); none for other operations. */
-function mutationFields(document: DocumentNode, operationName?: string | null): string[] {
-  const operation = getOperationAST(document, operationName);
-  if (operation?.operation !== "mutation") return [];
-  return operation.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD && !s.name.value.startsWith("__") ? [s.name.value] : []));
 }
 
 /** GET /metrics on the API's port: for an admin's bearer token only (Prometheus' `authorization` scrape setting). */

@@ -2,11 +2,11 @@
 // operation's root fields), and the request's id, so an operator can follow one request, or one agent, through the log.
 // Successes are logged at debug (LIFELINE_LOG=debug): an agent's mutations are its actions.
 import { randomUUID } from "node:crypto";
-import { getOperationAST, Kind } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { loggerFor } from "../core/log.js";
 import type { Context } from "../graphql/context.js";
 import { type Actor, agentTag } from "../model/index.js";
+import { rootFieldsOf } from "./root-fields.js";
 
 const log = loggerFor("api");
 
@@ -42,9 +42,9 @@ export function useOperationLog(): Plugin<Context> {
       };
     },
     onExecute({ args }) {
-      const operation = getOperationAST(args.document, args.operationName);
-      if (!operation) return;
-      const fields = operation.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.name.value] : []));
+      const root = rootFieldsOf(args.document, args.operationName);
+      if (!root) return;
+      const { operation, fields } = root;
       const started = performance.now();
       return {
         onExecuteDone({ result }) {
@@ -54,15 +54,15 @@ export function useOperationLog(): Plugin<Context> {
           const entry = {
             requestId: requestIdOf(context.request as Request | undefined),
             actor: actorName(context.actor),
-            operation: operation.operation,
+            operation,
             fields,
             ms: Math.round((performance.now() - started) * 10) / 10,
           };
-          if (!errors.length) return log.debug(entry, `${operation.operation} ${fields.join(", ")}: ok`);
+          if (!errors.length) return log.debug(entry, `${operation} ${fields.join(", ")}: ok`);
           const codes = [...new Set(errors.map((e) => String(e.extensions?.code ?? "ERROR")))];
           log.info(
             { ...entry, code: codes[0], codes, message: errors[0]?.message },
-            `${operation.operation} ${fields.join(", ")} refused ${codes.join(", ")}: ${errors[0]?.message}`,
+            `${operation} ${fields.join(", ")} refused ${codes.join(", ")}: ${errors[0]?.message}`,
           );
         },
       };
