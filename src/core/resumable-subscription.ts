@@ -34,9 +34,10 @@ const FINAL = new Set(["UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "BAD_USER_IN
 /** Waits after a failure: 250 ms doubling to 5 s, as the agents do. */
 const backoff = (attempt: number) => Math.min(250 * 2 ** attempt, 5000);
 
-type GraphQLErrors = readonly { message: string; extensions?: Record<string, unknown> }[];
+export type GraphQLErrors = readonly { message: string; extensions?: Record<string, unknown> }[];
 
-function refusalOf(errors: GraphQLErrors): StreamRefusal {
+/** The first of a result's errors, as a refusal: its code (extensions.code), message and other extensions. */
+export function refusalOf(errors: GraphQLErrors): StreamRefusal {
   const { code, ...details } = errors[0]?.extensions ?? {};
   return { code: typeof code === "string" ? code : "ERROR", message: errors[0]?.message ?? "the stream failed", details };
 }

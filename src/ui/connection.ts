@@ -3,8 +3,7 @@
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { print } from "graphql";
 import { type Client, createClient } from "graphql-ws";
-
-export type GraphQLErrors = readonly { message: string; extensions?: Record<string, unknown> }[];
+import { type GraphQLErrors, refusalOf as refusalOfErrors } from "../core/resumable-subscription.js";
 
 /** A refusal the server answered with, by its code (UNAUTHENTICATED, RESYNC_REQUIRED, …). */
 export class Refusal extends Error {
@@ -16,9 +15,9 @@ export class Refusal extends Error {
   }
 }
 
-export const refusalOf = (errors: GraphQLErrors) => {
-  const code = errors[0]?.extensions?.code;
-  return new Refusal(typeof code === "string" ? code : "ERROR", errors[0]?.message ?? "the request failed");
+const refusalOf = (errors: GraphQLErrors) => {
+  const { code, message } = refusalOfErrors(errors);
+  return new Refusal(code, message);
 };
 
 export function connect(): Client {
