@@ -2,11 +2,11 @@
 // a terminal; LIFELINE_LOG sets the level; every agent action and refusal logged once with its code." `npm start` as
 // a user runs it, its standard output read line by line.
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
+import { freePort } from "./support/ports.js";
 import { adminHeaders, createPrivateDatabase, onPostgres } from "./support/store.js";
 import { scaled } from "./support/time-scale.js";
 
@@ -40,14 +40,6 @@ async function start(env: Record<string, string>): Promise<{ server: LifelinePro
     await database?.drop();
   });
   return { server, stdout: () => stdout };
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 const records = (text: string): Record_[] =>

@@ -9,11 +9,11 @@
 // LIFELINE_REQUIRE_OWN_PG=1 (as .ci/run sets) makes them run and fail instead.
 import { execFile, spawnSync } from "node:child_process";
 import { accessSync, chmodSync, chownSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll } from "vitest";
+import { freePort } from "./ports.js";
 import { scaled } from "./time-scale.js";
 
 const TOOLS = ["initdb", "pg_ctl", "pg_basebackup", "postgres"] as const;
@@ -122,17 +122,6 @@ function run(tool: string, args: string[], cwd: string): Promise<string> {
     execFile(file, argv, { cwd, timeout: (WAIT_S + 30) * 1000, encoding: "utf8" }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${tool} ${args.join(" ")} failed: ${error.message}\n${stdout}${stderr}`));
       else resolve(stdout + stderr);
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
     });
   });
 }
