@@ -2,7 +2,7 @@
 // end and its juju-log lines, from the history kept (Model.hookHistory) or from the stream's HOOK events, and agent
 // actions from its UNIT and MACHINE events. Each line has a key, so one read both from the history and from the
 // stream (they overlap by the moment between the two) prints once.
-import type { ChangeEventFragment, DebugLogRunFragment, HookLogLevel, HookRunResult } from "../client/graphql.js";
+import type { ChangeEventFragment, CliHookRunFieldsFragment, HookLogLevel, HookRunResult } from "../client/graphql.js";
 
 export const LEVELS: readonly HookLogLevel[] = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
 
@@ -80,7 +80,7 @@ function logged(run: Pick<Run, "id" | "unitName">, line: { level: HookLogLevel; 
 }
 
 /** A run from the history: its start, its juju-log lines, and its end once it has one. */
-export function runLines(run: DebugLogRunFragment): LogLine[] {
+export function runLines(run: CliHookRunFieldsFragment): LogLine[] {
   const lines = [started(run, run.startedAt), ...run.log.map((line) => logged(run, line))];
   if (run.result !== "RUNNING" && run.endedAt) lines.push(ended({ ...run, result: run.result }, run.endedAt));
   return lines;

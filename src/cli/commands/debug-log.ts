@@ -7,7 +7,7 @@ import {
   ChangesDocument,
   CliHookHistoryDocument,
   type CliHookHistoryQuery,
-  type DebugLogRunFragment,
+  type CliHookRunFieldsFragment,
   type HookLogLevel,
 } from "../../client/graphql.js";
 import { Refusal, request, type Server } from "../api.js";
@@ -73,7 +73,7 @@ export function debugLogCommand(program: Command, connect: () => Server): void {
 
 /** The history's lines to start with (all of them, or the last --lines), and the model's revision read with them. */
 async function history(server: Server, o: Options, selection: Selection): Promise<{ revision: string; lines: LogLine[] }> {
-  const runs: DebugLogRunFragment[] = [];
+  const runs: CliHookRunFieldsFragment[] = [];
   let revision: string | null = null;
   let after: string | null = null;
   for (;;) {
