@@ -19,4 +19,18 @@ describe("shared frames", () => {
     expect(sharedFrameCounts.serialized - before.serialized).toBe(1);
     expect(sharedFrameCounts.sent - before.sent).toBe(3);
   });
+
+  it("of a live stream go straight to its socket as the feed offers them, past graphql-ws's iteration", async () => {
+    const model = await live.newModel();
+    const streams = [0, 1].map(() => subscribe(live.url, CHANGES, { model: model.name, kinds: ["MACHINE"] }));
+    await Promise.all(streams.map((s) => s.synced()));
+    const before = { ...sharedFrameCounts };
+    for (let i = 0; i < 3; i++) await live.ok(`mutation ($m: String!) { addMachine(input: { model: $m }) { id } }`, { m: model.name });
+    await Promise.all(streams.map((s) => s.until((x) => x.changes.length === 3)));
+    expect(streams.map((s) => s.changes.map((c) => c.entity))).toEqual([
+      ["1", "2", "3"],
+      ["1", "2", "3"],
+    ]);
+    expect(sharedFrameCounts.live - before.live).toBe(6);
+  });
 });

@@ -44,6 +44,13 @@ export interface StreamLimits {
   bookmarkIntervalMs: number;
 }
 
+/**
+ * A consumer that takes a live event as the feed offers it, synchronously (the server writes it to its socket there
+ * and then), or says it cannot now (false), and the stream queues it as it would otherwise. It is offered an event only
+ * while the stream's iterating consumer waits with nothing queued, so the two never reorder events.
+ */
+export type LiveConsumer = (event: ChangeEvent) => boolean;
+
 /** A failure the stream reports as its last event (the GraphQL layer turns it into an error). */
 export class StreamFailure {
   constructor(readonly error: Error) {}
@@ -64,6 +71,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
   private closed = false;
   private waiting: (() => void) | null = null;
   private lastEmitAt = Date.now();
+  private live: LiveConsumer | null = null;
 
   constructor(
     private readonly db: Database,
@@ -106,7 +114,8 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
       this.wake();
       return;
     }
-    if (this.take(event)) this.wake();
+    const next = this.take(event);
+    if (next) this.emit(next);
   }
 
   /**
@@ -119,10 +128,18 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     if (this.tail.head > this.through) this.through = this.tail.head; // as in offer: the rest was on none of its routes
     const untold = this.through > this.told;
     if (!allowed || (!untold && now - this.lastEmitAt < this.limits.bookmarkIntervalMs)) return false;
-    this.queue.push(shared.revision === this.through ? shared : bookmark(this.through));
     this.told = this.through;
-    this.wake();
+    this.emit(shared.revision === this.through ? shared : bookmark(this.through));
     return true;
+  }
+
+  /**
+   * Hands the stream's live events to `consumer` as the feed offers them, while its iterating consumer waits for the
+   * next event with nothing queued: then nothing of the stream is in flight, and an event taken here cannot overtake one
+   * yielded before. A fan-out then costs no promise, no iterator step and no per-subscriber serialization.
+   */
+  deliverLive(consumer: LiveConsumer): void {
+    this.live = consumer;
   }
 
   /** Ends the stream; a pending `next` resolves as done. */
@@ -173,7 +190,7 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     }
     const page = await readChanges(this.db, this.modelId, this.through, this.limits.pageSize);
     if (this.closed) return;
-    for (const event of page) this.take(event);
+    for (const event of page) this.queueTaken(event);
     if (page.length < this.limits.pageSize && this.rejoin()) this.caughtUp();
     // Otherwise the tail's memory does not reach back to us yet: read another page.
   }
@@ -199,21 +216,36 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     const recent = this.tail.recent;
     if (this.tail.head > this.through) {
       if (recent.length === 0 || recent[0]!.revision > this.through + 1) return false;
-      for (const event of recent) this.take(event);
+      for (const event of recent) this.queueTaken(event);
     }
     if (this.through < this.reach) return false;
     this.lagging = false;
     return true;
   }
 
-  /** Accounts for the next change in order; queues it if the stream covers it. */
-  private take(event: EntityEvent): boolean {
-    if (event.revision <= this.through) return false;
+  /** Accounts for the next change in order; returns it if the stream covers it, for the caller to emit or queue. */
+  private take(event: EntityEvent): EntityEvent | null {
+    if (event.revision <= this.through) return null;
     this.through = event.revision;
-    if (!this.watcher.covers(event)) return false;
-    this.queue.push(event);
+    if (!this.watcher.covers(event)) return null;
     this.told = event.revision;
-    return true;
+    return event;
+  }
+
+  private queueTaken(event: EntityEvent): void {
+    const taken = this.take(event);
+    if (taken) this.queue.push(taken);
+  }
+
+  /** Sends an event on: to the live consumer if the iterating one waits idle and it takes it, else through the queue. */
+  private emit(event: ChangeEvent): void {
+    if (this.live !== null && this.waiting !== null && this.queue.length === 0 && this.live(event)) {
+      this.lastEmitAt = Date.now();
+      this.tail.counts.delivered++;
+      return;
+    }
+    this.queue.push(event);
+    this.wake();
   }
 
   private wake(): void {

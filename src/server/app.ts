@@ -322,13 +322,15 @@ export async function startServer(store: Store, host: string, port: number, opti
       onNext: keepSharedResult,
       jsonMessageReplacer: replaceSharedPayload,
       subscribe: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).subscribe(args),
-      onSubscribe: async (ctx, _id, params) => {
+      onSubscribe: async (ctx, id, params) => {
         const wait = turn();
         if (wait) await wait;
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,
           socket: ctx.extra.socket,
+          // With the socket, where a live stream's frames go (live-frames.ts).
+          subscriptionId: id,
           params,
         });
         // Refusals go back for this subscription alone: a throw here would close the socket, and

@@ -11,10 +11,14 @@
 // executed for that stream alone.
 import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute, type GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { ChangeStream } from "../changes/stream.js";
+import { liveDestinationOf, liveFrames } from "./live-frames.js";
+import { markShared } from "./shared-results.js";
 
 const documentIds = new WeakMap<DocumentNode, number>();
 let nextDocumentId = 0;
-const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+/** Per event: per operation key, its result, or the promise of one while an execution is asynchronous. */
+const results = new WeakMap<object, Map<string, ExecutionResult | Promise<ExecutionResult>>>();
 
 /** yoga's parser cache hands the same DocumentNode to every request with the same text, so identity is a cheap key. */
 function operationKey(args: ExecutionArgs): string {
@@ -26,31 +30,39 @@ function operationKey(args: ExecutionArgs): string {
   return `${id}\u0000${args.operationName ?? ""}\u0000${JSON.stringify(args.variableValues ?? {})}`;
 }
 
-const run = (payload: unknown, args: ExecutionArgs, mask: MaskError) =>
-  Promise.resolve(execute({ ...args, rootValue: payload }) as ExecutionResult).then((result) => masked(result, mask));
+/** Executes the selection for one event; synchronously when every resolver is (change events' are plain data). */
+function run(payload: unknown, args: ExecutionArgs, mask: MaskError): ExecutionResult | Promise<ExecutionResult> {
+  const result = execute({ ...args, rootValue: payload }) as ExecutionResult | Promise<ExecutionResult>;
+  return result instanceof Promise ? result.then((r) => masked(r, mask)) : masked(result, mask);
+}
 
-/** Results handed to more than one subscriber may be; shared-frames.ts serializes these once. */
-const shared = new WeakSet<object>();
-export const isSharedResult = (result: object) => shared.has(result);
-const remember = (result: ExecutionResult) => {
-  shared.add(result);
-  return result;
-};
-
-// Called once per delivery, so it allocates nothing on the shared path.
-function executeShared(payload: unknown, key: string, args: ExecutionArgs, mask: MaskError): Promise<ExecutionResult> {
-  if (typeof payload !== "object" || payload === null) return run(payload, args, mask);
+/** The shared result of an event for an operation key: executed by the first subscriber to ask, remembered on the event. */
+function sharedResult(payload: object, key: string, args: ExecutionArgs, mask: MaskError): ExecutionResult | Promise<ExecutionResult> {
   let byOperation = results.get(payload);
   if (!byOperation) {
     byOperation = new Map();
     results.set(payload, byOperation);
   }
   let result = byOperation.get(key);
-  if (!result) {
-    result = run(payload, args, mask).then(remember);
+  if (result === undefined) {
+    const ran = run(payload, args, mask);
+    result = ran instanceof Promise ? ran.then(markShared) : markShared(ran);
     byOperation.set(key, result);
+    if (result instanceof Promise) void result.then((done) => byOperation.set(key, done));
   }
   return result;
+}
+
+// Called once per delivery, so it allocates nothing on the shared path.
+async function executeShared(payload: unknown, key: string, args: ExecutionArgs, mask: MaskError): Promise<ExecutionResult> {
+  if (typeof payload !== "object" || payload === null) return run(payload, args, mask);
+  return sharedResult(payload, key, args, mask);
+}
+
+/** The event's shared result if it can be had synchronously (its execution is), else null: the caller takes the slow path. */
+export function sharedResultNow(payload: object, key: string, args: ExecutionArgs, mask: MaskError): ExecutionResult | null {
+  const result = sharedResult(payload, key, args, mask);
+  return result instanceof Promise ? null : result;
 }
 
 /** Masks the errors a client is sent (src/graphql/errors.ts): what yoga's masked-errors plugin would do. */
@@ -96,6 +108,11 @@ export async function sharedSubscribe(
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return masked(source as ExecutionResult, mask);
   const key = operationKey(args);
+  const destination = liveDestinationOf(args.contextValue);
+  if (destination && source instanceof ChangeStream) {
+    const live = liveFrames(destination, (event) => sharedResultNow(event, key, args, mask));
+    if (live) source.deliverLive(live);
+  }
   const deliver = (payload: unknown) => executeShared(payload, key, args, mask);
   return mapStream((source as AsyncIterable<unknown>)[Symbol.asyncIterator](), deliver, mask);
 }

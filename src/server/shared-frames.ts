@@ -18,10 +18,11 @@
 // (no permessage-deflate, which the server does not offer) and sends no fragments or
 // Blobs: the Sender then writes each frame synchronously and queues nothing. Otherwise
 // the frame is spliced and sent through ws.
+import type { Socket } from "node:net";
 import type { ExecutionResult } from "graphql";
 import type { WebSocket, WebSocketServer } from "ws";
 import { tcpOf, type WriteDone, writeCoalesced } from "./coalesce-writes.js";
-import { isSharedResult } from "./shared-execution.js";
+import { isSharedResult } from "./shared-results.js";
 import { textFrameStart } from "./websocket-frame.js";
 
 const TOKEN = "\u0000lifeline:shared-payload";
@@ -29,24 +30,46 @@ const TOKEN_JSON = JSON.stringify(TOKEN);
 const serialized = new WeakMap<object, Buffer>();
 let waiting: Buffer | null = null;
 
-/** Counts, for diagnostics and the specification: payloads serialized, and frames they were sent in. */
-export const sharedFrameCounts = { serialized: 0, sent: 0 };
+/**
+ * Counts, for diagnostics and the specification: payloads serialized, frames they were sent in, and of those the ones
+ * a live stream wrote itself (live-frames.ts), past graphql-ws.
+ */
+export const sharedFrameCounts = { serialized: 0, sent: 0, live: 0 };
 
 /** graphql-ws `onNext`: lets a shared result through as itself (graphql-ws would copy it), so it keeps its identity. */
 export function keepSharedResult(_ctx: unknown, _id: string, _payload: unknown, _args: unknown, result: ExecutionResult) {
   return !result.errors && isSharedResult(result) ? (result as Record<string, unknown>) : undefined;
 }
 
+/** A shared result's JSON as UTF-8, made once however many frames carry it. */
+export function payloadBytes(result: object): Buffer {
+  let json = serialized.get(result);
+  if (json === undefined) {
+    json = Buffer.from(JSON.stringify(result));
+    serialized.set(result, json);
+    sharedFrameCounts.serialized++;
+  }
+  return json;
+}
+
+/**
+ * Writes a text frame of `before`, the shared `payload` and `after` to the TCP socket under a WebSocket, corked for the
+ * turn: the payload Buffer itself is written, never copied into the frame.
+ */
+export function writeFrame(tcp: Socket, before: string, payload: Buffer, after: string, done?: WriteDone): void {
+  sharedFrameCounts.sent++;
+  const start = textFrameStart(Buffer.byteLength(before) + payload.length + Buffer.byteLength(after), before);
+  writeCoalesced(tcp, done, (callback) => {
+    tcp.write(start);
+    tcp.write(payload);
+    tcp.write(after, callback);
+  });
+}
+
 /** graphql-ws `jsonMessageReplacer`: a shared payload becomes the token, its JSON waits for `send`. */
 export function replaceSharedPayload(key: string, value: unknown): unknown {
   if (key !== "payload" || typeof value !== "object" || value === null || !isSharedResult(value)) return value;
-  let json = serialized.get(value);
-  if (json === undefined) {
-    json = Buffer.from(JSON.stringify(value));
-    serialized.set(value, json);
-    sharedFrameCounts.serialized++;
-  }
-  waiting = json;
+  waiting = payloadBytes(value);
   return TOKEN;
 }
 
@@ -60,17 +83,14 @@ export function sendSharedFrames(wss: WebSocketServer): void {
       waiting = null;
       const at = payload === null || typeof data !== "string" ? -1 : data.lastIndexOf(TOKEN_JSON);
       if (at < 0) return send(data, ...rest);
-      sharedFrameCounts.sent++;
       const before = (data as string).slice(0, at);
       const after = (data as string).slice(at + TOKEN_JSON.length);
-      if (!tcp || ws.extensions !== "" || ws.readyState !== ws.OPEN) return send(before + payload + after, ...rest);
+      if (!tcp || ws.extensions !== "" || ws.readyState !== ws.OPEN) {
+        sharedFrameCounts.sent++;
+        return send(before + payload + after, ...rest);
+      }
       const done = rest.at(-1);
-      const start = textFrameStart(Buffer.byteLength(before) + payload!.length + Buffer.byteLength(after), before);
-      writeCoalesced(tcp, typeof done === "function" ? (done as WriteDone) : undefined, (callback) => {
-        tcp.write(start);
-        tcp.write(payload!);
-        tcp.write(after, callback);
-      });
+      writeFrame(tcp, before, payload!, after, typeof done === "function" ? (done as WriteDone) : undefined);
     }) as WebSocket["send"];
   });
 }
