@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 // @ts-expect-error ws ships Receiver (its ESM entry exports it) without a type declaration
 import { Receiver } from "ws";
-import { textFrameStart } from "../src/server/websocket-frame.js";
+import { textFrame, textFrameStart } from "../src/server/websocket-frame.js";
 
 function received(pieces: Buffer[]): Promise<string[]> {
   const receiver = new Receiver({ isServer: false, maxPayload: 0, allowSynchronousEvents: true });
@@ -18,8 +18,10 @@ function received(pieces: Buffer[]): Promise<string[]> {
   });
 }
 
+const payloadOf = (chars: number) => `"${"é".repeat(Math.floor(chars / 2))}${"x".repeat(chars % 2)}"`;
+
 function frame(before: string, payloadChars: number, after: string): { pieces: Buffer[]; text: string } {
-  const payload = `"${"é".repeat(Math.floor(payloadChars / 2))}${"x".repeat(payloadChars % 2)}"`;
+  const payload = payloadOf(payloadChars);
   const shared = Buffer.from(payload);
   const length = Buffer.byteLength(before) + shared.length + Buffer.byteLength(after);
   return { pieces: [textFrameStart(length, before), shared, Buffer.from(after)], text: before + payload + after };
@@ -44,4 +46,18 @@ describe("a shared frame's start", () => {
     const b = frame('{"id":"2","payload":', 70_000, "}");
     expect(await received([...a.pieces, ...b.pieces])).toEqual([`text:${a.text}`, `text:${b.text}`]);
   });
+});
+
+describe("a whole frame", () => {
+  for (const [header, chars] of [
+    ["7-bit", 40],
+    ["16-bit", 100],
+    ["64-bit", 40_000],
+  ] as const) {
+    it(`is one text message of its prefix, payload and the rest (${header} length)`, async () => {
+      const before = '{"id":"sub-ü","type":"next","payload":';
+      const payload = payloadOf(chars);
+      expect(await received([textFrame(before, Buffer.from(payload), "}")])).toEqual([`text:${before}${payload}}`]);
+    });
+  }
 });

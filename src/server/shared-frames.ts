@@ -23,7 +23,10 @@ import type { ExecutionResult } from "graphql";
 import type { WebSocket, WebSocketServer } from "ws";
 import { tcpOf, type WriteDone, writeCoalesced } from "./coalesce-writes.js";
 import { isSharedResult } from "./shared-results.js";
-import { textFrameStart } from "./websocket-frame.js";
+import { textFrame, textFrameStart } from "./websocket-frame.js";
+
+/** Payloads up to this size are copied into their frame, written whole; larger ones go out as the shared Buffer itself. */
+const COPIED_PAYLOAD_BYTES = 4096;
 
 const TOKEN = "\u0000lifeline:shared-payload";
 const TOKEN_JSON = JSON.stringify(TOKEN);
@@ -54,10 +57,15 @@ export function payloadBytes(result: object): Buffer {
 
 /**
  * Writes a text frame of `before`, the shared `payload` and `after` to the TCP socket under a WebSocket, corked for the
- * turn: the payload Buffer itself is written, never copied into the frame.
+ * turn: a small payload copied into one Buffer with the rest, a large one as the shared Buffer itself.
  */
 export function writeFrame(tcp: Socket, before: string, payload: Buffer, after: string, done?: WriteDone): void {
   sharedFrameCounts.sent++;
+  if (payload.length <= COPIED_PAYLOAD_BYTES) {
+    const frame = textFrame(before, payload, after);
+    writeCoalesced(tcp, done, (callback) => tcp.write(frame, callback));
+    return;
+  }
   const start = textFrameStart(Buffer.byteLength(before) + payload.length + Buffer.byteLength(after), before);
   writeCoalesced(tcp, done, (callback) => {
     tcp.write(start);
