@@ -9,7 +9,7 @@ import { ChangeFeed, defaultFeedOptions } from "../src/changes/feed.js";
 import type { ChangeEvent } from "../src/changes/stream-event.js";
 import { modelChanges, relationUnits, unitLife, type Watcher } from "../src/changes/watchers.js";
 import { openStore, type Store } from "../src/db/connect.js";
-import { addModel, deploy, enterScope, integrate } from "../src/model/index.js";
+import { addMachine, addModel, deploy, enterScope, integrate } from "../src/model/index.js";
 import { memoryStore } from "./support/pglite-template.js";
 import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
 
@@ -236,6 +236,44 @@ describe("bookmarks", () => {
       for (const s of streams) await s.return();
     } finally {
       await paced.stop();
+    }
+  });
+});
+
+describe("a fan-out longer than a turn's slice", () => {
+  it("reaches every stream once, in order, though bookmarks are ticked in the turns between its slices", async () => {
+    // A zero slice: the fan-out yields every few dozen streams, and a bookmark tick runs in every turn meanwhile. A tick
+    // that moved a waiting stream to the head before it was offered the head's change would skip that change.
+    const sliced = new ChangeFeed(store, { ...defaultFeedOptions, fanOutSliceMs: 0, bookmarkIntervalMs: 60_000 });
+    await sliced.start();
+    let ticking = true;
+    const tickEveryTurn = () => {
+      sliced.tickBookmarks();
+      if (ticking) setImmediate(tickEveryTurn);
+    };
+    try {
+      const name = uniqueName();
+      const model = await addModel(store.db, { name });
+      const streams = await Promise.all(
+        Array.from({ length: 300 }, () => sliced.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) })),
+      );
+      for (const s of streams) while (((await s.next()).value as ChangeEvent).type !== "bookmark");
+      const seen = streams.map(() => [] as string[]);
+      const reading = streams.map(async (s, i) => {
+        while (seen[i]!.length < 3) {
+          const event = (await s.next()).value as ChangeEvent;
+          if (event.type === "change") seen[i]!.push(event.entity);
+        }
+      });
+      tickEveryTurn();
+      for (let i = 0; i < 3; i++) await addMachine(store.db, { model: name });
+      // Bounded: a skipped change would leave its stream waiting for ever.
+      await Promise.race([Promise.all(reading), new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      expect(new Set(seen.map((entities) => entities.join(",")))).toEqual(new Set(["1,2,3"]));
+      for (const s of streams) await s.return();
+    } finally {
+      ticking = false;
+      await sliced.stop();
     }
   });
 });

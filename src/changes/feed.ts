@@ -48,6 +48,8 @@ export interface FeedOptions extends StreamLimits {
    * bring a stream to the head past changes it does not cover count too.
    */
   bookmarkRate: number;
+  /** How long one turn of the event loop offers an event to streams before the rest waits for the next (offerEvent). */
+  fanOutSliceMs: number;
 }
 
 export const defaultFeedOptions: FeedOptions = {
@@ -58,7 +60,29 @@ export const defaultFeedOptions: FeedOptions = {
   pageSize: 500,
   maxSnapshot: 10_000,
   bookmarkRate: 500,
+  fanOutSliceMs: 4,
 };
+
+/** Streams offered between looks at the clock. */
+const FAN_OUT_CHECK_EVERY = 64;
+
+/** One turn's share of a fan-out: spent after `ms`, looked at every FAN_OUT_CHECK_EVERY offers. */
+class FanOutSlice {
+  private start = performance.now();
+  private count = 0;
+
+  constructor(private readonly ms: number) {}
+
+  spent(): boolean {
+    return ++this.count % FAN_OUT_CHECK_EVERY === 0 && performance.now() - this.start >= this.ms;
+  }
+
+  /** Waits for the next turn of the event loop, after its I/O, and starts a new slice there. */
+  async next(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.start = performance.now();
+  }
+}
 
 /** Where a new stream starts: after `since` (a resume), or at a fresh snapshot. */
 export interface OpenStream {
@@ -78,6 +102,8 @@ class ModelTail {
   private readonly routed = new Map<string, Set<ChangeStream>>();
   private reading: Promise<void> | null = null;
   private again = false;
+  /** An event is being offered to the streams, across turns (offerEvent): bookmarks wait, or they would skip it. */
+  private offering = false;
 
   constructor(
     private readonly db: Database,
@@ -117,15 +143,38 @@ class ModelTail {
         const previous = this.head;
         this.head = event.revision;
         this.recent.push(event);
-        for (const stream of this.everything) stream.offer(event, previous);
-        // A stream on two of its routes is offered it twice, and takes it once.
-        for (const key of routesOf(event)) {
-          const streams = this.routed.get(key);
-          if (streams) for (const stream of streams) stream.offer(event, previous);
+        this.offering = true;
+        try {
+          await this.offerEvent(event, previous);
+        } finally {
+          this.offering = false;
         }
       }
       if (this.recent.length > this.options.recentSize) this.recent = this.recent.slice(-this.options.recentSize);
       if (page.length < this.options.pageSize) return;
+    }
+  }
+
+  /**
+   * Offers one event to every stream on its routes. A live stream writes it to its socket there and then, so offering
+   * one event to ten thousand streams is ten thousand frames' work: past `fanOutSliceMs` of it the rest waits for the
+   * next turn, after the I/O that came meanwhile (a mutation's query answered, a request read), so a write's
+   * acknowledgement waits for at most one slice of a fan-out, not all of it. Streams attached meanwhile take the event
+   * from `recent` and ignore the later offer; streams offered it twice (two of their routes) take it once.
+   */
+  private async offerEvent(event: EntityEvent, previous: number): Promise<void> {
+    const slice = new FanOutSlice(this.options.fanOutSliceMs);
+    for (const stream of this.everything) {
+      stream.offer(event, previous);
+      if (slice.spent()) await slice.next();
+    }
+    for (const key of routesOf(event)) {
+      const streams = this.routed.get(key);
+      if (!streams) continue;
+      for (const stream of streams) {
+        stream.offer(event, previous);
+        if (slice.spent()) await slice.next();
+      }
     }
   }
 
@@ -153,7 +202,7 @@ class ModelTail {
 
   /** Gives bookmarks to streams behind the head only by changes they do not cover, and to idle ones: `budget` at most; returns how many it gave. */
   tick(now: number, budget: number): number {
-    if (this.streams.size === 0) return 0;
+    if (this.streams.size === 0 || this.offering) return 0;
     const shared = bookmark(this.head); // one object for every stream it brings to the head, so it is executed once
     // Every stream is ticked (it accounts for the head). One given a bookmark goes to the back,
     // so the streams past the budget go before it next tick.
