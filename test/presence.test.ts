@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANGES_CHANNEL } from "../src/changes/append.js";
 import { ChangeFeed, defaultFeedOptions } from "../src/changes/feed.js";
 import { announcement, HEARTBEAT_MS, JOIN_GRACE_MS, PEER_TTL_MS, Presence, parseAnnouncement, quietFeed } from "../src/changes/presence.js";
+import { readRows } from "../src/changes/replay.js";
 import type { ChangeEvent } from "../src/changes/stream-event.js";
 import { modelChanges } from "../src/changes/watchers.js";
 import { openStore, type Store } from "../src/db/connect.js";
@@ -27,7 +28,11 @@ describe("a feed's view of the others (no database)", () => {
 
   it("is not alone before it listens, nor during the join grace: answers may still be on their way", () => {
     const time = clock();
-    const presence = new Presence(() => {}, time.now);
+    const presence = new Presence(
+      () => {},
+      () => {},
+      time.now,
+    );
     expect(presence.alone).toBe(false);
     presence.listening();
     time.advance(JOIN_GRACE_MS - 1);
@@ -38,7 +43,11 @@ describe("a feed's view of the others (no database)", () => {
 
   it("is not alone while another feed was heard within the TTL; a feed unheard for the TTL is gone", () => {
     const time = clock();
-    const presence = new Presence(() => {}, time.now);
+    const presence = new Presence(
+      () => {},
+      () => {},
+      time.now,
+    );
     presence.listening();
     time.advance(JOIN_GRACE_MS);
     presence.heard({ feed: "other", kind: "here" });
@@ -49,7 +58,10 @@ describe("a feed's view of the others (no database)", () => {
   });
 
   it("answers a join, not a here, and ignores its own announcements", () => {
-    const presence = new Presence(() => {});
+    const presence = new Presence(
+      () => {},
+      () => {},
+    );
     presence.listening();
     expect(presence.heard({ feed: "other", kind: "join" })).toBe(true);
     expect(presence.heard({ feed: "other", kind: "here" })).toBe(false);
@@ -58,7 +70,11 @@ describe("a feed's view of the others (no database)", () => {
 
   it("after its LISTEN is established again, waits the grace again; once stopped, is never alone", () => {
     const time = clock();
-    const presence = new Presence(() => {}, time.now);
+    const presence = new Presence(
+      () => {},
+      () => {},
+      time.now,
+    );
     presence.listening();
     time.advance(JOIN_GRACE_MS);
     expect(presence.alone).toBe(true);
@@ -92,16 +108,18 @@ describe.skipIf(!onPostgres)("feeds on a PostgreSQL database (a database of this
   const admin = onPostgres ? postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} }) : null;
   const name = `lifeline_presence_${process.pid}`;
   let url = "";
-  const opened: { store: Store; feed: ChangeFeed }[] = [];
+  const opened: { store: Store; feed: ChangeFeed; queries: string[] }[] = [];
   // Polling off: a change reaches a stream only by a wake-up, in process or by NOTIFY.
   const noPolling = { ...defaultFeedOptions, pollIntervalMs: 3_600_000 };
 
+  /** A server's store and feed; `queries`: every statement the store sent. */
   const server = async () => {
-    const store = await openStore({ databaseUrl: url, maxConnections: 4 });
+    const queries: string[] = [];
+    const store = await openStore({ databaseUrl: url, maxConnections: 4, onQuery: (query) => queries.push(query) });
     const feed = new ChangeFeed(store, noPolling);
     await feed.start();
-    opened.push({ store, feed });
-    return { store, feed };
+    opened.push({ store, feed, queries });
+    return { store, feed, queries };
   };
 
   beforeAll(async () => {
@@ -143,6 +161,26 @@ describe.skipIf(!onPostgres)("feeds on a PostgreSQL database (a database of this
     } finally {
       await stream.return();
       await listener.end({ timeout: 5 });
+    }
+  });
+
+  it("alone, a server's commit is handed to its feed as the append gave it back: the feed reads no row, and the event is the log's row", async () => {
+    const { store, feed, queries } = opened[0] ?? (await server());
+    await until("the feed finds itself alone", () => quietFeed(store.db) !== null);
+    const model = await addModel(store.db, { name: uniqueName() });
+    const stream = await feed.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) });
+    expect(((await stream.next()).value as ChangeEvent).entity).toBe("0");
+    expect(((await stream.next()).value as ChangeEvent).type).toBe("bookmark");
+    try {
+      const from = queries.length;
+      await addMachine(store.db, { model: model.name, constraints: "mem=4G" });
+      const handed = (await stream.next()).value as ChangeEvent;
+      const readsOfTheLog = queries.slice(from).filter((q) => /from "changes"/.test(q));
+      expect(readsOfTheLog).toEqual([]);
+      const [logged] = await readRows(store.db, model.id, handed.revision - 1, 1);
+      expect(handed).toEqual(logged);
+    } finally {
+      await stream.return();
     }
   });
 

@@ -6,6 +6,7 @@ import type { Database } from "../db/connect.js";
 import type { Statement } from "../db/transaction-runner.js";
 import type { Change } from "./change.js";
 import { quietFeed } from "./presence.js";
+import type { EntityEvent } from "./stream-event.js";
 
 export type { DbTx } from "../db/transaction-runner.js";
 
@@ -31,16 +32,38 @@ export interface Appended {
 
 /**
  * The change rows of a transaction on `db`: notified, unless this process's feed is the only one listening on the
- * database (presence.ts), which is then woken in process once the transaction has committed.
+ * database (presence.ts), which is then handed the rows in process once the transaction has committed, as the
+ * statements gave them back numbered: the feed offers them to its streams without reading them again.
  */
 export function appendChanges(db: Database, pending: readonly PendingChange[]): Appended {
   const feed = quietFeed(db);
+  const statements = appendStatements(pending, feed === null);
+  const appended = new Map<string, EntityEvent[]>();
+  if (feed)
+    for (const statement of statements) {
+      const [, modelId, rows] = statement.params as [number, string, string];
+      statement.answered = ([answer]) => {
+        if (answer) appended.set(modelId, appendedEvents(rows, Number(answer.revision), String(answer.committed_at)));
+      };
+    }
   return {
-    statements: appendStatements(pending, feed === null),
+    statements,
     committed: () => {
-      if (feed) for (const modelId of new Set(pending.map((p) => p.modelId))) feed.wake(modelId);
+      if (!feed) return;
+      for (const modelId of new Set(pending.map((p) => p.modelId))) {
+        const events = appended.get(modelId);
+        if (events) feed.handOff(modelId, events);
+        else feed.wake(modelId);
+      }
     },
   };
+}
+
+/** The rows one append statement wrote (its JSON parameter), as the events the feed would read back: numbered up to `last`. */
+function appendedEvents(rowsJson: string, last: number, committedAt: string): EntityEvent[] {
+  const rows = JSON.parse(rowsJson) as Omit<EntityEvent, "type" | "revision" | "committedAt">[];
+  const at = new Date(committedAt);
+  return rows.map((row, n) => ({ ...row, type: "change", revision: last - rows.length + 1 + n, committedAt: at }) as EntityEvent);
 }
 
 /**
@@ -78,7 +101,7 @@ const append = (notify: boolean) => `
   )
   -- A model gone from inside its own transaction cannot be: every writer holds its row lock.
   -- Were it gone, dividing by its missing row's count fails the statement, and so the transaction.
-  select bump.revision${notify ? ", pg_notify($4, $2::text)" : ""}
+  select bump.revision${notify ? ", pg_notify($4, $2::text)" : ", to_json(now()) #>> '{}' as committed_at"}
   from (select count(*)::int as n from bump) as present left join bump on true
   where 1 / present.n = 1`;
 const APPEND = append(true);

@@ -132,27 +132,52 @@ class ModelTail {
     return this.reading;
   }
 
+  /**
+   * Takes the rows a commit of this process appended, as its statement gave them back, without reading them: when they
+   * are the next after `head` and no read is under way (which would offer them itself). Otherwise it reads.
+   */
+  handOff(events: readonly EntityEvent[]): Promise<void> {
+    if (this.reading || events[0]?.revision !== this.head + 1) return this.read();
+    this.reading = (async () => {
+      try {
+        await this.take(events);
+        while (this.again) {
+          this.again = false;
+          await this.readToEnd();
+        }
+      } finally {
+        this.reading = null;
+      }
+    })();
+    return this.reading;
+  }
+
   private async readToEnd(): Promise<void> {
     for (;;) {
       const page = await readRows(this.db, this.modelId, this.head, this.options.pageSize);
-      this.counts.eventsRead += page.length;
-      if (page.length) this.heard(page);
-      for (const event of page) {
-        // A gap only opens when compaction passed a tail that stood still; streams
-        // behind it find out themselves when they read the table.
-        const previous = this.head;
-        this.head = event.revision;
-        this.recent.push(event);
-        this.offering = true;
-        try {
-          await this.offerEvent(event, previous);
-        } finally {
-          this.offering = false;
-        }
-      }
-      if (this.recent.length > this.options.recentSize) this.recent = this.recent.slice(-this.options.recentSize);
+      await this.take(page);
       if (page.length < this.options.pageSize) return;
     }
+  }
+
+  /** Takes a page of the log's rows, the next after `head`, in order: each offered to the streams on its routes. */
+  private async take(page: readonly EntityEvent[]): Promise<void> {
+    this.counts.eventsRead += page.length;
+    if (page.length) this.heard(page);
+    for (const event of page) {
+      // A gap only opens when compaction passed a tail that stood still; streams
+      // behind it find out themselves when they read the table.
+      const previous = this.head;
+      this.head = event.revision;
+      this.recent.push(event);
+      this.offering = true;
+      try {
+        await this.offerEvent(event, previous);
+      } finally {
+        this.offering = false;
+      }
+    }
+    if (this.recent.length > this.options.recentSize) this.recent = this.recent.slice(-this.options.recentSize);
   }
 
   /**
@@ -236,7 +261,13 @@ export class ChangeFeed {
     readonly options: FeedOptions = defaultFeedOptions,
   ) {
     this.snapshots = new SnapshotReads(store.db, options.maxSnapshot, store.driver === "pglite" ? MAX_BATCH_IN_PROCESS : MAX_BATCH);
-    this.presence = store.driver === "postgres" ? new Presence((modelId) => this.wake(modelId)) : null;
+    this.presence =
+      store.driver === "postgres"
+        ? new Presence(
+            (modelId) => this.wake(modelId),
+            (modelId, events) => this.handOff(modelId, events),
+          )
+        : null;
   }
 
   async start(): Promise<void> {
@@ -274,6 +305,14 @@ export class ChangeFeed {
     const said = parseAnnouncement(payload);
     if (said === null) this.wake(payload);
     else if (this.presence?.heard(said)) this.announce("here");
+  }
+
+  /**
+   * Rows a commit of this process appended: its tail (if any stream is on it) takes them as they are, in the next turn,
+   * so that the committing request's answer is written before the fan-out begins.
+   */
+  private handOff(modelId: string, events: readonly EntityEvent[]): void {
+    setImmediate(() => this.tails.get(modelId)?.handOff(events).catch(this.report));
   }
 
   /** A model's new rows are in the log: its tail (if any stream is on it) reads them. */

@@ -19,6 +19,7 @@
 // once. The changes themselves are never lost: a notification is only a wake-up.
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/connect.js";
+import type { EntityEvent } from "./stream-event.js";
 
 export const HEARTBEAT_MS = 5000;
 export const PEER_TTL_MS = 3 * HEARTBEAT_MS;
@@ -50,6 +51,8 @@ export class Presence {
   constructor(
     /** Wakes this feed for a model's new rows (its NOTIFY handler). */
     readonly wake: (modelId: string) => void,
+    /** Hands this feed a model's rows that a commit of this process just appended, as events. */
+    readonly handOff: (modelId: string, events: readonly EntityEvent[]) => void,
     private readonly now: () => number = Date.now,
   ) {}
 

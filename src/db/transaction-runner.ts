@@ -24,6 +24,8 @@ export type DbTx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export interface Statement {
   text: string;
   params: unknown[];
+  /** Given the statement's rows once it has been answered (a last statement's: before the COMMIT is). */
+  answered?: (rows: readonly Record<string, unknown>[]) => void;
 }
 
 /** A transaction in progress: its Drizzle handle, and savepoints within it. */
@@ -177,7 +179,10 @@ export async function runTransaction<T>(
             rollbackTo: async (name) => void (await run(`rollback to savepoint ${savepointName(name)}`)),
           });
           await Promise.all(unanswered());
-          for (const s of lastStatements()) await run(s.text, s.params);
+          for (const s of lastStatements()) {
+            const rows = await run(s.text, s.params);
+            s.answered?.(rows as Record<string, unknown>[]);
+          }
           return result;
         },
         snapshot ? SNAPSHOT : undefined,
@@ -234,12 +239,14 @@ export async function runTransaction<T>(
     });
     finished = true;
     const deferred = unanswered().map(sentAhead); // awaited below, unless something before them failed
-    const finals = lastStatements().map((s) => sentAhead(connection.unsafe(s.text, s.params)));
+    const lastOnes = lastStatements();
+    const finals = lastOnes.map((s) => sentAhead(connection.unsafe(s.text, s.params)));
     const committed = commitSent ?? sentAhead(connection.unsafe("commit")); // each awaited below
     commitSent = committed;
     await Promise.all(sent);
     await Promise.all(deferred); // ahead of the finals: a deferred write's failure is the one to report
-    await Promise.all(finals);
+    const answers = await Promise.all(finals);
+    for (const [k, s] of lastOnes.entries()) s.answered?.(answers[k] as unknown as Record<string, unknown>[]);
     await committed;
     return result;
   } catch (error) {
