@@ -8,12 +8,14 @@
 // (src/changes/stream.ts, deliverLive) instead hands each event here synchronously, while
 // its graphql-ws iteration waits idle: the shared result (executed once per operation,
 // shared-execution.ts) is written as a graphql-ws `next` frame with the payload's UTF-8
-// made once (shared-frames.ts). Whatever cannot go this way (a socket with more than
-// SENT_AHEAD_BYTES unwritten, a result with errors, an asynchronous execution) goes the
-// iterator's way, which keeps the slow consumer's back-pressure.
+// made once (shared-frames.ts). Whatever cannot go this way (a socket whose reader left
+// more than SENT_AHEAD_BYTES unread before this turn, a result with errors, an
+// asynchronous execution) goes the iterator's way, which keeps the slow consumer's
+// back-pressure.
 import type { ExecutionResult } from "graphql";
 import type { WebSocket } from "ws";
 import type { LiveConsumer } from "../changes/stream.js";
+import { unwrittenBeforeTurn } from "../net/cork.js";
 import type { ChangeEvent } from "../changes/stream-event.js";
 import { SENT_AHEAD_BYTES, tcpOf } from "./coalesce-writes.js";
 import { payloadBytes, sharedFrameCounts, writeFrame } from "./shared-frames.js";
@@ -37,7 +39,7 @@ export function liveFrames(destination: LiveDestination, resultOf: (event: Chang
   if (!tcp) return null;
   const before = `{"id":${JSON.stringify(destination.subscriptionId)},"type":"next","payload":`;
   return (event) => {
-    if (socket.readyState !== socket.OPEN || socket.extensions !== "" || tcp.writableLength > SENT_AHEAD_BYTES) return false;
+    if (socket.readyState !== socket.OPEN || socket.extensions !== "" || unwrittenBeforeTurn(tcp) > SENT_AHEAD_BYTES) return false;
     const result = resultOf(event);
     if (result === null || result.errors) return false;
     writeFrame(tcp, before, payloadBytes(result), "}");
