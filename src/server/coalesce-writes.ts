@@ -13,6 +13,7 @@
 import type { Socket } from "node:net";
 import type { WebSocket, WebSocketServer } from "ws";
 import { corkForTurn } from "../net/cork.js";
+import { flushTurnBatch } from "../net/turn-batch.js";
 
 /** What may sit unwritten on a socket before graphql-ws is made to wait for the write again. */
 export const SENT_AHEAD_BYTES = 64 * 1024;
@@ -43,6 +44,7 @@ export function tcpOf(ws: WebSocket): Socket | undefined {
  * buffered (the write it waits for comes only after the turn), and passed on to `write` once the socket holds more.
  */
 export function writeCoalesced(tcp: Socket, done: WriteDone | undefined, write: (callback: WriteDone) => void): void {
+  flushTurnBatch(tcp); // live frames gathered this turn (live-frames.ts) go first: they were written first
   corkForTurn(tcp);
   if (done === undefined || tcp.writableLength > SENT_AHEAD_BYTES) return void write(done ?? ignoreWriteError);
   write(ignoreWriteError);

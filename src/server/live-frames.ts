@@ -8,17 +8,23 @@
 // (src/changes/stream.ts, deliverLive) instead hands each event here synchronously, while
 // its graphql-ws iteration waits idle: the shared result (executed once per operation,
 // shared-execution.ts) is written as a graphql-ws `next` frame with the payload's UTF-8
-// made once (shared-frames.ts). Whatever cannot go this way (a socket whose reader left
+// made once (shared-frames.ts), gathered with the socket's other frames of the turn into
+// one write (src/net/turn-batch.ts). Whatever cannot go this way (a socket whose reader left
 // more than SENT_AHEAD_BYTES unread before this turn, a result with errors, an
 // asynchronous execution) goes the iterator's way, which keeps the slow consumer's
 // back-pressure.
 import type { ExecutionResult } from "graphql";
 import type { WebSocket } from "ws";
 import type { LiveConsumer } from "../changes/stream.js";
-import { unwrittenBeforeTurn } from "../net/cork.js";
 import type { ChangeEvent } from "../changes/stream-event.js";
+import { unwrittenBeforeTurn } from "../net/cork.js";
+import { appendToTurnBatch } from "../net/turn-batch.js";
 import { SENT_AHEAD_BYTES, tcpOf } from "./coalesce-writes.js";
-import { payloadBytes, sharedFrameCounts, writeFrame } from "./shared-frames.js";
+import { payloadBytes, sharedFrameCounts } from "./shared-frames.js";
+import { textFrameStart } from "./websocket-frame.js";
+
+/** The end of every `next` frame, after its payload. */
+const AFTER = Buffer.from("}");
 
 /** Where a graphql-ws subscription's frames go: its socket and its id (set by app.ts on the operation's context). */
 export interface LiveDestination {
@@ -38,11 +44,14 @@ export function liveFrames(destination: LiveDestination, resultOf: (event: Chang
   const tcp = tcpOf(socket);
   if (!tcp) return null;
   const before = `{"id":${JSON.stringify(destination.subscriptionId)},"type":"next","payload":`;
+  const beforeBytes = Buffer.byteLength(before);
   return (event) => {
     if (socket.readyState !== socket.OPEN || socket.extensions !== "" || unwrittenBeforeTurn(tcp) > SENT_AHEAD_BYTES) return false;
     const result = resultOf(event);
     if (result === null || result.errors) return false;
-    writeFrame(tcp, before, payloadBytes(result), "}");
+    const payload = payloadBytes(result);
+    appendToTurnBatch(tcp, textFrameStart(beforeBytes + payload.length + AFTER.length, before), payload, AFTER);
+    sharedFrameCounts.sent++;
     sharedFrameCounts.live++;
     return true;
   };
