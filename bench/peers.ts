@@ -17,8 +17,10 @@
 //    until every subscriber has seen a write (the probe: liveness as each protocol
 //    allows it, the same for all), then one writer paced at R, one request at a time
 //    (the next waits for the ack and for its slot), max(BENCH_PEER_MIN_WRITES, R ×
-//    BENCH_PEER_WRITE_SECONDS) writes. Per write its send and ack time, per delivery its
-//    arrival. Figures: deliveries within BENCH_PEER_DEADLINE_S of the last ack; latency
+//    BENCH_PEER_WRITE_SECONDS) writes. The writer is a process of its own
+//    (bench/peers/writer.ts): its sends and acks never wait on this process's event loop,
+//    busy taking in up to 200,000 deliveries a second. Per write its send and ack time,
+//    per delivery its arrival (here). Figures: deliveries within BENCH_PEER_DEADLINE_S of the last ack; latency
 //    p50/p99 from the write's SEND (the one instant comparable across systems; an event
 //    not delivered by the deadline counts as infinitely late, so a p99 is "n/a" once
 //    more than 1% are missing); the rate the writer reached; its ack p50/p99, and ack
@@ -41,6 +43,7 @@
 // BENCH_PEER_WRITE_SECONDS (5), BENCH_PEER_DEADLINE_S (10), BENCH_MUTATION_SECONDS (10),
 // BENCH_MUTATION_LATENCY_COUNT (500), BENCH_SELECTION (Lifeline's: model, or all), and
 // BENCH_PEERS_DIR. Every wait has a deadline.
+import { spawn } from "node:child_process";
 import http from "node:http";
 import postgres from "postgres";
 import { postGraphql } from "./api.js";
@@ -51,6 +54,7 @@ import { ensureEtcd, ensurePostGraphile, peersDir } from "./peers/install.js";
 import { startLifelinePeer } from "./peers/lifeline.js";
 import { startPostGraphile } from "./peers/postgraphile.js";
 import type { Listeners, Mutation, PeerSystem } from "./peers/system.js";
+import { makeWriter, type Writer } from "./peers/writes.js";
 import { cpuSeconds } from "./process-sampler.js";
 import { loadAverages, machineLine, ms, printHeader, printRow, rate, ratio, summary } from "./stats.js";
 
@@ -75,11 +79,13 @@ const MUTATION_SECONDS = Number(process.env.BENCH_MUTATION_SECONDS ?? 10);
 const MUTATION_LATENCY_COUNT = Number(process.env.BENCH_MUTATION_LATENCY_COUNT ?? 500);
 const MUTATION_CLIENTS = 8;
 /** Untimed writes each system serves before anything is measured (its code compiled, its caches warm). */
-const WARMUP_WRITES = 100;
+const WARMUP_WRITES = 500;
 /** How long a request, a subscribers' opening, or the probe may take. */
 const REQUEST_TIMEOUT_MS = 60_000;
 const OPEN_TIMEOUT_MS = 180_000;
 const BASELINE_RATE = 200;
+const root = new URL("..", import.meta.url).pathname;
+const WRITER = new URL("./peers/writer.ts", import.meta.url).pathname;
 
 const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
 
@@ -109,11 +115,30 @@ interface PhaseFigures {
   postgresCpu: number;
 }
 
+/** Each system's writes here (the probe's, the warm-up's) and the number of its next write, wherever it is sent from. */
+const writers = new Map<PeerSystem, { writer: Writer; next: number }>();
+
+function writesOf(system: PeerSystem) {
+  let entry = writers.get(system);
+  if (!entry) {
+    entry = { writer: makeWriter(system.writes), next: 1 };
+    writers.set(system, entry);
+  }
+  return entry;
+}
+
+/** One write from here; resolves with its revision once acknowledged. */
+async function writeOnce(system: PeerSystem): Promise<number> {
+  const writes = writesOf(system);
+  const n = writes.next++;
+  return system.revision(n, await writes.writer.write(n, REQUEST_TIMEOUT_MS));
+}
+
 /** Writes until one write has reached all `listeners` (or throws at the deadline). */
 async function probe(system: PeerSystem, listeners: Listeners): Promise<void> {
   const deadline = performance.now() + OPEN_TIMEOUT_MS;
   while (performance.now() < deadline) {
-    const revision = await system.write(REQUEST_TIMEOUT_MS);
+    const revision = await writeOnce(system);
     const until = Math.min(deadline, performance.now() + 2_000);
     while (performance.now() < until) {
       if ((listeners.arrivals.get(revision)?.length ?? 0) >= listeners.count) return;
@@ -123,24 +148,70 @@ async function probe(system: PeerSystem, listeners: Listeners): Promise<void> {
   throw new Error(`${system.name}: no write reached all ${listeners.count} subscribers within ${OPEN_TIMEOUT_MS / 1000} s`);
 }
 
+/**
+ * The paced writer (bench/peers/writer.ts) in a process of its own, writes numbered from the system's next; resolves with
+ * each write's send and ack times on this process's clock and its revision, and the time it started pacing.
+ */
+function pacedWrites(system: PeerSystem, perSecond: number, count: number) {
+  const writes = writesOf(system);
+  const first = writes.next;
+  writes.next += count;
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      WRITER,
+      JSON.stringify({ spec: system.writes, warmup: system.warmupWrites, first, count, perSecond, timeoutMs: REQUEST_TIMEOUT_MS }),
+    ],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const kill = async () => {
+    child.kill("SIGKILL");
+  };
+  cleanups.push(kill);
+  // Its clock is epoch milliseconds; this process's performance.now() counts from its own origin.
+  const local = (epoch: number) => epoch - performance.timeOrigin;
+  let onStarted: (at: number) => void = () => {};
+  const started = new Promise<number>((resolve) => (onStarted = resolve));
+  const done = new Promise<{ sends: number[]; acks: number[]; revisions: number[] }>((resolve, reject) => {
+    const limit = Math.max(300_000, (20_000 * count) / perSecond);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${system.name}: the writer did not finish ${count} writes within ${limit / 1000} s`));
+    }, limit);
+    let output = "";
+    child.stdout.on("data", (data: Buffer) => {
+      output += data;
+      const lines = output.split("\n");
+      output = lines.pop()!;
+      for (const line of lines) {
+        const message = JSON.parse(line) as { started?: number; sends?: number[]; acks?: number[]; answers?: number[] };
+        if (message.started !== undefined) onStarted(local(message.started));
+        else
+          resolve({
+            sends: message.sends!.map(local),
+            acks: message.acks!.map(local),
+            revisions: message.answers!.map((answer, i) => system.revision(first + i, answer)),
+          });
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      cleanups.splice(cleanups.indexOf(kill), 1);
+      if (code !== 0) reject(new Error(`${system.name}: the writer exited with ${code}`));
+    });
+  });
+  return { started, done };
+}
+
 /** One writer at `perSecond`, one request at a time, `count` writes; then waits for the deliveries up to the deadline. */
 async function phase(system: PeerSystem, listeners: Listeners | null, perSecond: number, count: number, postmaster: number | null) {
-  const interval = 1000 / perSecond;
-  const sends: number[] = [];
-  const acks: number[] = [];
-  const revisions: number[] = [];
+  const writer = pacedWrites(system, perSecond, count);
+  const started = await writer.started;
   const cpuAtStart = cpuSeconds(system.pid);
   const pg = cpuWindow(postmaster);
-  const started = performance.now();
-  for (let i = 0; i < count; i++) {
-    const slot = started + i * interval;
-    const now = performance.now();
-    if (slot > now) await sleep(slot - now);
-    const sent = performance.now();
-    revisions.push(await system.write(REQUEST_TIMEOUT_MS));
-    sends.push(sent);
-    acks.push(performance.now());
-  }
+  const { sends, acks, revisions } = await writer.done;
   const lastAck = acks.at(-1)!;
   const deadline = lastAck + DEADLINE_MS;
   if (listeners && listeners.count > 0) {
@@ -187,7 +258,7 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
   // Warm-up, then each system's ack with no subscriber: the yardstick of "writes do not wait on fan-out".
   const baseline = new Map<string, PhaseFigures>();
   for (const system of systems) {
-    for (let i = 0; i < WARMUP_WRITES; i++) await system.write(REQUEST_TIMEOUT_MS);
+    for (let i = 0; i < WARMUP_WRITES; i++) await writeOnce(system);
     baseline.set(system.name, await phase(system, null, BASELINE_RATE, MIN_WRITES, postmaster));
   }
   console.log(`\n### No subscriber: ${MIN_WRITES} writes at ${BASELINE_RATE}/s, one at a time\n`);
@@ -202,7 +273,7 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
     const figures = new Map<string, PhaseFigures>();
     for (const system of systems) {
       const opening = performance.now();
-      const listeners = await system.subscribe(cell.subscribers, OPEN_TIMEOUT_MS);
+      const listeners = await system.subscribe(cell.subscribers, OPEN_TIMEOUT_MS, writesOf(system).next);
       try {
         if (cell.subscribers > 0) await probe(system, listeners);
         const openSeconds = (performance.now() - opening) / 1000;
@@ -392,6 +463,9 @@ async function main() {
     `bench: peers in ${peersDir}${install ? `: PostGraphile ${install.version} on ${install.node}` : ""}${etcdBinary ? `; etcd ${etcdBinary}` : ""}`,
   );
 
+  cleanups.push(async () => {
+    for (const { writer } of writers.values()) writer.close();
+  });
   const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
   cleanups.push(() => admin.end({ timeout: 5 }));
   const postmaster = await localPostmaster(admin);

@@ -6,8 +6,9 @@
 // messages read and written by hand (protobuf.ts). Subscribers are watches on one key,
 // carried as etcd's client carries them, many watches on one bidirectional Watch stream:
 // as many streams as Lifeline's subscribers get sockets, on one HTTP/2 connection, each
-// sent its share of create_requests. Writes are unary KV.Put calls of that key, one at a
-// time; each answers with the revision it made, which its watch events carry.
+// sent its share of create_requests. Writes are unary KV.Put calls of that key on a
+// connection of their own (writes.ts), one at a time; each answers with the revision it
+// made, which its watch events carry.
 //
 // Not the HTTP/JSON gateway (/v3/watch), though it needs no library: the gateway runs in
 // etcd's process and relays to its own gRPC server, converting every event of every
@@ -15,42 +16,14 @@
 // bottleneck (1,000 watches at 20 puts/s: put ack p50 116 ms, delivery p99 539 ms;
 // 10,000 at 2/s: p99 12 s), which no etcd user would see from a Go or gRPC client.
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startChild } from "./child.js";
-import { peersDir } from "./install.js";
-import { putRequest, putRevision, readWatchResponse, watchCreateRequest } from "./protobuf.js";
+import { type GrpcClient, type GrpcStream, grpcClient, raw } from "./grpc.js";
+import { readWatchResponse, watchCreateRequest } from "./protobuf.js";
 import { freePort, type Listeners, type PeerSystem } from "./system.js";
 
-const KEY = Buffer.from("lifeline-bench/event");
-const raw = (buf: Buffer) => buf;
-
-/** The part of @grpc/grpc-js's surface used here (it is loaded from the cache directory, untyped). */
-interface GrpcStream {
-  write(message: Buffer): boolean;
-  end(): void;
-  cancel(): void;
-  on(event: "data", listener: (message: Buffer) => void): void;
-  on(event: "error", listener: (error: Error) => void): void;
-}
-interface GrpcClient {
-  makeBidiStreamRequest(method: string, serialize: typeof raw, deserialize: typeof raw): GrpcStream;
-  makeUnaryRequest(
-    method: string,
-    serialize: typeof raw,
-    deserialize: typeof raw,
-    request: Buffer,
-    options: { deadline: number },
-    callback: (error: Error | null, response?: Buffer) => void,
-  ): void;
-  close(): void;
-}
-
-function grpcClient(target: string): GrpcClient {
-  const grpc = createRequire(join(peersDir, "package.json"))("@grpc/grpc-js");
-  return new grpc.Client(target, grpc.credentials.createInsecure());
-}
+const KEY = "lifeline-bench/event";
 
 class Watches implements Listeners {
   readonly arrivals = new Map<number, number[]>();
@@ -94,7 +67,7 @@ class Watches implements Listeners {
             list.push(at);
           });
         });
-        const create = watchCreateRequest(KEY);
+        const create = watchCreateRequest(Buffer.from(KEY));
         for (let i = 0; i < n; i++) stream.write(create);
       }
     });
@@ -131,10 +104,7 @@ export async function startEtcd(binary: string): Promise<PeerSystem> {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  // One connection for the writer, one for the watches, as a writer and a watcher in separate processes would have.
-  const writer = grpcClient(`127.0.0.1:${client}`);
   const watcher = grpcClient(`127.0.0.1:${client}`);
-  let sequence = 0;
   return {
     name: "etcd",
     pid: child.pid,
@@ -144,16 +114,11 @@ export async function startEtcd(binary: string): Promise<PeerSystem> {
       await watches.open(Math.max(1, Math.min(25, count)), timeoutMs);
       return watches;
     },
-    write(timeoutMs) {
-      const request = putRequest(KEY, Buffer.from(`write ${++sequence}`));
-      return new Promise((resolve, reject) =>
-        writer.makeUnaryRequest("/etcdserverpb.KV/Put", raw, raw, request, { deadline: Date.now() + timeoutMs }, (error, response) =>
-          error ? reject(new Error(`etcd: put: ${error.message}`)) : resolve(putRevision(response!)),
-        ),
-      );
-    },
+    // The writer has a connection of its own, as a writer and a watcher in separate processes would.
+    writes: { kind: "etcd", target: `127.0.0.1:${client}`, key: KEY },
+    warmupWrites: { kind: "etcd", target: `127.0.0.1:${client}`, key: `${KEY}/warm-up` },
+    revision: (_n, answer) => answer,
     async stop() {
-      writer.close();
       watcher.close();
       await child.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -5,16 +5,16 @@
 // (bench/subscribers.ts, as `npm run bench` opens them); writes are `setConstraints`
 // on that model over HTTP keep-alive. Nothing else writes to the model, so each write
 // is the model's next revision after the one the subscribers' snapshots ended at.
-import http from "node:http";
 import { print } from "graphql";
 import { ChangesDocument } from "../../src/client/graphql.js";
-import { apiAt, postGraphql } from "../api.js";
+import { apiAt } from "../api.js";
 import { createBenchDatabase } from "../database.js";
 import { ADMIN_TOKEN, startLifeline } from "../lifeline-process.js";
 import { Subscribers } from "../subscribers.js";
 import type { Mutation, PeerSystem } from "./system.js";
 
 const MODEL = "bench-peers";
+const WARMUP_MODEL = "bench-peers-warm-up";
 const clientModel = (client: number) => `bench-peers-client-${client}`;
 const ADD_MODEL = `mutation ($name: String!) { addModel(input: { name: $name }) { name } }`;
 const SET = `mutation ($m: String!, $c: String!) { setConstraints(input: { model: $m, constraints: $c }) { text } }`;
@@ -45,35 +45,32 @@ export async function startLifelinePeer(): Promise<LifelinePeer> {
   }
   const api = apiAt(server.url);
   await api(ADD_MODEL, { name: MODEL });
+  await api(ADD_MODEL, { name: WARMUP_MODEL });
   const url = new URL(server.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  let written = 0;
-  let revision = 0;
+  // Where the last subscribers' snapshots ended: the model's revision then, and the number of the next write.
+  let snapshot = { revision: 0, next: 0 };
   return {
     name: "Lifeline",
     pid: server.pid,
     transport: "graphql-ws, many subscriptions a socket",
     url,
-    async subscribe(count, timeoutMs) {
+    async subscribe(count, timeoutMs, next) {
       const subscribers = new Subscribers(server.url, count, Math.max(1, Math.min(25, count)), { token: ADMIN_TOKEN });
       await Promise.race([
         subscribers.open(CHANGES, { model: MODEL }),
         new Promise((_, reject) => setTimeout(() => reject(new Error("Lifeline: subscribers did not sync in time")), timeoutMs)),
       ]);
-      // Each snapshot ended at the model's revision then.
-      revision = Math.max(revision, ...subscribers.lastRevision.values());
+      snapshot = { revision: Math.max(0, ...subscribers.lastRevision.values()), next };
       return subscribers;
     },
-    async write(timeoutMs) {
-      await postGraphql(url, agent, "Lifeline", SET, { m: MODEL, c: `cores=${++written}` }, timeoutMs);
-      return ++revision;
-    },
+    writes: { kind: "graphql", system: "Lifeline", url: server.url, query: SET, variables: { m: MODEL, c: "cores={n}" } },
+    warmupWrites: { kind: "graphql", system: "Lifeline", url: server.url, query: SET, variables: { m: WARMUP_MODEL, c: "cores={n}" } },
+    revision: (n) => snapshot.revision + (n - snapshot.next) + 1,
     async prepare(clients) {
       for (let c = 0; c < clients; c++) await api(ADD_MODEL, { name: clientModel(c) });
     },
     request: (client, i) => ({ query: SET, variables: { m: clientModel(client), c: `cores=${i + 1}` } }),
     async stop() {
-      agent.destroy();
       await server.stop();
       await database.drop();
     },

@@ -6,9 +6,7 @@
 // bench/subscribers.ts (as Lifeline's are); writes are the auto-CRUD
 // `updateEventByRowId` over HTTP keep-alive, each setting `revision` to the write's
 // number, which the event carries back.
-import http from "node:http";
 import postgres from "postgres";
-import { postGraphql } from "../api.js";
 import { createBenchDatabase } from "../database.js";
 import { Subscribers } from "../subscribers.js";
 import { type Child, startChild } from "./child.js";
@@ -16,8 +14,9 @@ import type { PostGraphileInstall } from "./install.js";
 import { freePort, type Mutation, type PeerSystem } from "./system.js";
 
 const SERVER = new URL("./postgraphile-server.mjs", import.meta.url).pathname;
-/** The row the subscribers watch; the mutation comparison's clients each update a row of their own after it. */
+/** The row the subscribers watch, then the writer's warm-up row; the mutation comparison's clients each update a row of their own after them. */
 const WATCHED_ROW = 1;
+const WARMUP_ROW = 2;
 const UPDATE = `mutation ($id: Int!, $body: String!, $revision: BigInt!) {
   updateEventByRowId(input: { rowId: $id, eventPatch: { body: $body, revision: $revision } }) { event { rowId revision } } }`;
 const SUBSCRIPTION = `subscription { eventChanged(rowId: ${WATCHED_ROW}) { rowId body revision } }`;
@@ -30,7 +29,7 @@ const SCHEMA = `
     return new;
   end $$;
   create trigger event_notify after insert or update on event for each row execute function event_notify();
-  insert into event (body) values ('watched');`;
+  insert into event (body) values ('watched'), ('warm-up');`;
 
 export type PostGraphilePeer = PeerSystem & Mutation;
 
@@ -56,8 +55,6 @@ export async function startPostGraphile(install: PostGraphileInstall): Promise<P
   }
   const server = child;
   const url = new URL(`http://127.0.0.1:${(/listening (\d+)/.exec(server.tail()) ?? [])[1]}/graphql`);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  let sequence = 0;
   return {
     name: "PostGraphile",
     pid: server.pid,
@@ -71,18 +68,22 @@ export async function startPostGraphile(install: PostGraphileInstall): Promise<P
       ]);
       return subscribers;
     },
-    async write(timeoutMs) {
-      const revision = ++sequence;
-      await postGraphql(
-        url,
-        agent,
-        "PostGraphile",
-        UPDATE,
-        { id: WATCHED_ROW, body: `write ${revision}`, revision: String(revision) },
-        timeoutMs,
-      );
-      return revision;
+    // Write n sets the row's revision to n, which its event carries.
+    writes: {
+      kind: "graphql",
+      system: "PostGraphile",
+      url: url.toString(),
+      query: UPDATE,
+      variables: { id: WATCHED_ROW, body: "write {n}", revision: "{n}" },
     },
+    warmupWrites: {
+      kind: "graphql",
+      system: "PostGraphile",
+      url: url.toString(),
+      query: UPDATE,
+      variables: { id: WARMUP_ROW, body: "write {n}", revision: "{n}" },
+    },
+    revision: (n) => n,
     async prepare(clients) {
       const sql = postgres(database.url.toString(), { max: 1, onnotice: () => {} });
       await sql`insert into event (body) select 'client ' || i from generate_series(1, ${clients}) as i`;
@@ -90,10 +91,9 @@ export async function startPostGraphile(install: PostGraphileInstall): Promise<P
     },
     request: (client, i) => ({
       query: UPDATE,
-      variables: { id: WATCHED_ROW + 1 + client, body: `client ${client} ${i}`, revision: String(i) },
+      variables: { id: WARMUP_ROW + 1 + client, body: `client ${client} ${i}`, revision: String(i) },
     }),
     async stop() {
-      agent.destroy();
       await server.stop();
       await database.drop();
     },

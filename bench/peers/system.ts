@@ -1,8 +1,9 @@
 // What bench/peers.ts asks of each system it compares (etcd, PostGraphile, Lifeline):
 // its server's pid (for its CPU), subscribers that record when each event arrives, keyed
-// by the revision the write made, and one write at a time that resolves, once
-// acknowledged, with that revision.
+// by the revision the write made, and its write as a description (writes.ts) with the
+// revision each numbered write makes.
 import { createServer } from "node:net";
+import type { WriteSpec } from "./writes.js";
 
 export interface Listeners {
   readonly count: number;
@@ -17,10 +18,14 @@ export interface PeerSystem {
   readonly pid: number;
   /** How the subscribers are carried, for the report. */
   readonly transport: string;
-  /** Opens `count` subscribers on the one key/row/model the writes change; resolves once each is open. */
-  subscribe(count: number, timeoutMs: number): Promise<Listeners>;
-  /** One write of the key/row/model the subscribers watch; resolves with its revision once acknowledged. */
-  write(timeoutMs: number): Promise<number>;
+  /** Opens `count` subscribers on the one key/row/model the writes change; resolves once each is open. `next` is the next write's number. */
+  subscribe(count: number, timeoutMs: number, next: number): Promise<Listeners>;
+  /** Its write of the key/row/model the subscribers watch. */
+  readonly writes: WriteSpec;
+  /** The same write of a key/row/model nobody watches: the paced writer's warm-up. */
+  readonly warmupWrites: WriteSpec;
+  /** The revision write number `n` made, which its events carry, from the write's answer. */
+  revision(n: number, answer: number): number;
   stop(): Promise<void>;
 }
 
