@@ -41,22 +41,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `promise`, or a rejection naming `what` once `ms` have passed without it settling. */
-export const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
-  new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-
 /** A GraphQL peer's one-write mutation, for the mutation comparison: every client sends it with the same code. */
 export interface Mutation {
   readonly name: string;
