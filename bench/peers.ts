@@ -44,6 +44,7 @@
 // BENCH_MUTATION_LATENCY_COUNT (500), BENCH_SELECTION (Lifeline's: model, or all), and
 // BENCH_PEERS_DIR. Every wait has a deadline.
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import http from "node:http";
 import postgres from "postgres";
 import { postGraphql } from "./api.js";
@@ -199,7 +200,12 @@ function pacedWrites(system: PeerSystem, perSecond: number, count: number) {
     child.once("exit", (code) => {
       clearTimeout(timer);
       cleanups.splice(cleanups.indexOf(kill), 1);
-      if (code !== 0) reject(new Error(`${system.name}: the writer exited with ${code}`));
+      if (code !== 0)
+        reject(
+          new Error(
+            `${system.name}: the writer exited with ${code}; its server is ${existsSync(`/proc/${system.pid}`) ? "running" : "gone"}`,
+          ),
+        );
     });
   });
   return { started, done };

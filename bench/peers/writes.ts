@@ -45,7 +45,16 @@ export function makeWriter(spec: WriteSpec): Writer {
     Object.fromEntries(Object.entries(spec.variables).map(([k, v]) => [k, typeof v === "string" ? v.replaceAll("{n}", String(n)) : v]));
   return {
     write: async (n, timeoutMs) => {
-      await postGraphql(url, agent, spec.system, spec.query, numbered(n), timeoutMs);
+      const variables = numbered(n);
+      try {
+        await postGraphql(url, agent, spec.system, spec.query, variables, timeoutMs);
+      } catch (error) {
+        // A keep-alive socket the server closed as the request went out: sent again once on a new socket, as
+        // HTTP clients do (setting the same value twice is the same write). The time counts from the first send.
+        if ((error as NodeJS.ErrnoException).code !== "ECONNRESET") throw error;
+        console.error(`${spec.system}: write ${n}: connection reset, sent again`);
+        await postGraphql(url, agent, spec.system, spec.query, variables, timeoutMs);
+      }
       return n;
     },
     close: () => agent.destroy(),
