@@ -26,7 +26,9 @@
 //    more than 1% are missing); the rate the writer reached; its ack p50/p99, and ack
 //    p50 ÷ the same system's ack p50 with no subscriber (measured first, same run); the
 //    server process's CPU over the phase (/proc, as % of one core), and PostgreSQL's (all
-//    its processes, other users' of the same server included). Each cell ends with
+//    its processes, other users' of the same server included), and this process's, where
+//    the subscribers take in their deliveries (near 100%, the measuring side may be what
+//    bounds the delivery latency; it is one Node event loop for every system). Each cell ends with
 //    Lifeline's ratios to etcd and to PostGraphile and a verdict.
 // 2. The mutation comparison (part `mutations`): PostGraphile's auto-CRUD
 //    `updateEventByRowId` (each client its own row) against Lifeline's `setConstraints`
@@ -114,6 +116,8 @@ interface PhaseFigures {
   ack: ReturnType<typeof summary>;
   serverCpu: number;
   postgresCpu: number;
+  /** This process's CPU (the subscribers' side): near 100% of a core, it, not the server, may bound the deliveries. */
+  clientCpu: number;
 }
 
 /** Each system's writes here (the probe's, the warm-up's) and the number of its next write, wherever it is sent from. */
@@ -217,6 +221,7 @@ async function phase(system: PeerSystem, listeners: Listeners | null, perSecond:
   const started = await writer.started;
   const cpuAtStart = cpuSeconds(system.pid);
   const pg = cpuWindow(postmaster);
+  const clientAtStart = process.cpuUsage();
   const { sends, acks, revisions } = await writer.done;
   const lastAck = acks.at(-1)!;
   const deadline = lastAck + DEADLINE_MS;
@@ -231,6 +236,8 @@ async function phase(system: PeerSystem, listeners: Listeners | null, perSecond:
   const wall = (Math.max(performance.now(), lastAck) - started) / 1000;
   const serverCpu = (cpuSeconds(system.pid) - cpuAtStart) / wall;
   const postgresCpu = pg.end().postgres / wall;
+  const client = process.cpuUsage(clientAtStart);
+  const clientCpu = (client.user + client.system) / 1e6 / wall;
   const latencies: number[] = [];
   let delivered = 0;
   const expected = listeners ? listeners.count * count : 0;
@@ -253,6 +260,7 @@ async function phase(system: PeerSystem, listeners: Listeners | null, perSecond:
     ack: summary(acks.map((at, j) => at - sends[j]!)),
     serverCpu,
     postgresCpu,
+    clientCpu,
   } satisfies PhaseFigures;
 }
 
@@ -304,6 +312,7 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
       "ack p50 ÷ no-subscriber ack p50",
       "server CPU",
       "PostgreSQL CPU",
+      "subscribers' CPU (this process)",
     ]);
     for (const f of figures.values())
       printRow([
@@ -317,6 +326,7 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
         ratio(f.ack.p50 / baseline.get(f.system)!.ack.p50),
         share(f.serverCpu),
         share(f.postgresCpu),
+        share(f.clientCpu),
       ]);
     const lifeline = figures.get("Lifeline");
     const row = [label];
