@@ -1,7 +1,10 @@
 // Many subscriptions, multiplexed over a few graphql-ws sockets, recording when each
 // event arrives. It speaks the graphql-transport-ws protocol directly and reads only
 // the revision out of each message, so the measuring side costs as little CPU as it can
-// (it shares the machine's two cores with the server it measures).
+// (it shares the machine's two cores with the server it measures). It also serves a
+// peer's graphql-ws subscriptions (bench/peers.ts): given `snapshots: false`, each
+// subscription is open once its subscribe is sent (the peer says nothing more until an
+// event), and every message carrying a revision is an event.
 import WebSocket from "ws";
 
 const REVISION = /"revision":"(\d+)"/;
@@ -18,13 +21,20 @@ export class Subscribers {
   private onSynced: (() => void) | null = null;
   lastRevision = new Map<string, number>();
 
+  private readonly token: string;
+  private readonly snapshots: boolean;
+
   constructor(
     private readonly url: string,
     readonly count: number,
     private readonly sockets_: number,
-  ) {}
+    options: { token?: string; snapshots?: boolean } = {},
+  ) {
+    this.token = options.token ?? BENCH_TOKEN;
+    this.snapshots = options.snapshots ?? true;
+  }
 
-  /** Opens every subscription and resolves once each has finished its snapshot. */
+  /** Opens every subscription and resolves once each has finished its snapshot (or, without snapshots, once each is sent). */
   async open(query: string, variables: Record<string, unknown>): Promise<void> {
     const perSocket = Math.ceil(this.count / this.sockets_);
     const all = new Promise<void>((resolve) => (this.onSynced = resolve));
@@ -33,7 +43,7 @@ export class Subscribers {
       opened += n;
       await this.connect(s, n, query, variables);
     }
-    await all;
+    if (this.snapshots) await all;
   }
 
   private connect(index: number, n: number, query: string, variables: Record<string, unknown>): Promise<void> {
@@ -41,7 +51,7 @@ export class Subscribers {
     this.sockets.push(ws);
     return new Promise((resolve, reject) => {
       ws.once("error", reject);
-      ws.on("open", () => ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${BENCH_TOKEN}` } })));
+      ws.on("open", () => ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${this.token}` } })));
       ws.on("message", (data) => {
         const text = data.toString();
         if (text.startsWith('{"type":"connection_ack"')) {
@@ -56,7 +66,7 @@ export class Subscribers {
             this.lastRevision.set(id, Number(REVISION.exec(text)![1]));
             if (++this.synced === this.count) this.onSynced?.();
           }
-        } else if (type === "CHANGE") {
+        } else if (type === "CHANGE" || (type === undefined && !this.snapshots && REVISION.test(text))) {
           const revision = Number(REVISION.exec(text)![1]);
           const at = performance.now();
           let list = this.arrivals.get(revision);
@@ -65,7 +75,7 @@ export class Subscribers {
             this.arrivals.set(revision, list);
           }
           list.push(at);
-        } else if (text.includes('"type":"error"')) {
+        } else if (text.includes('"type":"error"') || text.includes('"errors":[')) {
           console.error("bench: subscription error:", text.slice(0, 300));
         }
       });
