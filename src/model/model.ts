@@ -10,6 +10,7 @@ import { advance, Life } from "../core/life.js";
 import { MachineJob } from "../core/machine.js";
 import type { Database } from "../db/connect.js";
 import { applications, charms, cleanups, machines, models, sequences } from "../db/schema.js";
+import { statement } from "../db/statement.js";
 import { setApplicationConstraints } from "./application.js";
 import type { Blocker } from "./blocker.js";
 import { CleanupKinds, queueCleanup } from "./cleanup-queue.js";
@@ -74,6 +75,15 @@ export interface SetConstraintsInput extends InModel {
   constraints: string;
 }
 
+/** Sets the model's constraints; machines and units already created keep theirs (seed 004). */
+const setConstraintsOfModel = statement(["id", "constraints"], (db, p) =>
+  db
+    .update(models)
+    // A placeholder where a value goes: Drizzle encodes the value bound to it as the column's (jsonb).
+    .set({ constraints: p.constraints as unknown as Constraints })
+    .where(eq(models.id, p.id)),
+);
+
 /** `juju set-constraints` / `juju set-model-constraints`: what units and machines created from now on capture (seed 004). */
 export const setConstraints = modelOperationReading(
   Life.Alive,
@@ -81,7 +91,7 @@ export const setConstraints = modelOperationReading(
   async (tx, model, input, app): Promise<Constraints> => {
     if (app) return setApplicationConstraints(tx, model, app, input.constraints);
     const constraints = parseConstraints(input.constraints);
-    tx.defer(tx.db.update(models).set({ constraints }).where(eq(models.id, model.id)));
+    tx.defer(setConstraintsOfModel(tx.db, { id: model.id, constraints }));
     modelRowWritten(tx, model.name);
     tx.record(model.id, modelConstraintsSet(model, constraints));
     return constraints;

@@ -318,6 +318,8 @@ export async function startServer(store: Store, host: string, port: number, opti
   const turn = operationTurns(OPERATIONS_PER_TURN);
   const ws = useServer(
     {
+      // A socket closed on an unexpected error says why, as it did before `npm start` ran as production (production-mode.ts).
+      isProd: false,
       execute: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).execute(args),
       onNext: keepSharedResult,
       jsonMessageReplacer: replaceSharedPayload,

@@ -1,6 +1,8 @@
 // `npm start`: opens the store (embedded PGlite unless DATABASE_URL is set),
 // bootstraps the default model on a fresh store, and serves the API.
 
+// First: before anything loads graphql (production-mode.ts).
+import "./production-mode.js";
 import { loggerFor } from "../core/log.js";
 import { openStore } from "../db/connect.js";
 import { DataDirLockedError } from "../db/lock.js";
