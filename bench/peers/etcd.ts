@@ -18,10 +18,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../test/support/ports.js";
 import { startChild } from "./child.js";
 import { type GrpcClient, type GrpcStream, grpcClient, raw } from "./grpc.js";
 import { readWatchResponse, watchCreateRequest } from "./protobuf.js";
-import { freePort, type Listeners, type PeerSystem } from "./system.js";
+import type { Listeners, PeerSystem } from "./system.js";
 
 const KEY = "lifeline-bench/event";
 

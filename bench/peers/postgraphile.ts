@@ -7,11 +7,12 @@
 // `updateEventByRowId` over HTTP keep-alive, each setting `revision` to the write's
 // number, which the event carries back.
 import postgres from "postgres";
+import { freePort } from "../../test/support/ports.js";
 import { createBenchDatabase } from "../database.js";
 import { Subscribers } from "../subscribers.js";
 import { type Child, startChild } from "./child.js";
 import type { PostGraphileInstall } from "./install.js";
-import { freePort, type Mutation, type PeerSystem } from "./system.js";
+import type { Mutation, PeerSystem } from "./system.js";
 
 const SERVER = new URL("./postgraphile-server.mjs", import.meta.url).pathname;
 /** The row the subscribers watch, then the writer's warm-up row; the mutation comparison's clients each update a row of their own after them. */

@@ -2,7 +2,6 @@
 // its server's pid (for its CPU), subscribers that record when each event arrives, keyed
 // by the revision the write made, and its write as a description (writes.ts) with the
 // revision each numbered write makes.
-import { createServer } from "node:net";
 import type { WriteSpec } from "./writes.js";
 
 export interface Listeners {
@@ -27,18 +26,6 @@ export interface PeerSystem {
   /** The revision write number `n` made, which its events carry, from the write's answer. */
   revision(n: number, answer: number): number;
   stop(): Promise<void>;
-}
-
-/** A free loopback port (the kernel's pick, released for the server to take). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A GraphQL peer's one-write mutation, for the mutation comparison: every client sends it with the same code. */

@@ -1,4 +1,5 @@
-// A TCP port free on the loopback address now, for a server a test must start on a port it knows beforehand.
+// A TCP port free on the loopback address now, for a server a test (or a benchmark's peer) must start on a port it
+// knows beforehand.
 import { createServer } from "node:net";
 
 export function freePort(): Promise<number> {
