@@ -53,6 +53,15 @@ describe.skipIf(!present)("lifeline in a terminal, against npm start with its ag
     await terminal.until(/\[watch exit 0\]/, { window: watch });
 
     // A hook that fails (every bundled charm's fail-hook option: docs/hooks.md), marked done with resolved --no-retry.
+    // The model stops retrying failed hooks first (`juju model-config automatically-retry-hooks=false`; the command line
+    // has no model-config yet, so through the API): with retries on, the agent runs the hook again 5 s after it failed,
+    // and a `resolved` sent then is refused NOT_IN_ERROR, as Juju's is.
+    const noRetries = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${server.env.LIFELINE_TOKEN}` },
+      body: JSON.stringify({ query: "mutation { setModelConfig(input: { automaticallyRetryHooks: false }) { name } }" }),
+    });
+    expect(await noRetries.json()).toEqual({ data: { setModelConfig: { name: "default" } } });
     expect((await terminal.run("lifeline config wordpress fail-hook=config-changed")).code).toBe(0);
     const failed = await terminal.run(`lifeline wait-for unit wordpress/0 --query 'agent-status=="error"' --timeout 2m`, scaled(150_000));
     expect(failed.code, failed.output).toBe(0);
