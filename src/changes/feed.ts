@@ -119,17 +119,7 @@ class ModelTail {
       this.again = true;
       return this.reading;
     }
-    this.reading = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.readToEnd();
-        } while (this.again);
-      } finally {
-        this.reading = null;
-      }
-    })();
-    return this.reading;
+    return this.exclusively(() => this.readToEnd());
   }
 
   /**
@@ -138,9 +128,14 @@ class ModelTail {
    */
   handOff(events: readonly EntityEvent[]): Promise<void> {
     if (this.reading || events[0]?.revision !== this.head + 1) return this.read();
+    return this.exclusively(() => this.take(events));
+  }
+
+  /** Runs `first`, then reads again for as long as a read was asked for meanwhile; one at a time. */
+  private exclusively(first: () => Promise<void>): Promise<void> {
     this.reading = (async () => {
       try {
-        await this.take(events);
+        await first();
         while (this.again) {
           this.again = false;
           await this.readToEnd();
