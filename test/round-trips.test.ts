@@ -190,8 +190,13 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => addUnit(store.db, { model, application: "cache", count: 50 }))).toBeLessThanOrEqual(10);
   });
 
-  it("addMachine: the lock; the machine's number and place; the machine with the commit", async () => {
-    expect(await roundTrips(() => addMachine(store.db, { model }))).toBe(3);
+  it("addMachine: the lock as last committed, with the machine's number and place; the machine with the commit", async () => {
+    expect(await roundTrips(() => addMachine(store.db, { model }))).toBe(2);
+  });
+
+  it("setConstraints on the model this process last wrote: the lock, the write and the commit in one trip", async () => {
+    for (let n = 0; n < 20; n++) await setConstraints(store.db, { model, constraints: `cores=${n}` }); // its statements prepared on every connection
+    expect(await roundTrips(() => setConstraints(store.db, { model, constraints: "cores=3" }))).toBe(1);
   });
 
   it("removeUnit: the lock with the unit, its subordinates and its machine if unprovisioned; the Dying write with the commit", async () => {

@@ -28,6 +28,8 @@ export interface Appended {
   statements: Statement[];
   /** Wakes this process's own feed when the statements went without NOTIFY; nothing otherwise. */
   committed(): void;
+  /** Each model's row as the transaction left it (to_jsonb's text), by model id, once its statement has answered. */
+  readonly modelRows: Map<string, string>;
 }
 
 /**
@@ -39,15 +41,18 @@ export function appendChanges(db: Database, pending: readonly PendingChange[]): 
   const feed = quietFeed(db);
   const statements = appendStatements(pending, feed === null);
   const appended = new Map<string, EntityEvent[]>();
-  if (feed)
-    for (const statement of statements) {
-      const [, modelId, rows] = statement.params as [number, string, string];
-      statement.answered = ([answer]) => {
-        if (answer) appended.set(modelId, appendedEvents(rows, Number(answer.revision), String(answer.committed_at)));
-      };
-    }
+  const modelRows = new Map<string, string>();
+  for (const statement of statements) {
+    const [, modelId, rows] = statement.params as [number, string, string];
+    statement.answered = ([answer]) => {
+      if (!answer) return;
+      modelRows.set(modelId, String(answer.model_row));
+      if (feed) appended.set(modelId, appendedEvents(rows, Number(answer.revision), String(answer.committed_at)));
+    };
+  }
   return {
     statements,
+    modelRows,
     committed: () => {
       if (!feed) return;
       for (const modelId of new Set(pending.map((p) => p.modelId))) {
@@ -92,7 +97,7 @@ export function appendStatements(pending: readonly PendingChange[], notify = tru
 /** $1: how many changes, $2: the model, $3: the changes (a JSON array), and with `notify` $4: the NOTIFY channel. */
 const append = (notify: boolean) => `
   with bump as (
-    update models set revision = revision + $1 where id = $2 returning revision
+    update models set revision = revision + $1 where id = $2 returning revision, to_jsonb(models) as model_row
   ), appended as (
     insert into changes (model_id, revision, kind, entity, life, removed, fields)
     select $2, bump.revision - $1 + c.n, c.kind, c.entity, c.life::life, c.removed, c.fields
@@ -101,7 +106,8 @@ const append = (notify: boolean) => `
   )
   -- A model gone from inside its own transaction cannot be: every writer holds its row lock.
   -- Were it gone, dividing by its missing row's count fails the statement, and so the transaction.
-  select bump.revision${notify ? ", pg_notify($4, $2::text)" : ", to_json(now()) #>> '{}' as committed_at"}
+  -- The model's row as the transaction leaves it: what this process's next writer of the model expects (model-lock.ts).
+  select bump.revision, bump.model_row::text as model_row${notify ? ", pg_notify($4, $2::text)" : ", to_json(now()) #>> '{}' as committed_at"}
   from (select count(*)::int as n from bump) as present left join bump on true
   where 1 / present.n = 1`;
 const APPEND = append(true);

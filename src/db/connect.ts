@@ -38,11 +38,15 @@ export interface Writers {
   readonly waiting: Queues;
   /** Each model's id by name, as this process last locked it (src/model/write/model-lock.ts). */
   readonly modelIds: Map<string, string>;
+  /** Each model's row as this process's last commit to it left it (to_jsonb's text), by id (src/model/write/model-lock.ts). */
+  readonly lastCommitted: Map<string, string>;
 }
 
 /** The store's Drizzle database, given what this process keeps for its writers. */
 const withWriters = (db: object): Database =>
-  Object.assign(db, { writers: { waiting: new Queues(), modelIds: new Map<string, string>() } }) as unknown as Database;
+  Object.assign(db, {
+    writers: { waiting: new Queues(), modelIds: new Map<string, string>(), lastCommitted: new Map<string, string>() },
+  }) as unknown as Database;
 
 export type StoreOptions = (
   | /** A PostgreSQL connection string. */ {

@@ -2,9 +2,10 @@
 // the work to run once it commits. A writer of a group that is refused has its part undone (mark, undo); one that ran
 // side by side with others kept its part apart (a lane), and the group takes it on in the group's order (absorb).
 import { type Appended, appendChanges, type DbTx, type PendingChange } from "../../changes/append.js";
-import type { Database } from "../../db/connect.js";
+import { type Database, runsInProcess } from "../../db/connect.js";
 import { committed } from "../authentications.js";
 import type { ModelRow } from "../rows.js";
+import { rememberCommitted } from "./model-lock.js";
 import type { Tx } from "./tx.js";
 
 /** Where a transaction's commitments stood, to undo back to. */
@@ -26,11 +27,13 @@ export class Commitments {
     private readonly db: Database,
     readonly locked = new Map<string, Promise<ModelRow>>(),
     readonly besideOthers = false,
+    /** The models the transaction has locked (or sent the lock of) at least once: after that, its own writes may have moved the row. */
+    private readonly lockedOnce = new Set<string>(),
   ) {}
 
   /** The commitments of a writer that runs side by side with others: its own, the locked rows shared. */
   lane(): Commitments {
-    return new Commitments(this.db, this.locked, true);
+    return new Commitments(this.db, this.locked, true, this.lockedOnce);
   }
 
   /** Takes on what a writer that ran side by side left (`lane`), after everything here: the group's order. */
@@ -54,6 +57,16 @@ export class Commitments {
       afterCommit: (then) => void this.after.push(then),
       locked: this.locked,
       modelIds: this.db.writers.modelIds,
+      lastCommitted: (name) => {
+        const first = !this.lockedOnce.has(name);
+        this.lockedOnce.add(name);
+        const id = this.db.writers.modelIds.get(name);
+        return first && id !== undefined && !runsInProcess(this.db) ? this.db.writers.lastCommitted.get(id) : undefined;
+      },
+      forgetCommitted: (name) => {
+        const id = this.db.writers.modelIds.get(name);
+        if (id !== undefined) this.db.writers.lastCommitted.delete(id);
+      },
       besideOthers: this.besideOthers,
     };
   }
@@ -89,6 +102,7 @@ export class Commitments {
   /** After the commit: what this process remembers of tokens, its own feed's wake-up, then the writers' own afterCommit work. */
   committed(): void {
     committed(this.db, this.pending);
+    if (this.appended) rememberCommitted(this.db.writers.lastCommitted, this.appended.modelRows);
     this.appended?.committed();
     for (const then of this.after) then(this.db);
   }

@@ -7,10 +7,11 @@
 // cannot meet (footprint.ts) run side by side within the group.
 import type { Database } from "../../db/connect.js";
 import { isOutage } from "../../db/outage.js";
+import { sqlState } from "../../db/sql-state.js";
 import { runTransaction, type StatementLog } from "../../db/transaction-runner.js";
 import { type Footprint, SideBySide } from "../footprint.js";
 import { Commitments, type Mark } from "./commitments.js";
-import { curedByRetry, sqlState, withRetries } from "./retry.js";
+import { curedByRetry, withRetries } from "./retry.js";
 import type { Tx } from "./tx.js";
 
 export const MAX_GROUP = 32; // PostgreSQL caches 64 subtransactions per session; a group stays well under

@@ -4,6 +4,7 @@
 // a group a retry cures, and every writer of a group whose shared transaction failed as a whole (group-commit.ts).
 import { LifelineError } from "../../core/errors.js";
 import type { Database } from "../../db/connect.js";
+import { sqlState } from "../../db/sql-state.js";
 import { runTransaction } from "../../db/transaction-runner.js";
 import { Commitments } from "./commitments.js";
 import type { Tx } from "./tx.js";
@@ -11,14 +12,6 @@ import type { Tx } from "./tx.js";
 export const MAX_ATTEMPTS = 8;
 
 const retryable = new Set(["40001", "40P01", "23505"]); // serialization_failure, deadlock_detected, unique_violation
-
-/** The SQLSTATE of a failure PostgreSQL reported, on the error or one of its causes. */
-export function sqlState(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-  }
-  return undefined;
-}
 
 /** Whether running the work again may cure the failure. */
 export const curedByRetry = (error: unknown): boolean => retryable.has(sqlState(error) ?? "");

@@ -27,6 +27,13 @@ export interface Tx {
   readonly locked: Map<string, Promise<ModelRow>>;
   /** Each model's id by name, as this process last locked it: its store's (model-lock.ts). */
   readonly modelIds: Map<string, string>;
+  /**
+   * The model's row as this process's last commit to it left it (to_jsonb's text), for the transaction's first lock of
+   * the model, on a store with round trips to save (PostgreSQL); undefined otherwise (model-lock.ts).
+   */
+  lastCommitted(name: string): string | undefined;
+  /** Forgets the model's row as last committed: it was not the row the lock found. */
+  forgetCommitted(name: string): void;
   /** Whether this writer runs side by side with others of its group (group-commit.ts). */
   readonly besideOthers: boolean;
 }
