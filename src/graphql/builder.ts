@@ -59,6 +59,81 @@ export interface AuthScopes {
   provisioner: { model: string };
 }
 
+/**
+ * What the caller of one request may do, as scope-auth asks it (each loader called with `this` the scopes). Methods, not
+ * closures made per request: every subscription keeps its context's scopes for its life, and thousands of agents' streams
+ * kept a closure each for every scope.
+ */
+class CallerScopes {
+  readonly authenticated: boolean;
+  private readonly actor: Context["actor"];
+  private readonly db: Context["db"];
+  /** Model names by id, for the entities a person whose token names models reaches: one read a request. */
+  private names?: Map<string, Promise<string | undefined>>;
+
+  constructor(ctx: Context) {
+    this.actor = ctx.actor;
+    this.db = ctx.db;
+    this.authenticated = !!ctx.actor;
+  }
+
+  person(role: PersonRole) {
+    return !!this.actor && isPerson(this.actor, role);
+  }
+  personIn(target: AuthScopes["personIn"]) {
+    return !!this.actor && isPersonIn(this.actor, target);
+  }
+  readsModel(model: string) {
+    return !!this.actor && reachesModel(this.actor, model);
+  }
+  wholeModel(model: string) {
+    return !!this.actor && readsWholeModel(this.db, this.actor, { model });
+  }
+  readsUnit(target: AuthScopes["readsUnit"]) {
+    return !!this.actor && readsUnit(this.db, this.actor, target);
+  }
+  readsMachine(target: AuthScopes["readsMachine"]) {
+    return !!this.actor && readsMachine(this.db, this.actor, target);
+  }
+  readsApplication(target: AuthScopes["readsApplication"]) {
+    return !!this.actor && readsApplication(this.db, this.actor, target);
+  }
+  readsRelation(target: AuthScopes["readsRelation"]) {
+    return !!this.actor && readsRelation(this.db, this.actor, target);
+  }
+  watchesRelation(target: AuthScopes["watchesRelation"]) {
+    return !!this.actor && watchesRelationAs(this.db, this.actor, target);
+  }
+  reached({ modelId, entity }: AuthScopes["reached"]) {
+    return !!this.actor && readsReached(this.db, this.actor, modelId, entity, (id) => this.modelName(id));
+  }
+  unitAgent(target: AuthScopes["unitAgent"]) {
+    return !!this.actor && actsForUnit(this.actor, target);
+  }
+  machineAgent(target: AuthScopes["machineAgent"]) {
+    return !!this.actor && actsForMachine(this.actor, target);
+  }
+  containerHost(target: AuthScopes["containerHost"]) {
+    return !!this.actor && hostsContainer(this.actor, target);
+  }
+  deployer(target: AuthScopes["deployer"]) {
+    return !!this.actor && deploysUnit(this.db, this.actor, target);
+  }
+  provisioner(target: AuthScopes["provisioner"]) {
+    return !!this.actor && provisionsModel(this.db, this.actor, target);
+  }
+
+  private modelName(id: string): Promise<string | undefined> {
+    this.names ??= new Map();
+    let name = this.names.get(id);
+    if (!name) {
+      name = loadModels(this.db, [id]).then(([row]) => row?.name);
+      this.names.set(id, name);
+    }
+    return name;
+  }
+}
+
 export const builder = new SchemaBuilder<{
   Context: Context;
   AuthScopes: AuthScopes;
@@ -78,38 +153,7 @@ export const builder = new SchemaBuilder<{
     // 1,000-unit status query cost 40% more CPU the other way. It also refuses a path to an object the caller may not
     // read even when only its __typename is asked.
     runScopesOnType: true,
-    authScopes: (ctx) => {
-      const actor = ctx.actor;
-      const db = ctx.db;
-      // Model names by id, for the entities a person whose token names models reaches: one read a request.
-      const names = new Map<string, Promise<string | undefined>>();
-      const modelName = (id: string) => {
-        if (!names.has(id))
-          names.set(
-            id,
-            loadModels(db, [id]).then(([row]) => row?.name),
-          );
-        return names.get(id)!;
-      };
-      return {
-        authenticated: !!actor,
-        person: (role) => !!actor && isPerson(actor, role),
-        personIn: (target) => !!actor && isPersonIn(actor, target),
-        readsModel: (model) => !!actor && reachesModel(actor, model),
-        wholeModel: (model) => !!actor && readsWholeModel(db, actor, { model }),
-        readsUnit: (target) => !!actor && readsUnit(db, actor, target),
-        readsMachine: (target) => !!actor && readsMachine(db, actor, target),
-        readsApplication: (target) => !!actor && readsApplication(db, actor, target),
-        readsRelation: (target) => !!actor && readsRelation(db, actor, target),
-        watchesRelation: (target) => !!actor && watchesRelationAs(db, actor, target),
-        reached: ({ modelId, entity }) => !!actor && readsReached(db, actor, modelId, entity, modelName),
-        unitAgent: (target) => !!actor && actsForUnit(actor, target),
-        machineAgent: (target) => !!actor && actsForMachine(actor, target),
-        containerHost: (target) => !!actor && hostsContainer(actor, target),
-        deployer: (target) => !!actor && deploysUnit(db, actor, target),
-        provisioner: (target) => !!actor && provisionsModel(db, actor, target),
-      };
-    },
+    authScopes: (ctx) => new CallerScopes(ctx),
     // Nothing has run when this is thrown: a refusal changes nothing.
     unauthorizedError: (_parent, ctx, info) =>
       ctx.actor
