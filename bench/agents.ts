@@ -418,6 +418,8 @@ async function main() {
   try {
     // BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (API and agents) there when it stops.
     const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    // BENCH_NODE_FLAGS: more flags for the server's node (space-separated), for trying V8's settings.
+    profile.push(...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean));
     server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_CLOUD_FILE: join(cloudDir, "cloud.json") }, profile);
     sampler = new ProcessSampler(server.pid);
     log(`server (API and agents, one process as with npm start) at ${server.url}, pid ${server.pid}, database ${dbName}`);

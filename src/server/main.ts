@@ -21,6 +21,7 @@ import { AgentLeader, agentsLock, soleProcess } from "./agent-leader.js";
 import { type AgentsThread, startAgentsThread } from "./agents-thread.js";
 import { LOGIN_PATH, startServer } from "./app.js";
 import { configFromEnv } from "./config.js";
+import { limitHeapGrowth } from "./heap-growth.js";
 
 /**
  * The backstop of "no error from the driver ends the process": a statement whose answer nobody awaited any more when its
@@ -42,6 +43,7 @@ const AGENT_OF_LINE = /^((?:machine|unit)-[\w.-]+|(?:provisioner|cleaner) of [^:
 
 async function main() {
   const config = configFromEnv();
+  limitHeapGrowth(config.heapGrowthPercent);
   const store = await openStore(config.store);
   await bootstrap(store.db);
   // LIFELINE_ADMIN_TOKEN (scripts, tests) is an admin token, the environment's only one: rotating it (or unsetting it)
