@@ -3,6 +3,7 @@
 // agent for its subordinates: against a live server, with the machine agent's own
 // credentials, and agents that only note what was done to them. The view of the
 // units is written as the machineUnits stream would show it.
+import type { DocumentNode } from "graphql";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentConnection } from "../src/agents/connection.js";
 import { type DeployedAgent, type DeployedUnitView, Deployer, type UnitAgentCredentials } from "../src/agents/deployer.js";
@@ -75,10 +76,16 @@ async function scene(options: { startFails?: (unit: string) => boolean } = {}) {
   open.push(api);
   const log: string[] = [];
   const made: NotedAgent[] = [];
+  /** The operations the deployer sent, by name. */
+  const sent: string[] = [];
+  const caller = api.callerFor(token);
   const deployer = new Deployer<NotedAgent>({
     model,
     tag,
-    call: api.callerFor(token),
+    call: (document, variables) => {
+      sent.push(operationName(document));
+      return caller(document, variables);
+    },
     responsibleFor: (_, unit) => unit.principal === null && unit.machineId === "1",
     noun: "unit",
     agentFor: (credentials) => {
@@ -89,8 +96,11 @@ async function scene(options: { startFails?: (unit: string) => boolean } = {}) {
     stopped: () => false,
     log: (line) => log.push(line.replace(`${tag}: `, "")),
   });
-  return { model, deployer, log, made };
+  return { model, deployer, log, made, sent };
 }
+
+const operationName = (document: DocumentNode) =>
+  document.definitions.map((d) => (d.kind === "OperationDefinition" ? (d.name?.value ?? "") : "")).join("");
 
 describe("the deployer", { timeout: scaled(60_000) }, () => {
   it("deploys each Alive unit it is responsible for with fresh credentials, and leaves the others alone", async () => {
@@ -143,6 +153,22 @@ describe("the deployer", { timeout: scaled(60_000) }, () => {
     expect(deployer.agents.size).toBe(0);
     expect(log.slice(2)).toEqual(["recalled and removed unit wordpress/2"]);
     expect(await units(model)).toEqual(["wordpress/0 ALIVE", "wordpress/1 ALIVE"]);
+  });
+
+  it("asks once for a Dead unit's removal: a pass before the stream shows it gone does not ask again", async () => {
+    const { model, deployer, sent } = await scene();
+    await mutate(`mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { outcome } }`, { model, units: ["wordpress/2"] });
+    await mutate(`mutation ($input: UnitTargetInput!) { setUnitDead(input: $input) { name } }`, { model, unit: "wordpress/2" });
+    deployer.unitsChanged(new Map([["wordpress/2", view("DEAD", "idle")]]));
+    await deployer.deploy();
+    expect(await deployer.deploy()).toBe(1); // still in its view, so still counted
+    expect(sent.filter((name) => name === "RemoveDeadUnit")).toHaveLength(1);
+    // Gone from its view, then back under the same name (never, in Juju; a restore, say): asked again.
+    deployer.unitsChanged(new Map());
+    await deployer.deploy();
+    deployer.unitsChanged(new Map([["wordpress/2", view("DEAD", "idle")]]));
+    await deployer.deploy();
+    expect(sent.filter((name) => name === "RemoveDeadUnit")).toHaveLength(2);
   });
 
   it("drops an agent that fails to start, so that its next pass deploys it afresh", async () => {

@@ -58,6 +58,11 @@ export class Deployer<A extends DeployedAgent> {
   readonly agents = new Map<string, A>();
   /** The units on the machine, from the deploying agent's view. */
   private units: ReadonlyMap<string, DeployedUnitView> = new Map();
+  /**
+   * Units it removed that its view still shows: the stream's removal comes after the call's answer, and a pass run
+   * between the two would ask again for a unit already gone (refused, since nothing of it is left to deploy).
+   */
+  private readonly removed = new Set<string>();
 
   constructor(private readonly config: DeployerConfig<A>) {}
 
@@ -75,21 +80,25 @@ export class Deployer<A extends DeployedAgent> {
         agent.stop(); // removed behind its back, or no longer assigned here: recalled
         this.agents.delete(name);
       }
+    for (const name of this.removed) if (!this.units.has(name)) this.removed.delete(name);
     let remaining = 0;
     for (const [name, unit] of this.units) {
       if (!this.config.responsibleFor(name, unit)) continue;
       remaining++;
+      if (this.removed.has(name)) continue;
       const deployed = this.agents.has(name) || unit.agentStatus !== "allocating";
       try {
         if (unit.life === "DEAD") {
           this.agents.get(name)?.stop();
           this.agents.delete(name);
           await call(RemoveDeadUnitDocument, { input: { model, unit: name } });
+          this.removed.add(name);
           log(`${tag}: recalled and removed ${noun} ${name}`);
         } else if (!deployed && unit.life !== "ALIVE") {
           // Never deployed: no agent will ever run it, so it goes at once.
           await call(SetUnitDeadDocument, { input: { model, unit: name } });
           await call(RemoveDeadUnitDocument, { input: { model, unit: name } });
+          this.removed.add(name);
           log(`${tag}: removed ${noun} ${name}, which was never deployed`);
         } else if (!this.agents.has(name)) {
           const credentials = (await call(IssueUnitCredentialsDocument, { input: { model, unit: name } })).issueUnitCredentials;
