@@ -2,6 +2,8 @@
 // for each distinct operation and variables, however many subscribers share them; an
 // event made for one subscriber is executed for that one alone. A tiny real schema
 // stands in for Lifeline's, so the count of resolver runs can be read.
+
+import { RequestCache } from "@pothos/plugin-scope-auth";
 import { buildSchema, type DocumentNode, type ExecutionResult, GraphQLError, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { sharedSubscribe } from "../src/server/shared-execution.js";
@@ -45,26 +47,33 @@ function world() {
   const sources: Source[] = [];
   const masking = new Masking();
   let runs = 0;
-  const open = async (document: DocumentNode, variables: Record<string, unknown> = {}) =>
+  /** Each event's scope-auth cache for the subscriber's context, as its `label` resolver found it. */
+  const scopeCaches: unknown[] = [];
+  const open = async (document: DocumentNode, variables: Record<string, unknown> = {}, contextValue: object = {}) =>
     (await sharedSubscribe(
       {
         schema,
         document,
         variableValues: variables,
+        contextValue,
         rootValue: { events: () => sources[sources.push(new Source()) - 1] },
         // `events` resolves to the event itself (as Lifeline's stream fields do); `label` counts its runs.
-        fieldResolver: (source: any, args: { prefix?: string }, _ctx, info) => {
+        fieldResolver: (source: any, args: { prefix?: string }, ctx, info) => {
           if (info.fieldName === "broken") throw new Error("a bug's message, which clients must not see");
           if (info.fieldName !== "label") return info.parentType.name === "Subscription" ? source : source[info.fieldName];
           runs++;
+          scopeCaches.push(RequestCache.fromContext(ctx as object, SCOPE_AUTH_BUILDER as never));
           return `${args.prefix ?? ""}x`;
         },
         subscribeFieldResolver: (root: any, _args, _ctx, info) => root[info.fieldName](),
       },
       masking.mask,
     )) as AsyncIterableIterator<ExecutionResult>;
-  return { sources, open, runs: () => runs, masking };
+  return { sources, open, runs: () => runs, masking, scopeCaches };
 }
+
+/** What scope-auth's cache reads of its builder. */
+const SCOPE_AUTH_BUILDER = { options: { scopeAuth: { authScopes: () => ({}) } } };
 
 const LABELS = parse(`subscription ($p: String) { events { label(prefix: $p) } }`);
 
@@ -95,6 +104,17 @@ describe("shared execution", () => {
     w.sources[1]!.push({});
     await Promise.all([a.next(), b.next()]);
     expect(w.runs()).toBe(2);
+  });
+
+  it("each event's scope checks start afresh: a stream keeps no decision from one event to the next", async () => {
+    const w = world();
+    const stream = await w.open(LABELS, {}, { actor: "someone" });
+    w.sources[0]!.push({});
+    await stream.next();
+    w.sources[0]!.push({});
+    await stream.next();
+    expect(w.scopeCaches).toHaveLength(2);
+    expect(w.scopeCaches[0]).not.toBe(w.scopeCaches[1]);
   });
 
   it("a subscriber leaving while it waits ends its source at once", async () => {

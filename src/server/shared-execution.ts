@@ -9,6 +9,8 @@
 // never from the subscriber's context (no loaders, no per-user fields). An event made
 // for one stream (a snapshot's STATE events, a resumed stream's catch-up) is simply
 // executed for that stream alone.
+
+import { RequestCache } from "@pothos/plugin-scope-auth";
 import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute, type GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { ChangeStream } from "../changes/stream.js";
@@ -30,10 +32,27 @@ function operationKey(args: ExecutionArgs): string {
   return `${id}\u0000${args.operationName ?? ""}\u0000${JSON.stringify(args.variableValues ?? {})}`;
 }
 
-/** Executes the selection for one event; synchronously when every resolver is (change events' are plain data). */
+/**
+ * Executes the selection for one event; synchronously when every resolver is (change events' are plain data). The
+ * scope checks it makes (each entity's `reached`) start afresh and are forgotten once it is done: scope-auth keeps its
+ * decisions for its context's life, a stream's, keyed by each check's argument, an object made anew for every event, so
+ * a stream kept one more entry for every event it was sent, and each a decision no later event should reuse.
+ */
 function run(payload: unknown, args: ExecutionArgs, mask: MaskError): ExecutionResult | Promise<ExecutionResult> {
   const result = execute({ ...args, rootValue: payload }) as ExecutionResult | Promise<ExecutionResult>;
-  return result instanceof Promise ? result.then((r) => masked(r, mask)) : masked(result, mask);
+  if (!(result instanceof Promise)) {
+    forgetScopeChecks(args.contextValue);
+    return masked(result, mask);
+  }
+  return result.then((r) => {
+    forgetScopeChecks(args.contextValue);
+    return masked(r, mask);
+  });
+}
+
+/** Drops what scope-auth remembers for a stream's context; made again at its next check. */
+function forgetScopeChecks(context: unknown): void {
+  if (typeof context === "object" && context !== null) RequestCache.clearForContext(context);
 }
 
 /** The shared result of an event for an operation key: executed by the first subscriber to ask, remembered on the event. */
@@ -106,6 +125,7 @@ export async function sharedSubscribe(
   mask: MaskError,
 ): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
   const source = await createSourceEventStream(args);
+  forgetScopeChecks(args.contextValue); // the subscription's own check, made once (authorizeOnSubscribe)
   if (!(Symbol.asyncIterator in source)) return masked(source as ExecutionResult, mask);
   const key = operationKey(args);
   const destination = liveDestinationOf(args.contextValue);
