@@ -90,6 +90,7 @@ const fieldRules: Record<string, Rule> = {
   "Subscription.unitLife": "unit",
   "Subscription.machineLife": "machine",
   "Subscription.machineUnits": "machine",
+  "Subscription.machineAgent": "machine",
   "Subscription.applicationRelations": "application",
   "Subscription.relationUnits": "relation",
 };

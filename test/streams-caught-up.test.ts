@@ -18,6 +18,7 @@ import {
   machineUnits,
   modelChanges,
   relationUnits,
+  together,
   unitLife,
   type Watcher,
 } from "../src/changes/watchers.js";
@@ -126,6 +127,7 @@ const subscriptions: [string, (s: Scene) => Watcher][] = [
   ["unitLife", () => unitLife("wordpress/0")],
   ["machineLife", () => machineLife("1")],
   ["machineUnits", () => machineUnits("1")],
+  ["machineAgent", () => together(machineLife("1"), machineUnits("1"))],
   ["applicationRelations", () => applicationRelations("wordpress")],
   ["relationUnits", (s) => relationUnits(s.db, "wordpress/0")],
 ];

@@ -96,6 +96,51 @@ describe("machineLife", () => {
   });
 });
 
+describe("machineAgent", () => {
+  const REMOVE_MACHINE = `mutation ($model: String!, $machines: [String!]!) { removeMachine(input: { model: $model, machines: $machines, force: true }) { id } }`;
+
+  it("is machineLife and machineUnits in one stream: one snapshot of both, then the changes of both, nothing else", async () => {
+    const { m, info } = await scene();
+    const s = stream("machineAgent", "$model: String!, $machine: String!", { model: m, machine: "1" });
+    await s.synced();
+    expect(seen(s, "STATE")).toEqual(["MACHINE 1 ALIVE", "UNIT wordpress/0 ALIVE"]);
+    expect(s.events.filter((e) => e.type === "BOOKMARK")).toHaveLength(1);
+    await live.ok(ADD_UNIT, { model: m, app: "mysql", to: ["1"] }); // mysql/2 placed on machine 1: learned as it goes
+    await live.ok(ADD_UNIT, { model: m, app: "wordpress", to: null }); // elsewhere
+    await live.ok(ENTER, { model: m, relation: info, unit: "wordpress/0" }); // logging/0, wordpress/0's subordinate
+    await live.ok(REMOVE_UNIT, { model: m, units: ["mysql/2"] });
+    await live.ok(REMOVE_MACHINE, { model: m, machines: ["3"] }); // another machine
+    await live.ok(REMOVE_MACHINE, { model: m, machines: ["1"] });
+    await s.until((x) => seen(x).includes("MACHINE 1 DYING"));
+    await caughtUp(s, m);
+    expect(seen(s).slice(0, 4)).toEqual(["UNIT mysql/2 ALIVE", "UNIT logging/0 ALIVE", "UNIT mysql/2 DYING", "MACHINE 1 DYING"]);
+    // Then the forced removal takes machine 1's units with it: still only machine 1 and what is on it.
+    expect(seen(s).filter((e) => !/^(MACHINE 1|UNIT (wordpress\/0|logging\/0|mysql\/2)) /.test(e))).toEqual([]);
+  });
+
+  it("resumed after the machine was removed, replays its removal rather than refusing", async () => {
+    const { m } = await scene();
+    const first = stream("machineAgent", "$model: String!, $machine: String!", { model: m, machine: "3" });
+    await first.synced();
+    const last = first.events.at(-1)!.revision;
+    await first.close();
+    await live.ok(REMOVE_MACHINE, { model: m, machines: ["3"] });
+    await live.ok(`mutation ($m: String!) { runCleanups(model: $m) { remaining } }`, { m }); // the forced removal's cleanup
+    await live.ok(`mutation ($m: String!) { removeDeadMachine(input: { model: $m, machine: "3" }) }`, { m }); // as its provisioner would
+    const resumed = stream("machineAgent", "$model: String!, $machine: String!, $since: String", { model: m, machine: "3", since: last });
+    await resumed.until((x) => seen(x).includes("MACHINE 3 removed DEAD") || x.errors !== null);
+    expect(resumed.errors).toBeNull();
+    expect(seen(resumed)).toEqual(["MACHINE 3 DYING", "UNIT mysql/0 removed DEAD", "MACHINE 3 DEAD", "MACHINE 3 removed DEAD"]);
+  });
+
+  it("refuses a machine that does not exist, as machineLife does", async () => {
+    const { m } = await scene();
+    const s = stream("machineAgent", "$model: String!, $machine: String!", { model: m, machine: "99" });
+    await s.until((x) => x.errors !== null);
+    expect(s.errors!.map((e) => e.extensions?.code)).toEqual(["NOT_FOUND"]);
+  });
+});
+
 describe("unitLife", () => {
   it("holds the unit's own life and its application's, nothing else", async () => {
     const { m } = await scene();

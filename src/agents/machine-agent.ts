@@ -16,7 +16,7 @@
 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MachineLifeDocument, MachineUnitsDocument, SetMachineDeadDocument, SetMachineStatusDocument } from "../client/graphql.js";
+import { MachineAgentDocument, SetMachineDeadDocument, SetMachineStatusDocument } from "../client/graphql.js";
 import { type AgentConnection, ApiError, passesAgain } from "./connection.js";
 import { type DeployedUnitView, Deployer } from "./deployer.js";
 import { HookRunner } from "./hooks/run-hook.js";
@@ -123,38 +123,32 @@ export class MachineAgent {
       if (!this.started && !this.done) refused(error);
       if (!this.done) this.log(`${tag}: a stream ended: ${error.message}`);
     };
-    // Its own life, its instance, and which containers it still holds.
+    // One stream (machineAgent): its own life, its instance and which containers it still holds, as Juju's machine agent
+    // watches its machine; and the units on it, as Juju's deployer watches them.
     this.unsubscribe.push(
-      this.api.subscribe(MachineLifeDocument, { model, machine }, token, {
+      this.api.subscribe(MachineAgentDocument, { model, machine }, token, {
         next: (data) => {
-          if (!(this.view.apply(data.machineLife) || data.machineLife.type === "BOOKMARK")) return;
-          const own = this.view.machines.get(machine);
-          if (this.view.synced && own && (own.instanceId !== null || own.jobs.includes("MANAGE_MODEL"))) this.provisioned();
-          this.passes.poke();
-        },
-        failed,
-      }),
-    );
-    // The units on it (Juju's deployer watches the same).
-    this.unsubscribe.push(
-      this.api.subscribe(MachineUnitsDocument, { model, machine }, token, {
-        next: (data) => {
-          const event = data.machineUnits;
-          const info = event.unit;
-          if (!event.entity || !info) return;
-          if (event.removed) this.units.delete(event.entity);
-          else {
-            const before = this.units.get(event.entity);
-            const has = (field: keyof typeof info) => event.changed.includes(field);
-            this.units.set(event.entity, {
-              life: event.life ?? before?.life ?? "ALIVE",
-              machineId: has("machineId") ? info.machineId : (before?.machineId ?? null),
-              principal: has("principalName") ? info.principalName : (before?.principal ?? null),
-              agentStatus: has("agentStatus") ? (info.agentStatus?.current ?? "allocating") : (before?.agentStatus ?? "allocating"),
-            });
+          const event = data.machineAgent;
+          if (this.view.apply(event) || event.type === "BOOKMARK") {
+            const own = this.view.machines.get(machine);
+            if (this.view.synced && own && (own.instanceId !== null || own.jobs.includes("MANAGE_MODEL"))) this.provisioned();
           }
-          // Principals' agents deploy their subordinates from the same view: no stream of their own for it.
-          this.deployer.unitsChanged(this.units);
+          const info = event.unit;
+          if (event.entity && info) {
+            if (event.removed) this.units.delete(event.entity);
+            else {
+              const before = this.units.get(event.entity);
+              const has = (field: keyof typeof info) => event.changed.includes(field);
+              this.units.set(event.entity, {
+                life: event.life ?? before?.life ?? "ALIVE",
+                machineId: has("machineId") ? info.machineId : (before?.machineId ?? null),
+                principal: has("principalName") ? info.principalName : (before?.principal ?? null),
+                agentStatus: has("agentStatus") ? (info.agentStatus?.current ?? "allocating") : (before?.agentStatus ?? "allocating"),
+              });
+            }
+            // Principals' agents deploy their subordinates from the same view: no stream of their own for it.
+            this.deployer.unitsChanged(this.units);
+          }
           this.passes.poke();
         },
         failed,

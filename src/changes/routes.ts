@@ -87,3 +87,21 @@ export class Routes {
     for (const key of this.keys) listener?.(key, false);
   }
 }
+
+/**
+ * The routes of several watchers served by one stream (watchers.ts, `together`): every key any of them names, for as
+ * long as one still names it. The parts are followed from now on; the feed binds the result as it binds any.
+ */
+export function routesTogether(parts: readonly Routes[]): Routes {
+  const all = new Routes([]);
+  const named = new Map<string, number>();
+  for (const part of parts)
+    part.bind((key, added) => {
+      const count = (named.get(key) ?? 0) + (added ? 1 : -1);
+      if (count > 0) named.set(key, count);
+      else named.delete(key);
+      if (added && count === 1) all.add(key);
+      else if (!added && count === 0) all.delete(key);
+    });
+  return all;
+}

@@ -13,6 +13,7 @@ import {
   machineUnits,
   modelChanges,
   relationUnits,
+  together,
   unitLife,
   type Watcher,
 } from "../../changes/watchers.js";
@@ -262,6 +263,23 @@ builder.subscriptionFields((t) => ({
     },
     authScopes: (_root, args) => ({ readsMachine: args }),
     subscribe: (_root, args, ctx) => open(ctx, args.model, machineUnits(checkMachineId(args.machine)), args.since),
+    resolve: resolveEvent,
+  }),
+  machineAgent: t.field({
+    type: ChangeRef,
+    description:
+      "What a machine agent watches, in one stream: its machine's and containers' changes (as machineLife) and the units assigned to it " +
+      "(as machineUnits), one snapshot for both.",
+    args: {
+      model: t.arg.string({ required: true }),
+      machine: t.arg.string({ required: true }),
+      since: t.arg.string({ description: sinceDescription }),
+    },
+    authScopes: (_root, args) => ({ readsMachine: args }),
+    subscribe: (_root, args, ctx) => {
+      const machine = checkMachineId(args.machine);
+      return open(ctx, args.model, together(machineLife(machine), machineUnits(machine)), args.since);
+    },
     resolve: resolveEvent,
   }),
   applicationRelations: t.field({
