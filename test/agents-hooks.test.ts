@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { AgentConnection, ApiError } from "../src/agents/connection.js";
 import { MachineAgent } from "../src/agents/machine-agent.js";
 import { JUJU_HOOK_RETRY } from "../src/agents/uniter/retry.js";
-import { BeginHookDocument, CommitHookDocument, UnitLifeDocument, type UnitLifeSubscription } from "../src/client/graphql.js";
+import { BeginHookDocument, CommitHookDocument, UnitAgentDocument, type UnitAgentSubscription } from "../src/client/graphql.js";
 import { useAgents } from "./support/agents.js";
 import { ManualClock } from "./support/manual-clock.js";
 import { CHANGES, subscribe, useLiveServer } from "./support/streams.js";
@@ -326,16 +326,16 @@ describe("a failed hook runs again only when allowed, once each time (issue 31: 
 });
 
 /**
- * A connection whose `unit`'s unitLife stream starts over at the worst moment, as after a reconnect: from the first
+ * A connection whose `unit`'s unitAgent stream starts over at the worst moment, as after a reconnect: from the first
  * beginHook on, the stream's rows are held back, and once that run is committed the stream sends again the full state
  * it sent first (from before the begin). The rows held back come when the test releases them.
  */
 class StaleSnapshotConnection extends AgentConnection {
-  private readonly first: UnitLifeSubscription[] = [];
+  private readonly first: UnitAgentSubscription[] = [];
   private firstSent = false;
-  private held: UnitLifeSubscription[] | null = null;
+  private held: UnitAgentSubscription[] | null = null;
   private replayed = false;
-  private deliver: (data: UnitLifeSubscription) => void = () => {};
+  private deliver: (data: UnitAgentSubscription) => void = () => {};
   /** Each beginHook's outcome: "begun", or the code it was refused with. */
   readonly begins: string[] = [];
 
@@ -352,15 +352,15 @@ class StaleSnapshotConnection extends AgentConnection {
     token: string,
     handlers: { next: (data: R) => void; failed: (error: Error) => void },
   ): () => void {
-    if ((document as unknown) !== UnitLifeDocument || (variables as { unit?: string }).unit !== this.unit)
+    if ((document as unknown) !== UnitAgentDocument || (variables as { unit?: string }).unit !== this.unit)
       return super.subscribe(document, variables, token, handlers);
-    this.deliver = handlers.next as (data: UnitLifeSubscription) => void;
+    this.deliver = handlers.next as (data: UnitAgentSubscription) => void;
     return super.subscribe(document, variables, token, {
       ...handlers,
       next: (data) => {
-        const event = data as UnitLifeSubscription;
+        const event = data as UnitAgentSubscription;
         if (!this.firstSent) this.first.push(event);
-        if (event.unitLife.type === "BOOKMARK") this.firstSent = true;
+        if (event.unitAgent.type === "BOOKMARK") this.firstSent = true;
         if (this.held) this.held.push(event);
         else handlers.next(data);
       },

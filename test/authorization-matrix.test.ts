@@ -51,7 +51,18 @@ const targets: Target[] = ["own", "same model", "other model"];
  * - unitState: what a unit agent keeps for itself (its state, its hook runs): its own agent, and whoever reads all;
  * - any: any valid credentials; admin: an admin whose token reaches every model.
  */
-type Rule = "any" | "admin" | "model" | "whole" | "unit" | "unitState" | "machine" | "application" | "relation" | "charm";
+type Rule =
+  | "any"
+  | "admin"
+  | "model"
+  | "whole"
+  | "unit"
+  | "unitState"
+  | "machine"
+  | "application"
+  | "relation"
+  | "charm"
+  | "unitAndApplication";
 
 /** Every field's rule: a type's rule covers its fields unless named here. */
 const typeRules: Record<string, Rule> = {
@@ -92,6 +103,8 @@ const fieldRules: Record<string, Rule> = {
   "Subscription.machineUnits": "machine",
   "Subscription.machineAgent": "machine",
   "Subscription.applicationRelations": "application",
+  // unitLife and applicationRelations in one stream: both their rules.
+  "Subscription.unitAgent": "unitAndApplication",
   "Subscription.relationUnits": "relation",
 };
 
@@ -151,6 +164,7 @@ const people: Role[] = ["admin", "operator", "read-only", "operator of this mode
 
 /** The policy: whether `role` may read, by `rule`, the entity `target` names. */
 function mayRead(role: Role, rule: Rule, target: Target): boolean {
+  if (rule === "unitAndApplication") return mayRead(role, "unit", target) && mayRead(role, "application", target);
   if (role === "anonymous") return false;
   if (rule === "any") return true;
   if (rule === "admin") return role === "admin";

@@ -128,6 +128,7 @@ const subscriptions: [string, (s: Scene) => Watcher][] = [
   ["machineLife", () => machineLife("1")],
   ["machineUnits", () => machineUnits("1")],
   ["machineAgent", () => together(machineLife("1"), machineUnits("1"))],
+  ["unitAgent", () => together(unitLife("wordpress/0"), applicationRelations("wordpress"))],
   ["applicationRelations", () => applicationRelations("wordpress")],
   ["relationUnits", (s) => relationUnits(s.db, "wordpress/0")],
 ];

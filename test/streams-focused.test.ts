@@ -141,6 +141,38 @@ describe("machineAgent", () => {
   });
 });
 
+describe("unitAgent", () => {
+  it("is unitLife and applicationRelations in one stream: one snapshot of both, then the changes of both, nothing else", async () => {
+    const { m, db, info } = await scene();
+    const s = stream("unitAgent", "$model: String!, $unit: String!", { model: m, unit: "wordpress/1" });
+    await s.synced();
+    expect(seen(s, "STATE")).toEqual([
+      "APPLICATION wordpress ALIVE",
+      "UNIT wordpress/1 ALIVE",
+      `RELATION ${db} ALIVE`,
+      `RELATION ${info} ALIVE`,
+    ]);
+    await live.ok(REMOVE_UNIT, { model: m, units: ["wordpress/0"] }); // another unit of its application
+    await live.ok(INTEGRATE, { model: m, a: "logging", b: "mysql" }); // a relation not its application's
+    await live.ok(REMOVE_UNIT, { model: m, units: ["wordpress/1"] });
+    await s.until((x) => seen(x).includes("UNIT wordpress/1 DYING"));
+    await caughtUp(s, m);
+    expect(seen(s)).toEqual(["UNIT wordpress/1 DYING"]);
+  });
+
+  it("refuses an invalid unit name (INVALID_ID) and a unit that does not exist (NOT_FOUND)", async () => {
+    const { m } = await scene();
+    for (const [unit, code] of [
+      ["wordpress", "INVALID_ID"],
+      ["wordpress/9", "NOT_FOUND"],
+    ]) {
+      const s = stream("unitAgent", "$model: String!, $unit: String!", { model: m, unit });
+      await s.until((x) => x.errors !== null);
+      expect(s.errors!.map((e) => e.extensions?.code)).toEqual([code]);
+    }
+  });
+});
+
 describe("unitLife", () => {
   it("holds the unit's own life and its application's, nothing else", async () => {
     const { m } = await scene();

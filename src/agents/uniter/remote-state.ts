@@ -1,23 +1,22 @@
 // What a unit's streams say (Juju's uniter remote-state watcher, worker/uniter/
-// remotestate): its unit and its application (unitLife), its application's
-// relations (applicationRelations) and, in each relation whose scope it is in,
-// the counterpart units in scope and their settings versions (relationUnits).
+// remotestate): its unit, its application and its application's relations (one
+// stream, unitAgent: unitLife and applicationRelations together) and, in each
+// relation whose scope it is in, the counterpart units in scope and their
+// settings versions (relationUnits).
 // Each stream feeds StreamViews; a change worth a pass calls `changed`. The agent
 // reads them at the start of a pass, and situation() turns them into the
 // resolver's terms.
 import {
   type ApplicationInfoFieldsFragment,
-  ApplicationRelationsDocument,
-  type ApplicationRelationsSubscription,
   type Life,
   type RelationInfoFieldsFragment,
   RelationUnitsDocument,
   type RelationUnitsSubscription,
   type ScopeInfoFieldsFragment,
   type SettingsInfoFieldsFragment,
+  UnitAgentDocument,
+  type UnitAgentSubscription,
   type UnitInfoFieldsFragment,
-  UnitLifeDocument,
-  type UnitLifeSubscription,
 } from "../../client/graphql.js";
 import { applicationOfUnit } from "../../core/unit-name.js";
 import type { AgentConnection } from "../connection.js";
@@ -25,8 +24,7 @@ import { type EntityView, StreamView } from "../stream-view.js";
 import type { HookSurroundings } from "./hook-operation.js";
 import type { RelationView, Situation } from "./resolver.js";
 
-type UnitLifeEvent = UnitLifeSubscription["unitLife"];
-type RelationsEvent = ApplicationRelationsSubscription["applicationRelations"];
+type UnitAgentEvent = UnitAgentSubscription["unitAgent"];
 type MembersEvent = RelationUnitsSubscription["relationUnits"];
 
 /** One relation's counterpart units in scope, and their settings versions (its relationUnits stream). */
@@ -44,9 +42,9 @@ export interface StreamsOf {
 }
 
 export class RemoteState implements HookSurroundings {
-  private readonly ownUnit = new StreamView<UnitLifeEvent, UnitInfoFieldsFragment>((e) => e.unit);
-  private readonly ownApplication = new StreamView<UnitLifeEvent, ApplicationInfoFieldsFragment>((e) => e.application);
-  private readonly relations = new StreamView<RelationsEvent, RelationInfoFieldsFragment>((e) => e.relation);
+  private readonly ownUnit = new StreamView<UnitAgentEvent, UnitInfoFieldsFragment>((e) => e.unit);
+  private readonly ownApplication = new StreamView<UnitAgentEvent, ApplicationInfoFieldsFragment>((e) => e.application);
+  private readonly relations = new StreamView<UnitAgentEvent, RelationInfoFieldsFragment>((e) => e.relation);
   /** relationUnits per relation whose scope the unit is in. */
   private readonly members = new Map<number, RelationMembers>();
   private readonly unsubscribe: (() => void)[] = [];
@@ -66,13 +64,12 @@ export class RemoteState implements HookSurroundings {
   watch(failed: (error: Error) => void): void {
     const { model, unit, token } = this.of;
     this.unsubscribe.push(
-      this.api.subscribe(UnitLifeDocument, { model, unit }, token, {
-        // Both views see every event: each takes its own kind's, and both end their snapshot at the same BOOKMARK.
-        next: (d) => this.poked([this.ownUnit.apply(d.unitLife), this.ownApplication.apply(d.unitLife)].includes(true)),
-        failed,
-      }),
-      this.api.subscribe(ApplicationRelationsDocument, { model, application: this.application }, token, {
-        next: (d) => this.poked(this.relations.apply(d.applicationRelations)),
+      this.api.subscribe(UnitAgentDocument, { model, unit }, token, {
+        // Every view sees every event: each takes its own kind's, and all end their snapshot at the same BOOKMARK.
+        next: (d) => {
+          const event = d.unitAgent;
+          this.poked([this.ownUnit.apply(event), this.ownApplication.apply(event), this.relations.apply(event)].includes(true));
+        },
         failed,
       }),
     );

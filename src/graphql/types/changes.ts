@@ -282,6 +282,26 @@ builder.subscriptionFields((t) => ({
     },
     resolve: resolveEvent,
   }),
+  unitAgent: t.field({
+    type: ChangeRef,
+    description:
+      "What a unit agent watches first, in one stream: its unit's and its application's changes (as unitLife) and its application's " +
+      "relations (as applicationRelations), one snapshot for both. Its relations' members stay a stream each (relationUnits).",
+    args: {
+      model: t.arg.string({ required: true }),
+      unit: t.arg.string({ required: true }),
+      since: t.arg.string({ description: sinceDescription }),
+    },
+    // Both streams' checks: the unit, and its application (a unit's machine agent reads the one, not the other).
+    authScopes: (_root, args) => ({
+      $all: { readsUnit: args, readsApplication: { model: args.model, application: args.unit.slice(0, args.unit.indexOf("/")) } },
+    }),
+    subscribe: (_root, args, ctx) => {
+      const { application } = parseUnitName(args.unit);
+      return open(ctx, args.model, together(unitLife(args.unit), applicationRelations(application)), args.since);
+    },
+    resolve: resolveEvent,
+  }),
   applicationRelations: t.field({
     type: ChangeRef,
     description: "The relations an application takes part in: what a unit agent joins and departs.",
