@@ -2,9 +2,14 @@
 // server, the real dummy provider, and the agents as GraphQL clients with their
 // own credentials, exactly as `npm start` runs them. Waits poll the API with a
 // deadline; nothing sleeps and hopes.
+
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { afterEach, describe, expect, it } from "vitest";
+import { AgentConnection } from "../src/agents/connection.js";
 import { Controller } from "../src/agents/controller.js";
 import { MachineAgent } from "../src/agents/machine-agent.js";
+import { Provisioner } from "../src/agents/provisioner.js";
+import { RemoveDeadMachineDocument, RemoveDeadMachinesDocument } from "../src/client/graphql.js";
 import { issueMachineCredentials } from "../src/model/index.js";
 import { DummyProvider } from "../src/provider/dummy.js";
 import type { StartInstanceParams } from "../src/provider/provider.js";
@@ -36,6 +41,42 @@ class HeldProvider extends RecordingProvider {
     const instance = await super.startInstance(params);
     await this.opened;
     return instance;
+  }
+}
+
+/** A cloud that counts the provisioner's full walks (each lists the instances). */
+class WalkCounting extends DummyProvider {
+  walks = 0;
+  override async listInstances() {
+    this.walks++;
+    return super.listInstances();
+  }
+}
+
+/** A connection on which the machines stream's removals never arrive, and which notes each removal asked for. */
+class HoldingRemovals extends AgentConnection {
+  /** The machines of each removeDeadMachine(s) call, in order. */
+  readonly removals: string[][] = [];
+
+  override subscribe<R, V>(
+    document: TypedDocumentNode<R, V>,
+    variables: V,
+    token: string,
+    handlers: { next: (data: R) => void; failed: (error: Error) => void },
+  ): () => void {
+    return super.subscribe(document, variables, token, {
+      ...handlers,
+      next: (data) => {
+        if (!(data as { changes?: { removed?: boolean } }).changes?.removed) handlers.next(data);
+      },
+    });
+  }
+
+  override request<R, V>(document: TypedDocumentNode<R, V>, variables: V, token: string): Promise<R> {
+    const input = (variables as { input?: { machine?: string; machines?: string[] } }).input;
+    if ((document as unknown) === RemoveDeadMachineDocument) this.removals.push([input!.machine!]);
+    if ((document as unknown) === RemoveDeadMachinesDocument) this.removals.push(input!.machines!);
+    return super.request(document, variables, token);
   }
 }
 
@@ -263,6 +304,39 @@ describe("the provisioner", { timeout: scaled(120_000) }, () => {
     });
     await expect.poll(async () => (await machines(model))[id], DEADLINE).toBeUndefined();
     expect((await provider.listInstances()).map((i) => i.id)).not.toContain(instance);
+  });
+
+  it("asks once for a Dead machine's removal: its passes before the stream shows it gone do not ask again", async () => {
+    const { name: model } = await live.newModel();
+    const id = await addMachine(model);
+    await live.ok(`mutation ($input: ProvisionedInput!) { setMachineProvisioned(input: $input) { id } }`, {
+      input: { model, machine: id, instanceId: "i-held" },
+    });
+    await live.ok(`mutation ($input: RemoveMachineInput!) { removeMachine(input: $input) { outcome } }`, {
+      input: { model, machines: [id] },
+    });
+    await live.ok(`mutation ($input: MachineTargetInput!) { setMachineDead(input: $input) { id } }`, { input: { model, machine: id } });
+    const api = new HoldingRemovals(live.url);
+    const provider = new WalkCounting();
+    const provisioner = new Provisioner(api, {
+      model,
+      token: (await issueMachineCredentials(live.store.db, { model, machine: "0" })).token,
+      provider,
+      cloudPollMs: 20,
+      userData: () => "",
+    });
+    provisioner.start();
+    try {
+      await expect.poll(() => api.removals.length, DEADLINE).toBe(1);
+      await expect.poll(async () => (await machines(model))[id], DEADLINE).toBeUndefined();
+      // The removal's event is held back: full passes walk the Dead machine in the view again.
+      const walks = provider.walks;
+      await expect.poll(() => provider.walks, DEADLINE).toBeGreaterThanOrEqual(walks + 3);
+      expect(api.removals).toEqual([[id]]);
+    } finally {
+      await provisioner.stop();
+      await api.close();
+    }
   });
 
   it("a Dying machine that never got an instance is removed by the provisioner (no agent will ever run on it)", async () => {

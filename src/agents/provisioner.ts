@@ -74,6 +74,11 @@ export class Provisioner {
   private readonly recordings: Batch<{ machine: string; instanceId: string }, { id: string; instanceId: string | null }>;
   /** The Dead machines of a pass, removed in one call. */
   private readonly removals: Batch<string, boolean>;
+  /**
+   * Machines it removed that its view still shows: the stream's removal comes after the call's answer, and a pass run
+   * between the two asked again, refused (NOT_FOUND) and with it the whole bulk call its neighbours were in.
+   */
+  private readonly removed = new Set<string>();
 
   constructor(
     private readonly api: AgentConnection,
@@ -137,6 +142,7 @@ export class Provisioner {
     this.dirty = new Set();
     // Only a full walk looks at the cloud: lost and stray instances raise no machine change.
     const instances = everything ? new Map((await this.options.provider.listInstances()).map((i) => [i.id, i])) : null;
+    for (const id of this.removed) if (!this.view.machines.has(id)) this.removed.delete(id);
     const dead: MachineView[] = [];
     for (const id of ids) {
       if (this.stopped) return;
@@ -149,7 +155,7 @@ export class Provisioner {
       else if (machine.life === "ALIVE" && machine.instanceId !== null && machine.status !== "error")
         await this.checkInstance(machine, instances?.get(machine.instanceId)?.status);
       else if (machine.life === "DYING" && machine.instanceId === null) await this.removeUnprovisioned(machine);
-      else if (machine.life === "DEAD") dead.push(machine);
+      else if (machine.life === "DEAD" && !this.removed.has(machine.id)) dead.push(machine);
     }
     if (dead.length) await this.release(dead);
     if (instances) await this.harvest([...instances.values()]);
@@ -257,9 +263,11 @@ export class Provisioner {
       machines.map(async (machine) => {
         try {
           await this.removals.add(machine.id);
+          this.removed.add(machine.id);
           this.log(`provisioner of ${model}: stopped ${machine.instanceId ?? "no instance"} and removed machine ${machine.id}`);
         } catch (error) {
           if (!(error instanceof ApiError && error.code === "NOT_FOUND")) throw error;
+          this.removed.add(machine.id); // gone already: by another provisioner, or before a restart
         }
       }),
     );
