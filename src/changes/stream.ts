@@ -216,7 +216,10 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     const recent = this.tail.recent;
     if (this.tail.head > this.through) {
       if (recent.length === 0 || recent[0]!.revision > this.through + 1) return false;
-      for (const event of recent) this.queueTaken(event);
+      // From the first event past `through` on: a new stream's snapshot is usually near the tail's head, and walking
+      // the tail's memory (4,096 events) from its start for each of thousands of streams opening was 7% of the
+      // server's CPU while 1,000 units settled.
+      for (let i = firstAfter(recent, this.through); i < recent.length; i++) this.queueTaken(recent[i]!);
     }
     if (this.through < this.reach) return false;
     this.lagging = false;
@@ -253,4 +256,16 @@ export class ChangeStream implements AsyncIterableIterator<ChangeEvent | StreamF
     this.waiting = null;
     waiting?.();
   }
+}
+
+/** The index of the first event of `events` (in revision order) past `revision`; their length when none is. */
+function firstAfter(events: readonly EntityEvent[], revision: number): number {
+  let low = 0;
+  let high = events.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (events[middle]!.revision <= revision) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
