@@ -20,6 +20,7 @@ import { issueMachineCredentials, issueUnitCredentials } from "../src/model/inde
 import { type RunningServer, startServer } from "../src/server/app.js";
 import { useAgents } from "./support/agents.js";
 import { type LifelineProcess, startLifeline } from "./support/lifeline-process.js";
+import { restartablePort } from "./support/ports.js";
 import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
 import { CHANGES, EVENT_FIELDS, type LiveServer, post, subscribe } from "./support/streams.js";
 import { scaled } from "./support/time-scale.js";
@@ -50,7 +51,8 @@ async function ok<T = any>(query: string, variables: Record<string, unknown> = {
 
 beforeAll(async () => {
   store = await openTestStore();
-  running = await startServer(store, "127.0.0.1", 0, { feed: { pollIntervalMs: 250 }, presence: PRESENCE });
+  // A port outside the ephemeral range: a spec restarts the server on it (restartablePort says why).
+  running = await startServer(store, "127.0.0.1", await restartablePort(), { feed: { pollIntervalMs: 250 }, presence: PRESENCE });
   url = running.url;
   Object.assign(live, { store, running, url, post: (q: string, v?: Record<string, unknown>) => post(url, q, v), ok });
 });
