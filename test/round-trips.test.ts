@@ -46,7 +46,7 @@ import {
   setUnitDead,
   setWorkloadStatus,
 } from "../src/model/index.js";
-import { onPostgres, uniqueName } from "./support/store.js";
+import { createPrivateDatabase, onPostgres, uniqueName } from "./support/store.js";
 
 /**
  * The round trips `run` takes on the busiest of this process's sockets: an operation runs on one connection of its own
@@ -134,13 +134,17 @@ const isolationOf = statement([], (db) =>
 
 describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; PGlite runs in-process)", () => {
   let store: Store;
+  let database: { url: string; drop(): Promise<void> };
   const model = uniqueName("trips");
   let machine: string;
   let relation: number;
   beforeAll(async () => {
     // One connection, so that the warm-up cycle below prepares every statement on it (a statement's first run on a
     // connection takes a round trip more: src/db/prepared.ts).
-    store = await openStore({ databaseUrl: process.env.DATABASE_URL!, maxConnections: 1 });
+    // A database of its own: another file's server compacting every model's log (retention.ts) moves this model's row,
+    // and the next write's lock, taken as last committed, is then retried with a round trip more (model-lock.ts).
+    database = await createPrivateDatabase();
+    store = await openStore({ databaseUrl: database.url, maxConnections: 1 });
     await addModel(store.db, { name: model });
     await deploy(store.db, { model, charm: "memcached", application: "cache", numUnits: 0 });
     machine = (await addMachine(store.db, { model })).id;
@@ -170,7 +174,10 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     await removeDeadMachine(store.db, { model, machine: spare });
     await setConstraints(store.db, { model, application: "cache", constraints: "cores=1" });
   });
-  afterAll(() => store.close());
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
 
   /** A unit of the application, Alive on the provisioned machine. */
   const newUnit = async () => (await addUnit(store.db, { model, application: "cache", count: 1, placement: [machine] }))[0]!.name;
