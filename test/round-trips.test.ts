@@ -9,6 +9,7 @@ import net from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChangeFeed } from "../src/changes/feed.js";
+import { compactModel } from "../src/changes/retention.js";
 import type { ChangeStream } from "../src/changes/stream.js";
 import {
   applicationRelations,
@@ -204,6 +205,16 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
   it("setConstraints on the model this process last wrote: the lock, the write and the commit in one trip", async () => {
     for (let n = 0; n < 20; n++) await setConstraints(store.db, { model, constraints: `cores=${n}` }); // its statements prepared on every connection
     expect(await roundTrips(() => setConstraints(store.db, { model, constraints: "cores=3" }))).toBe(1);
+  });
+
+  it("a compaction of the model's log does not move the row its next write expects: setConstraints still one trip", async () => {
+    const compacted = uniqueName("compacted");
+    await addModel(store.db, { name: compacted });
+    for (let n = 0; n < 20; n++) await setConstraints(store.db, { model: compacted, constraints: `cores=${n}` });
+    const [row] = await store.db.select().from(models).where(eq(models.name, compacted));
+    const floor = await compactModel(store.db, row!.id, { keepRevisions: 1, minAgeMs: 0, batch: 10_000 });
+    expect(floor).toBeGreaterThan(row!.compactedThrough);
+    expect(await roundTrips(() => setConstraints(store.db, { model: compacted, constraints: "cores=3" }))).toBe(1);
   });
 
   it("removeUnit: the lock with the unit, its subordinates and its machine if unprovisioned; the Dying write with the commit", async () => {

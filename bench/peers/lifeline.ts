@@ -28,17 +28,23 @@ const CHANGES =
     : `subscription ($model: String!) { changes(model: $model) {
         type revision kind entity life removed changed model { name defaultSeries automaticallyRetryHooks constraints { text } } } }`;
 
+/** BENCH_PROFILE=<dir>: a V8 CPU profile of Lifeline's server, written there when it stops. */
+const profileFlags = () => (process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []);
+
 export type LifelinePeer = PeerSystem & Mutation;
 
 export async function startLifelinePeer(): Promise<LifelinePeer> {
   const database = await createBenchDatabase("peers_lifeline");
   let server: Awaited<ReturnType<typeof startLifeline>>;
   try {
-    server = await startLifeline({
-      DATABASE_URL: database.url.toString(),
-      LIFELINE_AGENTS: "0",
-      LIFELINE_BOOKMARK_INTERVAL_MS: "600000",
-    });
+    server = await startLifeline(
+      {
+        DATABASE_URL: database.url.toString(),
+        LIFELINE_AGENTS: "0",
+        LIFELINE_BOOKMARK_INTERVAL_MS: "600000",
+      },
+      profileFlags(),
+    );
   } catch (error) {
     await database.drop();
     throw error;

@@ -97,7 +97,7 @@ export function appendStatements(pending: readonly PendingChange[], notify = tru
 /** $1: how many changes, $2: the model, $3: the changes (a JSON array), and with `notify` $4: the NOTIFY channel. */
 const append = (notify: boolean) => `
   with bump as (
-    update models set revision = revision + $1 where id = $2 returning revision, to_jsonb(models) as model_row
+    update models set revision = revision + $1 where id = $2 returning revision, to_jsonb(models) - 'compacted_through' as model_row
   ), appended as (
     insert into changes (model_id, revision, kind, entity, life, removed, fields)
     select $2, bump.revision - $1 + c.n, c.kind, c.entity, c.life::life, c.removed, c.fields
@@ -106,7 +106,8 @@ const append = (notify: boolean) => `
   )
   -- A model gone from inside its own transaction cannot be: every writer holds its row lock.
   -- Were it gone, dividing by its missing row's count fails the statement, and so the transaction.
-  -- The model's row as the transaction leaves it: what this process's next writer of the model expects (model-lock.ts).
+  -- The model's row as the transaction leaves it, but for the log's compaction floor: what this process's next writer
+  -- of the model expects (model-lock.ts).
   select bump.revision, bump.model_row::text as model_row${notify ? ", pg_notify($4, $2::text)" : ", to_json(now()) #>> '{}' as committed_at"}
   from (select count(*)::int as n from bump) as present left join bump on true
   where 1 / present.n = 1`;

@@ -234,7 +234,8 @@ export const modelAdded = (m: ModelRow) =>
   });
 export const modelConfigSet = (m: Pick<ModelRow, "name" | "life" | "automaticallyRetryHooks">) =>
   row("model", m.name, m.life, { automaticallyRetryHooks: m.automaticallyRetryHooks });
-export const modelConstraintsSet = (m: ModelRow, constraints: StoredConstraints) => row("model", m.name, m.life, { constraints });
+export const modelConstraintsSet = (m: Pick<ModelRow, "name" | "life">, constraints: StoredConstraints) =>
+  row("model", m.name, m.life, { constraints });
 export const modelLifeSet = (name: string, life: Life) => row("model", name, life, {});
 
 export const machineAdded = (m: MachineRow) =>

@@ -17,7 +17,12 @@ import type {
   units,
 } from "../db/schema.js";
 
-export type ModelRow = typeof models.$inferSelect;
+/**
+ * A model's row as writes see it. compacted_through is the change log's own (src/changes/retention.ts): no write reads
+ * it, and the lock taken as last committed (write/model-lock.ts) leaves it out, so a compaction does not move the row
+ * a write expects.
+ */
+export type ModelRow = Omit<typeof models.$inferSelect, "compactedThrough">;
 export type MachineRow = typeof machines.$inferSelect;
 export type CharmRow = typeof charms.$inferSelect;
 export type ApplicationRow = typeof applications.$inferSelect;

@@ -30,13 +30,17 @@ const modelRowForUpdate = statement(["name"], (db, p) => db.select().from(models
 const modelRowByIdForUpdate = statement(["id"], (db, p) => db.select().from(models).where(eq(models.id, p.id)).for("update"));
 
 /**
- * The model's row locked, or the statement failed (division by zero: 22012) unless the row is `row`, to_jsonb's text.
- * Under READ COMMITTED a row updated while the lock waited is compared as committed, after the wait.
+ * The model's row locked, or the statement failed (division by zero: 22012) unless the row is `row`, to_jsonb's text
+ * less compacted_through. Under READ COMMITTED a row updated while the lock waited is compared as committed, after the
+ * wait. The log's compaction (src/changes/retention.ts) moves only compacted_through, which no write reads (ModelRow),
+ * so it does not cost the model's next write a retry.
  */
 const modelRowHeldAsExpected = statement(["id", "row"], (db, p) =>
   db
     .select({ held: sql<number>`1 / count(*)::int` })
-    .from(sql`(select from ${models} m where m.id = ${p.id} and to_jsonb(m) = ${p.row}::jsonb for update of m) as held`),
+    .from(
+      sql`(select from ${models} m where m.id = ${p.id} and to_jsonb(m) - 'compacted_through' = ${p.row}::jsonb for update of m) as held`,
+    ),
 );
 
 /** Past this many names the store's model ids (Tx.modelIds) start again: a bound, not an eviction policy (a model's first lock after it is one round trip more). */
@@ -82,7 +86,8 @@ function lockAsExpected(tx: Tx, name: string, expected: string): Promise<ModelRo
   return Promise.resolve(row);
 }
 
-const modelColumns = Object.entries(getTableColumns(models));
+const { compactedThrough: _, ...lockedColumns } = getTableColumns(models);
+const modelColumns = Object.entries(lockedColumns);
 
 /** A model's row from to_jsonb's text of it, as Drizzle would have read it. */
 function modelRowFromJson(text: string): ModelRow {
