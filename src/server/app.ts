@@ -359,6 +359,9 @@ export async function startServer(store: Store, host: string, port: number, opti
           if (!outage) throw error;
           return [new GraphQLError(outage.message, { extensions: outage.extensions })];
         }
+        // Parsed and checked, the document's text is needed no more; the message holding it lives as long as the
+        // stream does (graphql-ws keeps it for each result), a kilobyte a stream for hours (docs/decisions.md, Memory).
+        (params as { query: string }).query = "";
         return {
           schema,
           operationName: params.operationName,
