@@ -239,33 +239,47 @@ export class AgentPresence {
   }
 }
 
-/** Ends exactly once, whichever way the stream ends: done, returned (its socket closed), thrown, or failed. */
-function counted<T>(source: AsyncIterable<T>, ended: () => void): AsyncIterableIterator<T> {
-  const iterator = source[Symbol.asyncIterator]();
-  return {
-    async next() {
-      try {
-        const step = await iterator.next();
-        if (step.done) ended();
+/**
+ * Ends exactly once, whichever way the stream ends: done, returned (its socket closed), thrown, or failed. Its `next()`
+ * chains promises rather than awaits, as MappedStream's (shared-execution.ts): an agent's stream waits for hours.
+ */
+class Counted<T> implements AsyncIterableIterator<T> {
+  private readonly iterator: AsyncIterator<T>;
+
+  constructor(
+    source: AsyncIterable<T>,
+    private readonly ended: () => void,
+  ) {
+    this.iterator = source[Symbol.asyncIterator]();
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    return this.iterator.next().then(
+      (step) => {
+        if (step.done) this.ended();
         return step;
-      } catch (error) {
-        ended();
+      },
+      (error: unknown) => {
+        this.ended();
         throw error;
-      }
-    },
-    async return() {
-      ended();
-      return (await iterator.return?.()) ?? { value: undefined, done: true };
-    },
-    async throw(error: unknown) {
-      ended();
-      if (iterator.throw) return iterator.throw(error);
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+      },
+    );
+  }
+
+  async return(): Promise<IteratorResult<T>> {
+    this.ended();
+    return (await this.iterator.return?.()) ?? { value: undefined, done: true };
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<T>> {
+    this.ended();
+    if (this.iterator.throw) return this.iterator.throw(error);
+    throw error;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
 }
 
 /** Counts every subscription an agent holds open, on either transport, for as long as it is open. */
@@ -278,7 +292,7 @@ export function usePresence(presence: AgentPresence | undefined): Plugin<Context
       return {
         onSubscribeResult({ result, setResult }) {
           if (!(Symbol.asyncIterator in (result as object))) return;
-          setResult(counted(result as AsyncIterable<unknown>, presence.streamOpened(actor)) as never);
+          setResult(new Counted(result as AsyncIterable<unknown>, presence.streamOpened(actor)) as never);
         },
       };
     },

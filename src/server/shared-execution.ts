@@ -91,33 +91,44 @@ const isAbort = (error: unknown) => error instanceof Error && error.name === "Ab
 const masked = (result: ExecutionResult, mask: MaskError): ExecutionResult =>
   result.errors ? { ...result, errors: result.errors.map((error) => mask(error) as GraphQLError) } : result;
 
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+
 /**
  * Maps a source stream; unlike an async generator, `return()` reaches the source at once even while a `next()` waits.
  * A failure of the source reaches the client masked, as yoga's per-result error handling would have sent it.
+ * A class whose `next()` chains promises rather than awaits: a stream waits in `next()` for hours, and an async
+ * method's idle frame (its generator, registers and promises) and an object literal's own method closures cost each
+ * stream more than a pending `then` and shared methods (docs/decisions.md, "Memory").
  */
-function mapStream<T, U>(source: AsyncIterator<T>, map: (value: T) => Promise<U>, mask: MaskError): AsyncIterableIterator<U> {
-  return {
-    async next() {
-      let step: IteratorResult<T>;
-      try {
-        step = await source.next();
-      } catch (error) {
-        throw isAbort(error) ? error : mask(error);
-      }
-      return step.done ? { value: undefined, done: true } : { value: await map(step.value), done: false };
-    },
-    async return() {
-      await source.return?.();
-      return { value: undefined, done: true };
-    },
-    async throw(error: unknown) {
-      await source.return?.();
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+class MappedStream<T, U> implements AsyncIterableIterator<U> {
+  constructor(
+    private readonly source: AsyncIterator<T>,
+    private readonly map: (value: T) => Promise<U>,
+    private readonly mask: MaskError,
+  ) {}
+
+  next(): Promise<IteratorResult<U>> {
+    return this.source.next().then(
+      (step) => (step.done ? DONE : this.map(step.value).then((value) => ({ value, done: false }))),
+      (error: unknown) => {
+        throw isAbort(error) ? error : this.mask(error);
+      },
+    );
+  }
+
+  async return(): Promise<IteratorResult<U>> {
+    await this.source.return?.();
+    return DONE;
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<U>> {
+    await this.source.return?.();
+    throw error;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
 }
 
 export async function sharedSubscribe(
@@ -134,7 +145,7 @@ export async function sharedSubscribe(
     if (live) source.deliverLive(live);
   }
   const deliver = (payload: unknown) => executeShared(payload, key, args, mask);
-  return mapStream((source as AsyncIterable<unknown>)[Symbol.asyncIterator](), deliver, mask);
+  return new MappedStream((source as AsyncIterable<unknown>)[Symbol.asyncIterator](), deliver, mask);
 }
 
 /**
