@@ -488,7 +488,9 @@ async function main() {
       "writes/unit",
       "machines removed",
       "ms/unit",
-      "peak RSS",
+      "peak RSS settling",
+      "RSS settled",
+      "peak RSS removing",
       "left behind",
     ];
     printHeader(header);
@@ -501,7 +503,6 @@ async function main() {
         ((phase.figures.cpuSeconds * 1000) / n).toFixed(2),
         `${(phase.writes.transactions / n).toFixed(1)} (${(phase.writes.rows / n).toFixed(1)} rows)`,
       ];
-      const peak = Math.max(o.settle.figures.peakRssMiB, o.removal.figures.peakRssMiB, o.machines.figures.peakRssMiB);
       printRow([
         o.scenario.label,
         `${o.addSeconds.toFixed(1)} s`,
@@ -509,7 +510,9 @@ async function main() {
         ...cost(o.removal),
         seconds(o.machines),
         perUnit(o.machines, n),
-        `${n0(peak)} MiB`,
+        `${n0(o.settle.figures.peakRssMiB)} MiB`,
+        `${n0(o.settle.figures.endRssMiB)} MiB`,
+        `${n0(Math.max(o.removal.figures.peakRssMiB, o.machines.figures.peakRssMiB))} MiB`,
         o.leftBehind,
       ]);
     }

@@ -9,6 +9,8 @@ import { statFields, TICKS_PER_SECOND } from "./machine-cpu.js";
 export interface PhaseFigures {
   /** The largest resident set size sampled during the phase, in MiB. */
   peakRssMiB: number;
+  /** The resident set size when the phase ended, in MiB. */
+  endRssMiB: number;
   /** CPU seconds the process used during the phase. */
   cpuSeconds: number;
 }
@@ -57,7 +59,7 @@ export class ProcessSampler {
       end: () => {
         this.sample();
         this.open.delete(phase);
-        return { peakRssMiB: phase.peak, cpuSeconds: cpuSeconds(this.pid) - cpuAtStart };
+        return { peakRssMiB: phase.peak, endRssMiB: rssMiB(this.pid), cpuSeconds: cpuSeconds(this.pid) - cpuAtStart };
       },
     };
   }

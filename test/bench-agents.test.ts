@@ -31,7 +31,9 @@ describe.skipIf(!onLoopback)(
       expect(output).toMatch(/^raw PostgreSQL, same run: [\d,]+\/s single-row inserts/m);
       expect(output).toMatch(/^\| units \| addUnit calls \| settled \| ms\/unit \|/m);
       // Every phase finished (a deadline would print "deadline"), and the database holds nothing of the removed application.
-      expect(output).toMatch(/^\| 3 \| [\d.]+ s \| [\d.]+ s \| .* \| [\d.]+ s \| .* \| [\d.]+ s \| [\d.]+ \| [\d,]+ MiB \| nothing \|$/m);
+      expect(output).toMatch(
+        /^\| 3 \| [\d.]+ s \| [\d.]+ s \| .* \| [\d.]+ s \| .* \| [\d.]+ s \| [\d.]+ \| [\d,]+ MiB \| [\d,]+ MiB \| [\d,]+ MiB \| nothing \|$/m,
+      );
       expect(output).toMatch(/^\| 2, real hooks \| [\d.]+ s \| [\d.]+ s \| .* \| nothing \|$/m);
       // Where each phase's CPU went, a unit: the server's, PostgreSQL's (local here), the rest of the machine's.
       for (const phase of ["settled", "removed", "machines removed"])
