@@ -14,7 +14,7 @@
 import type { Socket } from "node:net";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { print } from "graphql";
-import { type Client, createClient } from "graphql-ws";
+import { type Client, createClient, type ExecutionResult, type Sink, type SubscribePayload } from "graphql-ws";
 import WebSocket from "ws";
 import { corkForTurn } from "../net/cork.js";
 import { PASS_RETRY } from "./serial.js";
@@ -145,51 +145,18 @@ export class AgentConnection {
    * refusal (FORBIDDEN, UNAUTHENTICATED, NOT_FOUND) ends the stream through `failed`.
    * Returns the unsubscribe function.
    */
-  subscribe<R, V>(
-    document: TypedDocumentNode<R, V>,
-    variables: V,
-    token: string,
-    handlers: { next: (data: R) => void; failed: (error: Error) => void },
-  ): () => void {
-    // A stream the server ends for a reason that passes (UNAVAILABLE: the database out of reach) is opened again, after
-    // 1 s doubling to 30 s, and starts over with the full state, as after a reconnect: the agent reconciles from it.
-    let ended = false;
-    let unsubscribe = () => {};
-    const retry = new RetryTimer(PASS_RETRY, () => open());
-    const open = () => {
-      unsubscribe(); // the stream that failed, if it is still open
-      unsubscribe = this.streams[socketOf(token)]!.subscribe<R>(
-        {
-          query: textOf(document as TypedDocumentNode<unknown, unknown>),
-          variables: variables as Record<string, unknown>,
-          extensions: { authorization: `Bearer ${token}` },
-        },
-        {
-          next: (result) => {
-            const error = failure(result as Result);
-            if (!error) {
-              retry.reset();
-              handlers.next(result.data as R);
-            } else streamEnded(error);
-          },
-          // graphql-ws hands a refusal at subscribe time (before the stream's first event) as the list of its errors.
-          error: (error) =>
-            streamEnded(Array.isArray(error) ? failure({ errors: error })! : error instanceof Error ? error : new Error(String(error))),
-          complete: () => {},
-        },
-      );
-    };
-    const streamEnded = (error: Error) => {
-      if (ended) return;
-      if (error instanceof ApiError && error.retryable) retry.start();
-      else handlers.failed(error);
-    };
-    open();
-    return () => {
-      ended = true;
-      retry.reset();
-      unsubscribe();
-    };
+  subscribe<R, V>(document: TypedDocumentNode<R, V>, variables: V, token: string, handlers: StreamHandlers<R>): () => void {
+    const stream = new AgentStream(
+      this.streams[socketOf(token)]!,
+      {
+        query: textOf(document as TypedDocumentNode<unknown, unknown>),
+        variables: variables as Record<string, unknown>,
+        extensions: { authorization: `Bearer ${token}` },
+      },
+      handlers,
+    );
+    stream.open();
+    return () => stream.close();
   }
 
   /** Requests as the agent whose token this is. */
@@ -199,5 +166,61 @@ export class AgentConnection {
 
   async close(): Promise<void> {
     await Promise.all([this.requests, ...this.streams].map((client) => client.dispose()));
+  }
+}
+
+/** What an agent hears of its stream: each event's data, and the refusal that ends it. */
+export interface StreamHandlers<R> {
+  next: (data: R) => void;
+  failed: (error: Error) => void;
+}
+
+/**
+ * One agent's stream on its token's socket, and graphql-ws's sink for it. A stream the server ends for a reason that
+ * passes (UNAVAILABLE: the database out of reach) is opened again, after 1 s doubling to 30 s, and starts over with
+ * the full state, as after a reconnect: the agent reconciles from it. A class, not closures: a process holds three of
+ * these a unit for as long as the units live (docs/decisions.md, "Memory").
+ */
+class AgentStream<R> implements Sink<ExecutionResult<R>> {
+  private ended = false;
+  private unsubscribe: (() => void) | null = null;
+  /** Made on the first failure that passes: most streams never meet one. */
+  private retry: RetryTimer | null = null;
+
+  constructor(
+    private readonly client: Client,
+    private readonly payload: SubscribePayload,
+    private readonly handlers: StreamHandlers<R>,
+  ) {}
+
+  open(): void {
+    this.unsubscribe?.(); // the stream that failed, if it is still open
+    this.unsubscribe = this.client.subscribe<R>(this.payload, this);
+  }
+
+  close(): void {
+    this.ended = true;
+    this.retry?.reset();
+    this.unsubscribe?.();
+  }
+
+  next(result: ExecutionResult<R>): void {
+    const error = failure(result as Result);
+    if (error) return this.streamEnded(error);
+    this.retry?.reset();
+    this.handlers.next(result.data as R);
+  }
+
+  /** graphql-ws hands a refusal at subscribe time (before the stream's first event) as the list of its errors. */
+  error(error: unknown): void {
+    this.streamEnded(Array.isArray(error) ? failure({ errors: error })! : error instanceof Error ? error : new Error(String(error)));
+  }
+
+  complete(): void {}
+
+  private streamEnded(error: Error): void {
+    if (this.ended) return;
+    if (error instanceof ApiError && error.retryable) (this.retry ??= new RetryTimer(PASS_RETRY, () => this.open())).start();
+    else this.handlers.failed(error);
   }
 }
