@@ -206,7 +206,10 @@ class AgentStream<R> implements Sink<ExecutionResult<R>> {
 
   next(result: ExecutionResult<R>): void {
     const error = failure(result as Result);
-    if (error) return this.streamEnded(error);
+    if (error) {
+      this.streamEnded(error);
+      return;
+    }
     this.retry?.reset();
     this.handlers.next(result.data as R);
   }
@@ -220,7 +223,11 @@ class AgentStream<R> implements Sink<ExecutionResult<R>> {
 
   private streamEnded(error: Error): void {
     if (this.ended) return;
-    if (error instanceof ApiError && error.retryable) (this.retry ??= new RetryTimer(PASS_RETRY, () => this.open())).start();
-    else this.handlers.failed(error);
+    if (!(error instanceof ApiError && error.retryable)) {
+      this.handlers.failed(error);
+      return;
+    }
+    this.retry ??= new RetryTimer(PASS_RETRY, () => this.open());
+    this.retry.start();
   }
 }

@@ -433,7 +433,7 @@ export function relationUnits(relationId: number, unit: string): Watcher {
 /**
  * Several watchers as one stream: what any of them covers, their snapshots read in the one transaction, one after
  * another in their order. An agent that watches two things (its machine, and the units it deploys) then keeps one stream
- * open, not two: each stream costs the server about 14 KiB however little it carries (docs/decisions.md, "Memory").
+ * open, not two: each stream costs the server about 9 KiB however little it carries (docs/decisions.md, "Memory").
  */
 export function together(...parts: Watcher[]): Watcher {
   const routes = parts.map((part) => part.routes);
