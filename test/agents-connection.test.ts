@@ -2,6 +2,7 @@
 import net from "node:net";
 import { setTimeout } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { AgentConnection } from "../src/agents/connection.js";
 import { SetMachineStatusDocument } from "../src/client/graphql.js";
 import { issueMachineCredentials } from "../src/model/index.js";
@@ -30,6 +31,36 @@ describe("an agent process's connection", () => {
       expect(opened).toBe(1);
     } finally {
       live.running.server.off("connection", count);
+    }
+  });
+});
+
+describe("requests in flight", () => {
+  it("a process's agents have at most 128 requests on the server at once; the rest wait in the process, and all are answered", async () => {
+    const { name: model } = await live.newModel();
+    const { token } = await issueMachineCredentials(live.store.db, { model, machine: "0" });
+    // On the server's sockets: each subscribe message received begins an operation, each complete sent ends one.
+    let onServer = 0;
+    let most = 0;
+    const { emit, send } = WebSocket.prototype;
+    WebSocket.prototype.emit = function (this: WebSocket, event: string | symbol, ...args: unknown[]) {
+      if (event === "message" && String(args[0]).includes('"type":"subscribe"')) most = Math.max(most, ++onServer);
+      return emit.call(this, event, ...args);
+    } as typeof emit;
+    WebSocket.prototype.send = function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+      if (typeof data === "string" && data.includes('"type":"complete"')) onServer--;
+      return (send as (...a: unknown[]) => void).call(this, data, ...rest);
+    } as typeof send;
+    try {
+      const api = new AgentConnection(live.url);
+      connections.push(api);
+      const statuses = Array.from({ length: 400 }, (_, i) => (i % 2 ? "STARTED" : "STOPPED") as "STARTED" | "STOPPED");
+      await Promise.all(statuses.map((status) => api.request(SetMachineStatusDocument, { input: { model, machine: "0", status } }, token)));
+      expect(most).toBeGreaterThan(1);
+      expect(most).toBeLessThanOrEqual(128);
+    } finally {
+      WebSocket.prototype.emit = emit;
+      WebSocket.prototype.send = send;
     }
   });
 });
