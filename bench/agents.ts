@@ -26,7 +26,7 @@ import postgres from "postgres";
 import { type Api, ApiTimeout, apiAt } from "./api.js";
 import { createBenchDatabase } from "./database.js";
 import { describeCleanups, describeMachinesLeft, describeUnitsLeft } from "./leftovers.js";
-import { type LifelineProcess, startLifeline } from "./lifeline-process.js";
+import { type LifelineProcess, profileFlags, startLifeline } from "./lifeline-process.js";
 import { busyShare, type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
 import { ModelWatch } from "./model-watch.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
@@ -417,7 +417,7 @@ async function main() {
   let failed = false;
   try {
     // BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (API and agents) there when it stops.
-    const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    const profile = profileFlags();
     // BENCH_NODE_FLAGS: more flags for the server's node (space-separated), for trying V8's settings.
     profile.push(...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean));
     server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_CLOUD_FILE: join(cloudDir, "cloud.json") }, profile);

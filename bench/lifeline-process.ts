@@ -5,6 +5,10 @@
 // line per hook, and the benchmark must not grow with that.
 import { spawn } from "node:child_process";
 
+/** BENCH_PROFILE=<dir>: node's flags for a V8 CPU profile of the server, written there when it stops (none without it). */
+export const profileFlags = (): string[] =>
+  process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+
 /** The admin token the benchmark's servers are started with (LIFELINE_ADMIN_TOKEN). */
 export const ADMIN_TOKEN = "llt_bench-agents-admin-token-not-secret";
 

@@ -9,7 +9,7 @@ import { print } from "graphql";
 import { ChangesDocument } from "../../src/client/graphql.js";
 import { apiAt } from "../api.js";
 import { createBenchDatabase } from "../database.js";
-import { ADMIN_TOKEN, startLifeline } from "../lifeline-process.js";
+import { ADMIN_TOKEN, profileFlags, startLifeline } from "../lifeline-process.js";
 import { Subscribers } from "../subscribers.js";
 import type { Mutation, PeerSystem } from "./system.js";
 
@@ -27,9 +27,6 @@ const CHANGES =
     ? print(ChangesDocument)
     : `subscription ($model: String!) { changes(model: $model) {
         type revision kind entity life removed changed model { name defaultSeries automaticallyRetryHooks constraints { text } } } }`;
-
-/** BENCH_PROFILE=<dir>: a V8 CPU profile of Lifeline's server, written there when it stops. */
-const profileFlags = () => (process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []);
 
 export type LifelinePeer = PeerSystem & Mutation;
 
