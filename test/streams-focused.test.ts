@@ -142,7 +142,7 @@ describe("machineAgent", () => {
 });
 
 describe("unitAgent", () => {
-  it("is unitLife and applicationRelations in one stream: one snapshot of both, then the changes of both, nothing else", async () => {
+  it("is unitLife and applicationRelations in one stream (with relationMembers): one snapshot of both, then the changes of both, nothing else", async () => {
     const { m, db, info } = await scene();
     const s = stream("unitAgent", "$model: String!, $unit: String!", { model: m, unit: "wordpress/1" });
     await s.synced();
@@ -155,6 +155,51 @@ describe("unitAgent", () => {
     await s.until((x) => seen(x).includes("UNIT wordpress/1 DYING"));
     await caughtUp(s, m);
     expect(seen(s)).toEqual(["UNIT wordpress/1 DYING"]);
+  });
+
+  it("carries, in every relation of its application, the members relationUnits shows the unit, in scope of it yet or not", async () => {
+    const { m, db, info } = await scene();
+    await live.ok(ENTER, { model: m, relation: db, unit: "mysql/0" });
+    const s = stream("unitAgent", "$model: String!, $unit: String!", { model: m, unit: "wordpress/0" });
+    await s.synced();
+    expect(seen(s, "STATE").filter((e) => /^(SCOPE|SETTINGS)/.test(e))).toEqual([`SCOPE ${db}:mysql/0 ALIVE`, `SETTINGS ${db}:mysql/0`]);
+    await live.ok(ENTER, { model: m, relation: db, unit: "wordpress/1" }); // its own role: not seen
+    await live.ok(ENTER, { model: m, relation: db, unit: "mysql/1" });
+    await live.ok(ENTER, { model: m, relation: info, unit: "wordpress/0" }); // creates logging/0 beside it
+    await live.ok(ENTER, { model: m, relation: info, unit: "wordpress/1" }); // creates logging/1 beside wordpress/1
+    await live.ok(ENTER, { model: m, relation: info, unit: "logging/1" }); // another container: not seen
+    await live.ok(ENTER, { model: m, relation: info, unit: "logging/0" });
+    // A relation made while the stream is open: its members are followed from its first.
+    await live.ok(DEPLOY, { model: m, charm: "memcached", n: 1 });
+    const cache = (await live.ok(INTEGRATE, { model: m, a: "wordpress", b: "memcached" })).integrate.id as number;
+    await provisionMachines(live, m);
+    await live.ok(ENTER, { model: m, relation: cache, unit: "memcached/0" });
+    await live.ok(LEAVE, { model: m, relation: db, unit: "mysql/1" });
+    await s.until((x) => seen(x).includes(`SCOPE ${db}:mysql/1 removed`));
+    await caughtUp(s, m);
+    expect(seen(s).filter((e) => /^(SCOPE|SETTINGS)/.test(e))).toEqual([
+      `SCOPE ${db}:mysql/1 ALIVE`,
+      `SETTINGS ${db}:mysql/1`,
+      `SCOPE ${info}:logging/0 ALIVE`,
+      `SETTINGS ${info}:logging/0`,
+      `SCOPE ${cache}:memcached/0 ALIVE`,
+      `SETTINGS ${cache}:memcached/0`,
+      `SCOPE ${db}:mysql/1 removed`,
+    ]);
+  });
+
+  it("resumed with since, follows the members its snapshot would have: exactly their changes after that revision", async () => {
+    const { m, db } = await scene();
+    const first = stream("unitAgent", "$model: String!, $unit: String!", { model: m, unit: "wordpress/0" });
+    await first.synced();
+    const last = first.events.at(-1)!.revision;
+    await first.close();
+    await live.ok(ENTER, { model: m, relation: db, unit: "mysql/0" });
+    await live.ok(ENTER, { model: m, relation: db, unit: "wordpress/1" });
+    const resumed = stream("unitAgent", "$model: String!, $unit: String!, $since: String", { model: m, unit: "wordpress/0", since: last });
+    await resumed.until((x) => seen(x).includes(`SETTINGS ${db}:mysql/0`));
+    await caughtUp(resumed, m);
+    expect(seen(resumed)).toEqual([`SCOPE ${db}:mysql/0 ALIVE`, `SETTINGS ${db}:mysql/0`]);
   });
 
   it("refuses an invalid unit name (INVALID_ID) and a unit that does not exist (NOT_FOUND)", async () => {

@@ -1,8 +1,8 @@
-// What a unit agent's streams say (src/agents/uniter/remote-state.ts; Juju's
-// remote-state watcher), over real streams from a live server, with the unit's
+// What a unit agent's stream says (src/agents/uniter/remote-state.ts; Juju's
+// remote-state watcher), over a real stream from a live server, with the unit's
 // own credentials: its unit and its application, its application's relations,
-// and in each scope it watches the counterpart units with their settings
-// versions, in the resolver's terms (situation()).
+// and in each relation whose scope it is in the counterpart units with their
+// settings versions, in the resolver's terms (situation()).
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentConnection } from "../src/agents/connection.js";
 import { RemoteState } from "../src/agents/uniter/remote-state.js";
@@ -47,7 +47,7 @@ const settingsVersion = async (model: string, relation: number, unit: string) =>
     )
   ).model.relation.settings.version as number;
 
-/** A unit's remote state, watching its streams with its own credentials, once both have sent their first state. */
+/** A unit's remote state, watching its stream with its own credentials, once it has sent its first state. */
 async function remoteOf(model: string, unit: string) {
   const { token } = await issueUnitCredentials(live.store.db, { model, unit });
   const api = new AgentConnection(live.url);
@@ -73,7 +73,7 @@ async function scene() {
 }
 
 describe("a unit's remote state", { timeout: scaled(60_000) }, () => {
-  it("its unit, and its application's relations and config version, once both streams have sent their state", async () => {
+  it("its unit, and its application's relations and config version, once its stream has sent its state", async () => {
     const { model, db } = await scene();
     const { remote, failures } = await remoteOf(model, "wordpress/0");
     expect([remote.unit?.entity, remote.unit?.life, remote.principal()]).toEqual(["wordpress/0", "ALIVE", null]);
@@ -82,7 +82,7 @@ describe("a unit's remote state", { timeout: scaled(60_000) }, () => {
       { applicationName: "mysql", name: "db" },
       { applicationName: "wordpress", name: "db" },
     ]);
-    // No scope watched yet: the resolver sees no relation.
+    // In no scope yet: the resolver sees no relation.
     expect(remote.situation("ALIVE")).toEqual({ unitLife: "ALIVE", configVersion: await configVersion(model, "wordpress"), relations: {} });
     await mutate(`mutation ($input: SetApplicationConfigInput!) { setApplicationConfig(input: $input) { name } }`, {
       model,
@@ -94,33 +94,52 @@ describe("a unit's remote state", { timeout: scaled(60_000) }, () => {
     expect(failures).toEqual([]);
   });
 
-  it("in each scope it watches: the counterpart units in scope with their settings versions, never itself; then the relation's life", async () => {
+  it("in each scope it is in: the counterpart units in scope with their settings versions, never itself; then the relation's life", async () => {
     const { model, db } = await scene();
     await enter(model, db, "wordpress/0");
     await enter(model, db, "mysql/0");
     const { remote, changes } = await remoteOf(model, "wordpress/0");
-    remote.watchScopes([String(db)]);
-    await expect.poll(() => remote.scopesSynced, DEADLINE).toBe(true);
+    remote.setInScope([String(db)]);
     const version = await settingsVersion(model, db, "mysql/0");
+    // Read with the rest of the stream's first state: nothing more to wait for.
     expect(remote.situation("ALIVE").relations).toEqual({ [db]: { life: "ALIVE", peer: false, remote: { "mysql/0": version } } });
     const before = changes();
     await removeRelation(model, "wordpress:db mysql:db"); // units in scope: Dying
     await expect.poll(() => remote.situation("ALIVE").relations[db]?.life, DEADLINE).toBe("DYING");
     expect(changes()).toBeGreaterThan(before);
-    remote.watchScopes([]);
+    remote.setInScope([]);
     expect(remote.situation("ALIVE").relations).toEqual({});
   });
 
-  it("a relation removed under it counts as gone: its scope's stream ends, and the resolver sees no relation", async () => {
+  it("knows a relation's members before it enters the relation's scope, and those of a relation made after its stream opened", async () => {
+    const { model, db } = await scene();
+    await deploy(model, "logging");
+    const { remote, changes } = await remoteOf(model, "wordpress/0");
+    await enter(model, db, "mysql/0");
+    const info = await integrate(model, "logging", "wordpress"); // container-scoped: logging/0 beside wordpress/0
+    await enter(model, info, "wordpress/0");
+    await enter(model, info, "logging/0");
+    await expect.poll(() => changes(), DEADLINE).toBeGreaterThan(0);
+    // Not in db's scope, and not told it is in info's: the resolver hears of neither yet.
+    expect(remote.situation("ALIVE").relations).toEqual({});
+    remote.setInScope([String(db), String(info)]);
+    await expect
+      .poll(() => remote.situation("ALIVE").relations, DEADLINE)
+      .toEqual({
+        [db]: { life: "ALIVE", peer: false, remote: { "mysql/0": await settingsVersion(model, db, "mysql/0") } },
+        [info]: { life: "ALIVE", peer: false, remote: { "logging/0": await settingsVersion(model, info, "logging/0") } },
+      });
+  });
+
+  it("a relation removed under it counts as gone: the resolver sees no relation", async () => {
     const { model, db } = await scene();
     await enter(model, db, "wordpress/0");
     const { remote } = await remoteOf(model, "wordpress/0");
-    remote.watchScopes([String(db)]);
-    await expect.poll(() => remote.scopesSynced, DEADLINE).toBe(true);
+    remote.setInScope([String(db)]);
+    expect(remote.situation("ALIVE").relations).toEqual({ [db]: { life: "ALIVE", peer: false, remote: {} } });
     await removeRelation(model, "wordpress:db mysql:db", true);
     await expect.poll(() => remote.situation("ALIVE").relations, DEADLINE).toEqual({});
     expect(remote.relation(db)).toBeUndefined();
-    expect(remote.scopesSynced).toBe(true);
   });
 
   it("a subordinate's principal, from its unit's row", async () => {

@@ -187,8 +187,7 @@ export class UnitAgent implements DeployedAgent {
       }
       await this.scopes.enter(progress, this.remote.applicationRelations, this.remote.application, principal);
     }
-    this.remote.watchScopes(Object.keys(progress.relations));
-    if (!this.remote.scopesSynced) return; // a relation's first state is still on its way
+    this.remote.setInScope(Object.keys(progress.relations));
 
     const situation = this.remote.situation(unit.life ?? "ALIVE");
     await this.scopes.leavePeers(progress, situation);

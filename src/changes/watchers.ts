@@ -4,11 +4,13 @@
 // in revision order, exactly once, so a watcher may learn as it goes (a unit created on the machine it watches joins
 // the set it covers). Rows carry their identifying fields (see change.ts),
 // which is what lets a resumed stream recognise rows about entities long gone.
-import { and, asc, eq, getTableColumns, inArray, like, or } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, like, ne, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Life } from "../core/life.js";
 import { AGENT_LOST } from "../core/presence.js";
-import { counterpartRole, type Role } from "../core/relation.js";
+import { counterpartRole, type Role, roleInKey, Scope } from "../core/relation.js";
+import { applicationOfUnit } from "../core/unit-name.js";
 import { machines, relationEndpoints, relationScopes, relationSettings, relations, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
@@ -426,6 +428,144 @@ export function relationUnits(relationId: number, unit: string): Watcher {
         m.settingsVersion === null ? [] : [settingsState({ relationId, unit: m.unit, version: m.settingsVersion })],
       );
       return bounded([...relationStatesOf([relation], ends), ...seen.map(scopeState), ...settings], limit);
+    },
+  };
+}
+
+/** The unit's own endpoints: each relation of its application, with the role it plays there and the relation's scope. */
+const ownEndpoints = statement(["modelId", "application"], (db, p) =>
+  db
+    .select({ relationId: relationEndpoints.relationId, role: relationEndpoints.role, scope: relations.scope })
+    .from(relationEndpoints)
+    .innerJoin(relations, and(eq(relations.modelId, relationEndpoints.modelId), eq(relations.id, relationEndpoints.relationId)))
+    .where(and(eq(relationEndpoints.modelId, p.modelId), eq(relationEndpoints.application, p.application))),
+);
+const own = alias(relationEndpoints, "own");
+/**
+ * The members a unit sees in every relation of its application, with their settings' versions: the counterpart role's
+ * scopes (and in a container-scoped relation, the unit's own container's only), not the unit itself. One read for all
+ * its relations, sent with the reads of its endpoints and its own row.
+ */
+const counterpartMembers = statement(["modelId", "application", "unit", "limit"], (db, p) =>
+  db
+    .select({ ...getTableColumns(relationScopes), settingsVersion: relationSettings.version })
+    .from(own)
+    .innerJoin(relations, and(eq(relations.modelId, own.modelId), eq(relations.id, own.relationId)))
+    .innerJoin(
+      relationScopes,
+      and(
+        eq(relationScopes.modelId, own.modelId),
+        eq(relationScopes.relationId, own.relationId),
+        // Seed 002's counterpart role (core/relation.ts counterpartRole), in SQL.
+        sql`${relationScopes.role} = (case ${own.role} when 'provider' then 'requirer' when 'requirer' then 'provider' else 'peer' end)::relation_role`,
+        or(
+          ne(relations.scope, Scope.Container),
+          sql`${relationScopes.container} = (select coalesce(${units.principal}, ${units.name}) from ${units} where ${units.modelId} = ${p.modelId} and ${units.name} = ${p.unit})`,
+        ),
+      ),
+    )
+    .leftJoin(
+      relationSettings,
+      and(
+        eq(relationSettings.modelId, relationScopes.modelId),
+        eq(relationSettings.relationId, relationScopes.relationId),
+        eq(relationSettings.unit, relationScopes.unit),
+      ),
+    )
+    .where(and(eq(own.modelId, p.modelId), eq(own.application, p.application), ne(relationScopes.unit, p.unit)))
+    .orderBy(asc(relationScopes.relationId), asc(relationScopes.unit))
+    .limit(p.limit),
+);
+
+/**
+ * The members of every relation of a unit's application as that unit sees them: relationUnits for all of its relations
+ * in one watcher, so that a unit agent's one stream (unitAgent) carries them. It follows a relation from its creation
+ * (its row's key tells the unit's role, and names the application, so it travels on the application's relations route)
+ * until its removal, whether or not the unit is in its scope yet: a relation created while the stream is open starts
+ * with no members, so each reaches the stream as a change and no snapshot is needed mid-stream.
+ */
+export function relationMembers(unit: string): Watcher {
+  const application = applicationOfUnit(unit);
+  /** The container of the unit's container-scoped relations: its principal, or itself (learnt from its row). */
+  let container: string | null = null;
+  /** Per relation followed: the unit's role there, and the container its members must be in (null: any). */
+  const followed = new Map<number, { role: Role; container: string | null }>();
+  /** The members in scope now, by member id ("<relation id>:<unit>"), each with its relation. */
+  const inScope = new Map<string, number>();
+  const routes = new Routes([route.relationsOf(application)]);
+  const membersRoute = (relationId: number, f: { role: Role; container: string | null }) =>
+    route.membersOf(relationId, counterpartRole(f.role), f.container);
+  const follow = (relationId: number, role: Role, scope: Scope) => {
+    const f = { role, container: scope === Scope.Container ? container : null };
+    followed.set(relationId, f);
+    routes.add(membersRoute(relationId, f));
+  };
+  const enter = (member: string, relationId: number) => {
+    inScope.set(member, relationId);
+    routes.add(route.entity("settings", member));
+  };
+  const leave = (member: string) => {
+    inScope.delete(member);
+    routes.delete(route.entity("settings", member));
+  };
+  const unfollow = (relationId: number) => {
+    const f = followed.get(relationId);
+    if (!f) return;
+    followed.delete(relationId);
+    routes.delete(membersRoute(relationId, f));
+    // Its members have left its scope before it goes; should any row be missing, nothing of it stays followed.
+    for (const [member, of] of inScope) if (of === relationId) leave(member);
+  };
+  const visible = (member: { relationId: number; unit: string; role: Role; container: string | null }) => {
+    const f = followed.get(member.relationId);
+    return (
+      f !== undefined &&
+      member.unit !== unit &&
+      member.role === counterpartRole(f.role) &&
+      (f.container === null || member.container === f.container)
+    );
+  };
+  return {
+    primedBySnapshot: true,
+    routes,
+    covers(e) {
+      switch (e.kind) {
+        case "relation": {
+          // Its own rows are applicationRelations'; here they only start and end what is followed.
+          const id = Number(e.entity);
+          if (e.removed) unfollow(id);
+          else if (!followed.has(id) && e.fields.key !== undefined && e.fields.scope !== undefined) {
+            const role = roleInKey(e.fields.key, application);
+            if (role) follow(id, role, e.fields.scope);
+          }
+          return false;
+        }
+        case "scope":
+          if (!visible(e.fields)) return false;
+          if (e.removed) leave(e.entity);
+          else enter(e.entity, e.fields.relationId);
+          return true;
+        case "settings":
+          return inScope.has(e.entity);
+        default:
+          return false;
+      }
+    },
+    async snapshot(q, modelId, limit, _purpose, last) {
+      // Sent together; the members' read finds the unit's container itself. A unit gone (a resume after its
+      // removal) follows no container-scoped relation's members; nothing here refuses it.
+      const endpointsRead = sentAhead(ownEndpoints(q, { modelId, application }));
+      const selfRead = sentAhead(unitsByNames(q, { modelId, names: [unit] }));
+      const members = await last(counterpartMembers(q, { modelId, application, unit, limit: limit + 1 }));
+      const [self] = await selfRead;
+      container = self ? (self.principal ?? self.name) : null;
+      for (const e of await endpointsRead) follow(e.relationId, e.role, e.scope);
+      const seen = members.filter(visible);
+      for (const m of seen) enter(memberId(m.relationId, m.unit), m.relationId);
+      const settings = seen.flatMap((m) =>
+        m.settingsVersion === null ? [] : [settingsState({ relationId: m.relationId, unit: m.unit, version: m.settingsVersion })],
+      );
+      return bounded([...seen.map(scopeState), ...settings], limit);
     },
   };
 }

@@ -20,6 +20,7 @@
 // not the caller's), so a refusal never tells whether the thing exists.
 import { and, eq } from "drizzle-orm";
 import { MachineJob } from "../core/machine.js";
+import { applicationsOfKey } from "../core/relation.js";
 import { applicationOfUnit } from "../core/unit-name.js";
 import { applications, machines, relations, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
@@ -167,9 +168,6 @@ export async function readsApplication(q: Queryable, actor: Actor, target: { mod
   if (actor.kind === "unit" && applicationOfUnit(actor.unit) === target.application && sameModel(actor, target.model)) return true;
   return readsWholeModel(q, actor, target);
 }
-
-/** The applications a relation's canonical key names ("wordpress:db mysql:db", or one peer endpoint). */
-const applicationsOfKey = (key: string) => key.split(" ").map((endpoint) => endpoint.slice(0, endpoint.indexOf(":")));
 
 /** A unit agent whose application is one of the relation's (its key, or its id looked up). */
 async function inRelation(q: Queryable, actor: Actor, target: { model: string; relation: number | string }): Promise<boolean> {

@@ -12,6 +12,7 @@ import {
   machineLife,
   machineUnits,
   modelChanges,
+  relationMembers,
   relationUnits,
   together,
   unitLife,
@@ -285,8 +286,10 @@ builder.subscriptionFields((t) => ({
   unitAgent: t.field({
     type: ChangeRef,
     description:
-      "What a unit agent watches first, in one stream: its unit's and its application's changes (as unitLife) and its application's " +
-      "relations (as applicationRelations), one snapshot for both. Its relations' members stay a stream each (relationUnits).",
+      "What a unit agent watches, in one stream: its unit's and its application's changes (as unitLife), its application's " +
+      "relations (as applicationRelations) and, in each of those relations, the members it sees as relationUnits shows them to it " +
+      "(counterpart units entering and leaving scope, their settings versions while in scope), whether or not it is in the relation's " +
+      "scope yet; one snapshot for all three.",
     args: {
       model: t.arg.string({ required: true }),
       unit: t.arg.string({ required: true }),
@@ -298,7 +301,12 @@ builder.subscriptionFields((t) => ({
     }),
     subscribe: (_root, args, ctx) => {
       const { application } = parseUnitName(args.unit);
-      return open(ctx, args.model, together(unitLife(args.unit), applicationRelations(application)), args.since);
+      return open(
+        ctx,
+        args.model,
+        together(unitLife(args.unit), applicationRelations(application), relationMembers(args.unit)),
+        args.since,
+      );
     },
     resolve: resolveEvent,
   }),
