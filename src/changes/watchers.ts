@@ -36,7 +36,9 @@ export interface Watcher {
   covers(event: EntityEvent): boolean;
   /**
    * The current state of what the stream covers, read inside the snapshot's
-   * read-only transaction, at most `limit` entities. It also primes whatever the
+   * read-only transaction. `changes` holds at most `limit` entities (its client can narrow it); a focused stream
+   * covers what one agent watches, which it cannot narrow, and holds all of it, as Juju's watchers send it whole
+   * (a hub's unit sees every member of a relation with 10,000 units). It also primes whatever the
    * watcher tracks, so a resumed stream (which discards these) starts informed.
    * Its final reads, once started, go through `last`, which sends the COMMIT with them.
    */
@@ -65,11 +67,6 @@ function tooBig(limit: number): never {
     `the snapshot would hold more than ${limit} entities: narrow the stream (kinds, entities), or read the model in pages and subscribe with "since"`,
     { limit },
   );
-}
-
-function bounded(events: EntityEvent[], limit: number): EntityEvent[] {
-  if (events.length > limit) tooBig(limit);
-  return events;
 }
 
 /** `changes`: a model's rows, optionally of some kinds, some entity ids, some lives. */
@@ -136,12 +133,11 @@ export function unitLife(unit: string): Watcher {
   };
 }
 
-const machineAndNested = statement(["modelId", "id", "nested", "limit"], (db, p) =>
+const machineAndNested = statement(["modelId", "id", "nested"], (db, p) =>
   db
     .select()
     .from(machines)
-    .where(and(eq(machines.modelId, p.modelId), or(eq(machines.id, p.id), like(machines.id, p.nested))))
-    .limit(p.limit),
+    .where(and(eq(machines.modelId, p.modelId), or(eq(machines.id, p.id), like(machines.id, p.nested)))),
 );
 
 /**
@@ -156,24 +152,23 @@ export function machineLife(machine: string): Watcher {
     primedBySnapshot: false,
     routes: new Routes([route.entity("machine", machine), route.containersOf(machine)]),
     covers: (e) => e.kind === "machine" && (e.entity === machine || e.entity.startsWith(nested)),
-    async snapshot(q, modelId, limit, _purpose, last) {
+    async snapshot(q, modelId, _limit, _purpose, last) {
       // The rows themselves, in one read: a read of their ids and then of the rows took a round trip more.
-      const rows = await last(machineAndNested(q, { modelId, id: machine, nested: `${nested}%`, limit: limit + 1 }));
+      const rows = await last(machineAndNested(q, { modelId, id: machine, nested: `${nested}%` }));
       if (!rows.some((m) => m.id === machine)) throw notFound("machine", machine);
-      return bounded(rows.sort((a, b) => a.seq - b.seq).map(machineState), limit);
+      return rows.sort((a, b) => a.seq - b.seq).map(machineState);
     },
   };
 }
 
-const unitsOnMachine = statement(["modelId", "machine", "limit"], (db, p) =>
+const unitsOnMachine = statement(["modelId", "machine"], (db, p) =>
   db
     .select()
     .from(units)
-    .where(and(eq(units.modelId, p.modelId), eq(units.machineId, p.machine)))
-    .limit(p.limit),
+    .where(and(eq(units.modelId, p.modelId), eq(units.machineId, p.machine))),
 );
 /** The subordinates of the units on a machine: by a subquery, so that it goes with the principals' read. */
-const subordinatesOnMachine = statement(["modelId", "machine", "limit"], (db, p) =>
+const subordinatesOnMachine = statement(["modelId", "machine"], (db, p) =>
   db
     .select()
     .from(units)
@@ -188,8 +183,7 @@ const subordinatesOnMachine = statement(["modelId", "machine", "limit"], (db, p)
             .where(and(eq(units.modelId, p.modelId), eq(units.machineId, p.machine))),
         ),
       ),
-    )
-    .limit(p.limit),
+    ),
 );
 
 /** The units assigned to a machine: its principals, and their subordinates (what a machine agent deploys). */
@@ -219,21 +213,15 @@ export function machineUnits(machine: string): Watcher {
       else assign(e.entity);
       return true;
     },
-    async snapshot(q, modelId, limit, _purpose, last) {
+    async snapshot(q, modelId, _limit, _purpose, last) {
       // Sent together: the subordinates' read finds the principals itself.
       const [principals, subordinates] = await last(
-        Promise.all([
-          unitsOnMachine(q, { modelId, machine, limit: limit + 1 }),
-          subordinatesOnMachine(q, { modelId, machine, limit: limit + 1 }),
-        ]),
+        Promise.all([unitsOnMachine(q, { modelId, machine }), subordinatesOnMachine(q, { modelId, machine })]),
       );
       const all = [...principals, ...subordinates];
       for (const u of all) assign(u.name);
       // A subordinate here runs on this machine, its principal's.
-      return bounded(
-        all.map((u) => unitState(u, u.principal === null ? null : machine)),
-        limit,
-      );
+      return all.map((u) => unitState(u, u.principal === null ? null : machine));
     },
   };
 }
@@ -263,20 +251,14 @@ export function applicationRelations(application: string): Watcher {
       } else know(e.entity);
       return true;
     },
-    async snapshot(q, modelId, limit, _purpose, last) {
+    async snapshot(q, modelId, _limit, _purpose, last) {
       // Sent together: the endpoints' read finds the application's relations itself.
       const [rows, ends] = await last(
-        Promise.all([
-          relationsOfApplication(q, { modelId, application, limit: limit + 1 }),
-          endpointsOfApplicationRelations(q, { modelId, application, limit: 2 * (limit + 1) }),
-        ]),
+        Promise.all([relationsOfApplication(q, { modelId, application }), endpointsOfApplicationRelations(q, { modelId, application })]),
       );
-      const states = bounded(
-        relationStatesOf(
-          rows.map((r) => r.relation),
-          ends,
-        ),
-        limit,
+      const states = relationStatesOf(
+        rows.map((r) => r.relation),
+        ends,
       );
       for (const s of states) know(s.entity);
       return states;
@@ -285,16 +267,15 @@ export function applicationRelations(application: string): Watcher {
 }
 
 // Every unit agent's streams start with these reads: statements built once (src/db/statement.ts).
-const relationsOfApplication = statement(["modelId", "application", "limit"], (db, p) =>
+const relationsOfApplication = statement(["modelId", "application"], (db, p) =>
   db
     .select({ relation: relations })
     .from(relations)
     .innerJoin(relationEndpoints, and(eq(relationEndpoints.modelId, relations.modelId), eq(relationEndpoints.relationId, relations.id)))
-    .where(and(eq(relations.modelId, p.modelId), eq(relationEndpoints.application, p.application)))
-    .limit(p.limit),
+    .where(and(eq(relations.modelId, p.modelId), eq(relationEndpoints.application, p.application))),
 );
 /** Every endpoint of the relations an application takes part in (its own and their counterparts'); at most two each. */
-const endpointsOfApplicationRelations = statement(["modelId", "application", "limit"], (db, p) =>
+const endpointsOfApplicationRelations = statement(["modelId", "application"], (db, p) =>
   db
     .select()
     .from(relationEndpoints)
@@ -309,12 +290,11 @@ const endpointsOfApplicationRelations = statement(["modelId", "application", "li
             .where(and(eq(relationEndpoints.modelId, p.modelId), eq(relationEndpoints.application, p.application))),
         ),
       ),
-    )
-    .limit(p.limit),
+    ),
 );
 /** A role's members with their settings' versions (null before any settings): one read, where two took a round trip each. */
 const membersOfRoleWithSettings = (container: boolean) =>
-  statement(["modelId", "relationId", "role", "container", "limit"], (db, p) =>
+  statement(["modelId", "relationId", "role", "container"], (db, p) =>
     db
       .select({ ...getTableColumns(relationScopes), settingsVersion: relationSettings.version })
       .from(relationScopes)
@@ -334,8 +314,7 @@ const membersOfRoleWithSettings = (container: boolean) =>
           container ? eq(relationScopes.container, p.container) : undefined,
         ),
       )
-      .orderBy(asc(relationScopes.unit))
-      .limit(p.limit),
+      .orderBy(asc(relationScopes.unit)),
   );
 const membersOfRole = membersOfRoleWithSettings(false);
 const membersOfRoleIn = membersOfRoleWithSettings(true);
@@ -385,7 +364,7 @@ export function relationUnits(relationId: number, unit: string): Watcher {
           return false;
       }
     },
-    async snapshot(q, modelId, limit, purpose, last) {
+    async snapshot(q, modelId, _limit, purpose, last) {
       const application = unit.slice(0, unit.indexOf("/"));
       // Sent together, as none needs another's answer, and awaited in the order of their refusals. The unit is read
       // whatever the relation's scope, which only its row tells: a container-scoped relation needs its principal.
@@ -418,16 +397,15 @@ export function relationUnits(relationId: number, unit: string): Watcher {
       routes.add(route.membersOf(relationId, counterpartRole(role), container));
       // Only the counterpart role (and container) is read: a unit of an application of 10,000 units in a relation with
       // one other unit reads that one member, not its 9,999 peers (every agent's snapshot read them all: N²).
-      // The unit itself may be among a peer relation's rows; one more shows the snapshot too big.
       // With their settings' versions, and the COMMIT.
       const read = container === null ? membersOfRole : membersOfRoleIn;
-      const members = await last(read(q, { modelId, relationId, role: counterpartRole(role), container, limit: limit + 2 }));
+      const members = await last(read(q, { modelId, relationId, role: counterpartRole(role), container }));
       const seen = members.filter(visible);
       for (const m of seen) enter(m.unit);
       const settings = seen.flatMap((m) =>
         m.settingsVersion === null ? [] : [settingsState({ relationId, unit: m.unit, version: m.settingsVersion })],
       );
-      return bounded([...relationStatesOf([relation], ends), ...seen.map(scopeState), ...settings], limit);
+      return [...relationStatesOf([relation], ends), ...seen.map(scopeState), ...settings];
     },
   };
 }
@@ -446,7 +424,7 @@ const own = alias(relationEndpoints, "own");
  * scopes (and in a container-scoped relation, the unit's own container's only), not the unit itself. One read for all
  * its relations, sent with the reads of its endpoints and its own row.
  */
-const counterpartMembers = statement(["modelId", "application", "unit", "limit"], (db, p) =>
+const counterpartMembers = statement(["modelId", "application", "unit"], (db, p) =>
   db
     .select({ ...getTableColumns(relationScopes), settingsVersion: relationSettings.version })
     .from(own)
@@ -473,8 +451,7 @@ const counterpartMembers = statement(["modelId", "application", "unit", "limit"]
       ),
     )
     .where(and(eq(own.modelId, p.modelId), eq(own.application, p.application), ne(relationScopes.unit, p.unit)))
-    .orderBy(asc(relationScopes.relationId), asc(relationScopes.unit))
-    .limit(p.limit),
+    .orderBy(asc(relationScopes.relationId), asc(relationScopes.unit)),
 );
 
 /**
@@ -551,12 +528,12 @@ export function relationMembers(unit: string): Watcher {
           return false;
       }
     },
-    async snapshot(q, modelId, limit, _purpose, last) {
+    async snapshot(q, modelId, _limit, _purpose, last) {
       // Sent together; the members' read finds the unit's container itself. A unit gone (a resume after its
       // removal) follows no container-scoped relation's members; nothing here refuses it.
       const endpointsRead = sentAhead(ownEndpoints(q, { modelId, application }));
       const selfRead = sentAhead(unitsByNames(q, { modelId, names: [unit] }));
-      const members = await last(counterpartMembers(q, { modelId, application, unit, limit: limit + 1 }));
+      const members = await last(counterpartMembers(q, { modelId, application, unit }));
       const [self] = await selfRead;
       container = self ? (self.principal ?? self.name) : null;
       for (const e of await endpointsRead) follow(e.relationId, e.role, e.scope);
@@ -565,7 +542,7 @@ export function relationMembers(unit: string): Watcher {
       const settings = seen.flatMap((m) =>
         m.settingsVersion === null ? [] : [settingsState({ relationId: m.relationId, unit: m.unit, version: m.settingsVersion })],
       );
-      return bounded([...seen.map(scopeState), ...settings], limit);
+      return [...seen.map(scopeState), ...settings];
     },
   };
 }
@@ -589,7 +566,7 @@ export function together(...parts: Watcher[]): Watcher {
       const reading = purpose === "resume" ? parts.filter((part) => part.primedBySnapshot) : parts;
       // Started together, so that their reads travel together and the COMMIT goes behind the last of them.
       const states = await Promise.all(reading.map((part) => part.snapshot(q, modelId, limit, purpose, last)));
-      return bounded(states.flat(), limit);
+      return states.flat();
     },
   };
 }
