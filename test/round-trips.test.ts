@@ -16,7 +16,9 @@ import {
   machineLife,
   machineUnits,
   modelChanges,
+  relationMembers,
   relationUnits,
+  together,
   unitLife,
   type Watcher,
 } from "../src/changes/watchers.js";
@@ -367,6 +369,7 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
       const member = await newUnit();
       await enterScope(store.db, { model, relation, unit: member, privateAddress: "10.0.0.8" });
       streams.push(await feed.open({ modelId, watcher: relationUnits(relation, member) }));
+      streams.push(await feed.open({ modelId, watcher: relationMembers(member) }));
       streams.push(await feed.open({ modelId, watcher: applicationRelations("web") }));
       streams.push(await feed.open({ modelId, watcher: machineUnits((await addMachine(store.db, { model })).id) }));
     });
@@ -402,15 +405,21 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
       expect(await opening(relationUnits(relation, unit))).toBe(2);
     });
 
+    it("unitAgent: BEGIN with the log's window, the unit, its application, its relations and its endpoints; each relation's counterpart members with their settings, and the COMMIT", async () => {
+      const unit = await newUnit();
+      await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.6" });
+      expect(await opening(together(unitLife(unit), applicationRelations("cache"), relationMembers(unit)))).toBe(2);
+    });
+
     it("streams opened together read their snapshots in one transaction: one BEGIN, their reads, one COMMIT", async () => {
       const [a, b] = [await newUnit(), await newUnit()];
-      const together = () =>
+      const openAll = () =>
         Promise.all(
           [unitLife(a), unitLife(b), machineLife(machine), applicationRelations("cache")].map(async (watcher) =>
             streams.push(await feed.open({ modelId, watcher })),
           ),
         );
-      expect(await roundTrips(together)).toBe(1); // on one connection: four transactions would take four
+      expect(await roundTrips(openAll)).toBe(1); // on one connection: four transactions would take four
     });
 
     it("streams of one model opened together read its log's window once: a second stream adds only its own reads", async () => {
@@ -428,13 +437,13 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     it("with relationUnits among them, the COMMIT waits for its second reads: two round trips for all", async () => {
       const unit = await newUnit();
       await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.6" });
-      const together = () =>
+      const openAll = () =>
         Promise.all(
           [relationUnits(relation, unit), unitLife(unit), machineLife(machine)].map(async (watcher) =>
             streams.push(await feed.open({ modelId, watcher })),
           ),
         );
-      expect(await roundTrips(together)).toBe(2);
+      expect(await roundTrips(openAll)).toBe(2);
     });
 
     it("the reads a snapshot marks last still run inside it: its COMMIT is sent behind them", async () => {
