@@ -7,3 +7,15 @@ export function sqlState(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * A failure as a log line wants it: the innermost cause's message (Drizzle's own repeats the statement and every
+ * parameter, and hides what PostgreSQL said), with its SQLSTATE when it has one.
+ */
+export function failureText(error: unknown): string {
+  let e = error as { message?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e?.cause && typeof e.cause === "object" && depth < 8; depth++) e = e.cause as typeof e;
+  const state = sqlState(error);
+  const message = typeof e?.message === "string" ? e.message : String(error);
+  return state ? `${message} (SQLSTATE ${state})` : message;
+}

@@ -16,6 +16,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Plugin } from "graphql-yoga";
 import { loggerFor } from "../core/log.js";
+import { failureText } from "../db/sql-state.js";
 import type { Context } from "../graphql/context.js";
 import {
   type Actor,
@@ -167,7 +168,7 @@ export class AgentPresence {
           );
           for (const h of batch.agents) h.recorded = true;
         } catch (error) {
-          this.log(`presence: could not record ${batch.agents.length} agent(s) arriving: ${String(error)}`);
+          this.log(`presence: could not record ${batch.agents.length} agent(s) arriving: ${failureText(error)}`);
         }
       });
       this.arriving = batch;
@@ -229,7 +230,7 @@ export class AgentPresence {
         await step();
       } catch (error) {
         // The database out of reach fails every step alike: said once every few seconds, and the rest left to the next beat.
-        if (!unavailable(error)) this.log(`presence: could not ${what}: ${String(error)}`);
+        if (!unavailable(error)) this.log(`presence: could not ${what}: ${failureText(error)}`);
         else {
           this.reportOutage(error);
           return;
