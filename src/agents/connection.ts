@@ -193,7 +193,7 @@ export interface StreamHandlers<R> {
 /**
  * One agent's stream on its token's socket, and graphql-ws's sink for it. A stream the server ends for a reason that
  * passes (UNAVAILABLE: the database out of reach) is opened again, after 1 s doubling to 30 s, and starts over with
- * the full state, as after a reconnect: the agent reconciles from it. A class, not closures: a process holds three of
+ * the full state, as after a reconnect: the agent reconciles from it. A class, not closures: a process holds two of
  * these a unit for as long as the units live (docs/decisions.md, "Memory").
  */
 class AgentStream<R> implements Sink<ExecutionResult<R>> {

@@ -317,6 +317,15 @@ const membersOfRoleWithSettings = (container: boolean) =>
   );
 const membersOfRole = membersOfRoleWithSettings(false);
 const membersOfRoleIn = membersOfRoleWithSettings(true);
+type MemberRow = Awaited<ReturnType<typeof membersOfRole>>[number];
+
+/** Members as a snapshot holds them: each one's scope, then the settings of those that have any. */
+const memberStates = (members: readonly MemberRow[]): EntityEvent[] => [
+  ...members.map(scopeState),
+  ...members.flatMap((m) =>
+    m.settingsVersion === null ? [] : [settingsState({ relationId: m.relationId, unit: m.unit, version: m.settingsVersion })],
+  ),
+];
 
 /**
  * A relation as one unit of it sees it (Juju's RelationUnitsWatcher): the relation's
@@ -401,10 +410,7 @@ export function relationUnits(relationId: number, unit: string): Watcher {
       const members = await last(read(q, { modelId, relationId, role: counterpartRole(role), container }));
       const seen = members.filter(visible);
       for (const m of seen) enter(m.unit);
-      const settings = seen.flatMap((m) =>
-        m.settingsVersion === null ? [] : [settingsState({ relationId, unit: m.unit, version: m.settingsVersion })],
-      );
-      return [...relationStatesOf([relation], ends), ...seen.map(scopeState), ...settings];
+      return [...relationStatesOf([relation], ends), ...memberStates(seen)];
     },
   };
 }
@@ -510,10 +516,7 @@ export function relationMembers(unit: string): Watcher {
       });
       const seen = (await last(Promise.all(reads))).flat().filter(visible);
       for (const m of seen) enter(memberId(m.relationId, m.unit), m.relationId);
-      const settings = seen.flatMap((m) =>
-        m.settingsVersion === null ? [] : [settingsState({ relationId: m.relationId, unit: m.unit, version: m.settingsVersion })],
-      );
-      return [...seen.map(scopeState), ...settings];
+      return memberStates(seen);
     },
   };
 }
