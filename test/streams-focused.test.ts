@@ -88,6 +88,17 @@ describe("machineLife", () => {
     expect(seen(s)).toContain(`MACHINE ${nested} ALIVE`);
   });
 
+  it("opens with the machine and every container nested in it, at any depth, and nothing of another machine", async () => {
+    const { m } = await scene();
+    const container = (await live.ok(ADD_CONTAINER, { model: m, parent: "1" })).addMachine.id as string;
+    const nested = (await live.ok(ADD_CONTAINER, { model: m, parent: container })).addMachine.id as string;
+    const beside = (await live.ok(ADD_CONTAINER, { model: m, parent: "2" })).addMachine.id as string;
+    const s = stream("machineLife", "$model: String!, $machine: String!", { model: m, machine: "1" });
+    await s.synced();
+    expect(seen(s, "STATE")).toEqual(["MACHINE 1 ALIVE", `MACHINE ${container} ALIVE`, `MACHINE ${nested} ALIVE`]);
+    expect(seen(s, "STATE")).not.toContain(`MACHINE ${beside} ALIVE`);
+  });
+
   it("refuses a machine that does not exist", async () => {
     const { m } = await scene();
     const s = stream("machineLife", "$model: String!, $machine: String!", { model: m, machine: "99" });

@@ -27,7 +27,7 @@ export async function compactModel(db: Database, modelId: string, options: Reten
       .select({ revision: models.revision, compactedThrough: models.compactedThrough })
       .from(models)
       .where(eq(models.id, modelId))
-      .for("update");
+      .for("no key update");
     if (!model) return 0;
     const byRevision = Math.min(model.revision - options.keepRevisions, model.compactedThrough + options.batch);
     if (byRevision <= model.compactedThrough) return model.compactedThrough;

@@ -4,7 +4,7 @@
 // in revision order, exactly once, so a watcher may learn as it goes (a unit created on the machine it watches joins
 // the set it covers). Rows carry their identifying fields (see change.ts),
 // which is what lets a resumed stream recognise rows about entities long gone.
-import { and, asc, eq, getTableColumns, inArray, like, or } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Life } from "../core/life.js";
 import { AGENT_LOST } from "../core/presence.js";
@@ -132,11 +132,20 @@ export function unitLife(unit: string): Watcher {
   };
 }
 
-const machineAndNested = statement(["modelId", "id", "nested"], (db, p) =>
+/**
+ * A machine and every container nested in it, walked down `parent_id` (its index): `id LIKE '1/%'` could use no index
+ * under the database's collation, and read every machine of the model for each machine agent's snapshot.
+ */
+const machineAndNested = statement(["modelId", "id"], (db, p) =>
   db
     .select()
     .from(machines)
-    .where(and(eq(machines.modelId, p.modelId), or(eq(machines.id, p.id), like(machines.id, p.nested)))),
+    .where(
+      and(
+        eq(machines.modelId, p.modelId),
+        sql`${machines.id} in (with recursive tree(id) as (select ${p.id}::text union all select m.id from ${machines} m join tree on m.model_id = ${p.modelId} and m.parent_id = tree.id) select id from tree)`,
+      ),
+    ),
 );
 
 /**
@@ -153,7 +162,7 @@ export function machineLife(machine: string): Watcher {
     covers: (e) => e.kind === "machine" && (e.entity === machine || e.entity.startsWith(nested)),
     async snapshot(q, modelId, _limit, _purpose, last) {
       // The rows themselves, in one read: a read of their ids and then of the rows took a round trip more.
-      const rows = await last(machineAndNested(q, { modelId, id: machine, nested: `${nested}%` }));
+      const rows = await last(machineAndNested(q, { modelId, id: machine }));
       if (!rows.some((m) => m.id === machine)) throw notFound("machine", machine);
       return rows.sort((a, b) => a.seq - b.seq).map(machineState);
     },

@@ -1,7 +1,7 @@
 // The one owner of transactions. Every write is an operation: one transaction that locks its model, checks the life
 // the operation needs, checks the seeds' preconditions, writes, and appends its change rows before commit.
 //
-// Writes to one model are serialized: every operation's first read is its model's row, FOR UPDATE (lockModel), and
+// Writes to one model are serialized: every operation's first read is its model's row, FOR NO KEY UPDATE (lockModel), and
 // commit bumps that row's revision. Under READ COMMITTED each later statement then sees everything committed by the
 // writers before it, so preconditions are checked against the latest state with no lost updates, and within a model
 // commit order is revision order. (SERIALIZABLE would add nothing here: the shared revision row makes every pair of
