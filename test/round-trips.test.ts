@@ -7,6 +7,7 @@
 // sent ahead, makes one fail.
 import net from "node:net";
 import { eq, sql } from "drizzle-orm";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChangeFeed } from "../src/changes/feed.js";
 import { compactModel } from "../src/changes/retention.js";
@@ -457,5 +458,34 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
       });
       expect(levels).toEqual(["repeatable read", "repeatable read", "repeatable read"]);
     });
+  });
+});
+
+describe.skipIf(!onPostgres)("a transaction's connection that fills up (the driver, PostgreSQL only)", () => {
+  let client: postgres.Sql;
+  beforeAll(async () => {
+    client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    await client.unsafe("select $1::int as i", [0], { prepare: true }); // prepared on the connection: sent at once
+  });
+  afterAll(async () => {
+    await client?.end();
+  });
+
+  it("sends what queued behind a statement described first together once it is answered, not one a round trip", async () => {
+    // A statement new to the connection is described before it runs (Parse, Describe, then its answer before Bind):
+    // the connection takes nothing more until then, and the statements sent meanwhile queue. They went one a round trip.
+    const reserved = await client.reserve();
+    try {
+      const fresh = `select $1::int + ${Date.now() % 100_000} as i`;
+      const trips = await roundTrips(() =>
+        Promise.all([
+          reserved.unsafe(fresh, [1], { prepare: true }),
+          ...Array.from({ length: 20 }, (_, i) => reserved.unsafe("select $1::int as i", [i], { prepare: true })),
+        ]),
+      );
+      expect(trips).toBeLessThanOrEqual(3);
+    } finally {
+      reserved.release();
+    }
   });
 });
