@@ -64,7 +64,7 @@ describe("reads sent ahead of the model's lock", () => {
         let removal: Promise<boolean> | undefined;
         await raw.begin(async (holder) => {
           // Another server's writer: the model locked, the unit set Dead, not yet committed.
-          await holder`select 1 from models where name = ${model} for update`;
+          await holder`select 1 from models where name = ${model} for no key update`;
           await holder`update units set life = 'dead' where name = ${unit} and model_id = (select id from models where name = ${model})`;
           removal = removeDeadUnit(other.db, { model, unit });
           removal.catch(() => {});
@@ -86,7 +86,7 @@ async function waitForLockWait(raw: postgres.Sql, model: string) {
   for (;;) {
     const waiting = await raw`
       select 1 from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock' and query like '%"models"%for update%'`;
+      where datname = current_database() and wait_event_type = 'Lock' and query like '%"models"%for no key update%'`;
     if (waiting.length) return;
     if (Date.now() > deadline) throw new Error(`no operation waited for model ${model}'s lock within ${DEADLINE_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));

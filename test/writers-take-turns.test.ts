@@ -28,7 +28,7 @@ describe.skipIf(!onPostgres)("writers of one model take turns (skipped on PGlite
       let writes: Promise<PromiseSettledResult<unknown>[]> = Promise.resolve([]);
       await outside.begin(async (tx) => {
         // Another process holds the model's row lock, as a long writer would.
-        await tx`select 1 from models where name = ${model} for update`;
+        await tx`select 1 from models where name = ${model} for no key update`;
         const holder = (await tx<{ holder: number }[]>`select pg_backend_pid() as holder`)[0]!.holder;
         // Settled-collected at once, so a failed assertion below leaves no write's rejection unhandled.
         writes = Promise.allSettled(
