@@ -3,6 +3,7 @@
 // request and not refusals of it: the client is told UNAVAILABLE, that it may retry, and
 // (for a write whose COMMIT was already on its way) that nobody knows whether it committed.
 import { LifelineError } from "../core/errors.js";
+import { causes, type Wrapping } from "./sql-state.js";
 
 /** postgres.js's own codes for a connection it lost or could not make. */
 const DRIVER_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED", "CONNECT_TIMEOUT"]);
@@ -70,21 +71,4 @@ export function unavailable(error: unknown): LifelineError | undefined {
       : "the database is unavailable (its connection was lost or refused); nothing was changed: retry shortly",
     inDoubt ? { retryable: true, committed: "unknown" } : { retryable: true },
   );
-}
-
-interface Wrapping {
-  code?: unknown;
-  errno?: unknown;
-  cause?: unknown;
-  /** A GraphQL error's: what a resolver threw. */
-  originalError?: unknown;
-}
-
-/** `error` and the errors it wraps (Drizzle's `cause`, a GraphQL error's `originalError`), a few deep. */
-function* causes(error: unknown): Generator<Wrapping> {
-  let e = error as Wrapping | undefined;
-  for (let depth = 0; e && typeof e === "object" && depth < 8; depth++) {
-    yield e;
-    e = (e.originalError ?? e.cause) as Wrapping | undefined;
-  }
 }

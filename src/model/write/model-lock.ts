@@ -1,9 +1,9 @@
 // The model's lock. Writes to one model are serialized: every operation's first read is its model's row, FOR NO KEY
-// UPDATE, and commit bumps that row's revision (operation.ts). NO KEY: a row that only references the model (an agent's
-// presence, a credential) checks its foreign key with FOR KEY SHARE, which FOR UPDATE would keep waiting for the
-// writer's commit (an agent's first request waited on the model's writes so, 14 ms on average settling 1,000 units). A transaction that holds the lock already, or has sent it (a
-// group's writers after the first, or side by side with the one that sent it), takes the row as last read from the
-// transaction (Tx.locked), with no statement.
+// UPDATE, and commit bumps that row's revision (operation.ts). NO KEY: a row that only references the model (an
+// agent's presence, a credential) checks its foreign key with FOR KEY SHARE, which FOR UPDATE would keep waiting for
+// the writer's commit (an agent's first request waited on the model's writes so, 14 ms on average settling 1,000
+// units). A transaction that holds the lock already, or has sent it (a group's writers after the first, or side by
+// side with the one that sent it), takes the row as last read from the transaction (Tx.locked), with no statement.
 //
 // A model's writers are nearly always this process's, one turn after another (turns.ts), so the row the lock will
 // answer is nearly always the row this process's last commit to the model left. A transaction's first lock of a
