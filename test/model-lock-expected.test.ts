@@ -3,59 +3,49 @@
 // process's write in between must never be missed: the guard fails, and the operation runs again on the row as it is.
 // Two stores on one database are two processes here (each keeps its own last commits).
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "../src/db/connect.js";
+import { describe, expect, it } from "vitest";
 import { changes, models } from "../src/db/schema.js";
 import { addModel, destroyModel, setConstraints, setModelConfig } from "../src/model/index.js";
-import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
+import { onPostgres, uniqueName, useStores } from "./support/store.js";
 
 describe.skipIf(!onPostgres)("the model's lock as last committed (PostgreSQL only; PGlite has no round trip to save)", () => {
-  let here: Store;
-  let elsewhere: Store;
-  beforeAll(async () => {
-    here = await openTestStore();
-    elsewhere = await openTestStore();
-  });
-  afterAll(async () => {
-    await here?.close();
-    await elsewhere?.close();
-  });
+  const stores = useStores("here", "elsewhere");
 
   /** A model this process wrote last: its next lock is taken as that commit left the row. */
   const modelWrittenHere = async () => {
     const model = uniqueName("expected");
-    await addModel(here.db, { name: model });
-    await setConstraints(here.db, { model, constraints: "cores=1" });
+    await addModel(stores.here.db, { name: model });
+    await setConstraints(stores.here.db, { model, constraints: "cores=1" });
     return model;
   };
-  const rowOf = async (model: string) => (await here.db.select().from(models).where(eq(models.name, model)))[0]!;
+  const rowOf = async (model: string) => (await stores.here.db.select().from(models).where(eq(models.name, model)))[0]!;
   const changeRows = async (model: string) => {
     const { id } = await rowOf(model);
-    return here.db.select().from(changes).where(eq(changes.modelId, id)).orderBy(changes.revision);
+    return stores.here.db.select().from(changes).where(eq(changes.modelId, id)).orderBy(changes.revision);
   };
 
   it("a setting another process changed since is seen: setting it again here is a no-op, no change row", async () => {
     const model = await modelWrittenHere();
-    await setModelConfig(elsewhere.db, { model, automaticallyRetryHooks: false });
+    await setModelConfig(stores.elsewhere.db, { model, automaticallyRetryHooks: false });
     const revision = (await rowOf(model)).revision;
     // Taken as this process last committed the row, automatically-retry-hooks would still be on, and this a write.
-    const row = await setModelConfig(here.db, { model, automaticallyRetryHooks: false });
+    const row = await setModelConfig(stores.here.db, { model, automaticallyRetryHooks: false });
     expect(row.automaticallyRetryHooks).toBe(false);
     expect((await rowOf(model)).revision).toBe(revision);
   });
 
   it("a model another process made Dying since refuses a write that needs it Alive (NOT_ALIVE), and nothing changes", async () => {
     const model = await modelWrittenHere();
-    await destroyModel(elsewhere.db, { model });
+    await destroyModel(stores.elsewhere.db, { model });
     const before = await rowOf(model);
-    await expect(setConstraints(here.db, { model, constraints: "cores=2" })).rejects.toMatchObject({ code: "NOT_ALIVE" });
+    await expect(setConstraints(stores.here.db, { model, constraints: "cores=2" })).rejects.toMatchObject({ code: "NOT_ALIVE" });
     expect(await rowOf(model)).toEqual(before);
   });
 
   it("a write after another process's numbers its change right after that process's: the log has no gap and no repeat", async () => {
     const model = await modelWrittenHere();
-    await setConstraints(elsewhere.db, { model, constraints: "cores=2" });
-    await setConstraints(here.db, { model, constraints: "cores=3" });
+    await setConstraints(stores.elsewhere.db, { model, constraints: "cores=2" });
+    await setConstraints(stores.here.db, { model, constraints: "cores=3" });
     const revisions = (await changeRows(model)).map((c) => c.revision);
     expect(revisions).toEqual(revisions.map((_, k) => revisions[0]! + k));
     expect((await rowOf(model)).revision).toBe(revisions.at(-1));
@@ -65,9 +55,9 @@ describe.skipIf(!onPostgres)("the model's lock as last committed (PostgreSQL onl
   it("a model another process removed and added again under its name: the write goes to the new one", async () => {
     const model = await modelWrittenHere();
     const old = (await rowOf(model)).id;
-    await elsewhere.db.delete(models).where(eq(models.id, old));
-    await addModel(elsewhere.db, { name: model });
-    await setConstraints(here.db, { model, constraints: "cores=4" });
+    await stores.elsewhere.db.delete(models).where(eq(models.id, old));
+    await addModel(stores.elsewhere.db, { name: model });
+    await setConstraints(stores.here.db, { model, constraints: "cores=4" });
     const row = await rowOf(model);
     expect(row.id).not.toBe(old);
     expect(row.constraints).toEqual({ cores: 4 });

@@ -2,6 +2,7 @@
 // named by DATABASE_URL when set. Tests isolate themselves by model.
 import { threadId } from "node:worker_threads";
 import postgres from "postgres";
+import { afterAll, beforeAll } from "vitest";
 import { openStore, type Store } from "../../src/db/connect.js";
 import { ensureAdminToken } from "../../src/model/index.js";
 import { memoryStore } from "./pglite-template.js";
@@ -20,6 +21,21 @@ export async function openTestStore(): Promise<Store> {
   const store = await openStore(onPostgres ? { databaseUrl: process.env.DATABASE_URL!, maxConnections: 8 } : await memoryStore());
   await ensureAdminToken(store.db, ADMIN_TOKEN);
   return store;
+}
+
+/**
+ * Stores on the test database, one for each name, open for a suite's tests (beforeAll to afterAll): on PostgreSQL, as
+ * many processes of one deployment (each keeps its own state: its last commits, its feed).
+ */
+export function useStores<const N extends string>(...names: N[]): Readonly<Record<N, Store>> {
+  const stores = {} as Record<N, Store>;
+  beforeAll(async () => {
+    for (const name of names) stores[name] = await openTestStore();
+  });
+  afterAll(async () => {
+    for (const name of names) await stores[name]?.close();
+  });
+  return stores;
 }
 
 /**

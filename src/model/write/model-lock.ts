@@ -28,8 +28,8 @@ import type { Tx } from "./tx.js";
  */
 export type ModelLifeNeeded = typeof Life.Alive | "any";
 
-const modelRowForUpdate = statement(["name"], (db, p) => db.select().from(models).where(eq(models.name, p.name)).for("no key update"));
-const modelRowByIdForUpdate = statement(["id"], (db, p) => db.select().from(models).where(eq(models.id, p.id)).for("no key update"));
+const lockedModelRowByName = statement(["name"], (db, p) => db.select().from(models).where(eq(models.name, p.name)).for("no key update"));
+const lockedModelRowById = statement(["id"], (db, p) => db.select().from(models).where(eq(models.id, p.id)).for("no key update"));
 
 /**
  * The model's row locked, or the statement failed (division by zero: 22012) unless the row is `row`, to_jsonb's text
@@ -98,7 +98,7 @@ function modelRowFromJson(text: string): ModelRow {
 }
 
 async function lockModelRow(tx: Tx, name: string): Promise<ModelRow> {
-  const [model] = await modelRowForUpdate(tx.db, { name: checkModelName(name) });
+  const [model] = await lockedModelRowByName(tx.db, { name: checkModelName(name) });
   const ids = tx.modelIds;
   if (!model) {
     ids.delete(name);
@@ -126,6 +126,6 @@ export function modelRowWritten(tx: Tx, name: string): void {
 
 /** The model row by id, locked as lockModel does; undefined once the model is gone. */
 export async function lockModelById(tx: Tx, id: string): Promise<ModelRow | undefined> {
-  const [model] = await modelRowByIdForUpdate(tx.db, { id });
+  const [model] = await lockedModelRowById(tx.db, { id });
   return model;
 }
