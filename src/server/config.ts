@@ -115,12 +115,29 @@ function metricsListen(env: NodeJS.ProcessEnv): Config["metricsListen"] {
   return { host: found[1] ?? found[2]!, port };
 }
 
+/**
+ * DATABASE_URL: a PostgreSQL connection URL that postgres.js can read, which would otherwise end start-up with
+ * "TypeError: Invalid URL" (a user with no host, `postgres://user@/db`, is one). It reads a list of hosts as its
+ * first; with none at all it connects to localhost.
+ */
+function databaseUrl(text: string): string {
+  const firstHost = text.replace(
+    /^([a-z]+:\/\/(?:[^@/?]*@)?)([^/?]*)/i,
+    (_, before: string, hosts: string) => before + hosts.split(",")[0],
+  );
+  if (/^postgres(?:ql)?:\/\//.test(text) && URL.canParse(firstHost)) return text;
+  const shown = text.replace(/^([a-z]+:\/\/[^:@/?]*):[^@/?]*@/i, "$1:***@"); // its password is not repeated
+  throw new Error(
+    `DATABASE_URL must be a PostgreSQL connection URL, postgres://user[:password]@host[:port][,host2[:port]]/database, got "${shown}"`,
+  );
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 4000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port number, got "${env.PORT}"`);
   return {
     store: env.DATABASE_URL
-      ? { databaseUrl: env.DATABASE_URL, preparedStatements: env.LIFELINE_PREPARED_STATEMENTS !== "0" }
+      ? { databaseUrl: databaseUrl(env.DATABASE_URL), preparedStatements: env.LIFELINE_PREPARED_STATEMENTS !== "0" }
       : { dataDir: env.LIFELINE_DATA_DIR ?? ".lifeline/pgdata" },
     host: env.HOST ?? "127.0.0.1",
     port,
