@@ -47,6 +47,23 @@ export function describeServer(url: string): string {
   return `postgres://${url.slice(start, end)}${path}`;
 }
 
+/**
+ * Whether postgres.js can read a connection string: a PostgreSQL scheme, and with only the first of its hosts a WHATWG
+ * URL, as the driver parses it (`postgres://user@/db`, a user with no host, is not one; `postgres:///db` is, localhost).
+ */
+export function driverReads(url: string): boolean {
+  if (!/^postgres(?:ql)?:\/\//.test(url)) return false;
+  const { start, end } = hostsOf(url);
+  return URL.canParse(url.slice(0, start) + url.slice(start, end).split(",")[0] + url.slice(end));
+}
+
+/** The connection string with its password, if it has one, shown as ***: for a message that quotes it. */
+export function withoutPassword(url: string): string {
+  const { start } = hostsOf(url);
+  const colon = url.indexOf(":", url.indexOf("://") + 3);
+  return colon !== -1 && colon < start - 1 ? `${url.slice(0, colon + 1)}***${url.slice(start - 1)}` : url;
+}
+
 /** The connection string with one query parameter removed, and that parameter's value. */
 export function takeParameter(url: string, name: string): { url: string; value: string | null } {
   const q = url.indexOf("?");

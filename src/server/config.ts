@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { defaultFeedOptions, type FeedOptions } from "../changes/feed.js";
 import { defaultRetention, type RetentionOptions } from "../changes/retention.js";
 import type { StoreOptions } from "../db/connect.js";
+import { driverReads, withoutPassword } from "../db/server.js";
 import { defaultHookHistory, defaultSessionLifetimes, type HookHistoryOptions, type SessionLifetimes } from "../model/index.js";
 import { DEFAULT_KEEP_ALIVE_MS } from "./app.js";
 import { defaultHttpLimits, type HttpLimits } from "./connection-limits.js";
@@ -115,20 +116,11 @@ function metricsListen(env: NodeJS.ProcessEnv): Config["metricsListen"] {
   return { host: found[1] ?? found[2]!, port };
 }
 
-/**
- * DATABASE_URL: a PostgreSQL connection URL that postgres.js can read, which would otherwise end start-up with
- * "TypeError: Invalid URL" (a user with no host, `postgres://user@/db`, is one). It reads a list of hosts as its
- * first; with none at all it connects to localhost.
- */
+/** DATABASE_URL, checked: one postgres.js cannot read would otherwise end start-up with "TypeError: Invalid URL". */
 function databaseUrl(text: string): string {
-  const firstHost = text.replace(
-    /^([a-z]+:\/\/(?:[^@/?]*@)?)([^/?]*)/i,
-    (_, before: string, hosts: string) => before + hosts.split(",")[0],
-  );
-  if (/^postgres(?:ql)?:\/\//.test(text) && URL.canParse(firstHost)) return text;
-  const shown = text.replace(/^([a-z]+:\/\/[^:@/?]*):[^@/?]*@/i, "$1:***@"); // its password is not repeated
+  if (driverReads(text)) return text;
   throw new Error(
-    `DATABASE_URL must be a PostgreSQL connection URL, postgres://user[:password]@host[:port][,host2[:port]]/database, got "${shown}"`,
+    `DATABASE_URL must be a PostgreSQL connection URL, postgres://user[:password]@host[:port][,host2[:port]]/database, got "${withoutPassword(text)}"`,
   );
 }
 
