@@ -105,6 +105,33 @@ describe("the server's log", () => {
       .toEqual([expect.objectContaining({ code: "UNAUTHENTICATED", actor: "anonymous", fields: ["removeMachine"] })]);
   });
 
+  it("keeps answering while nobody reads its log, and loses none of the lines meanwhile", { timeout: scaled(120_000) }, async () => {
+    // At debug every operation is a line: 1,500 of them are several times what a pipe holds (64 KiB on Linux).
+    const { server, stdout } = await start({ LIFELINE_AGENTS: "0", LIFELINE_LOG: "debug" });
+    const url = await server.ready();
+    server.child.stdout.pause();
+    const sent = 1500;
+    try {
+      for (let i = 0; i < sent; i++) {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-request-id": `req-unread-${i}`, ...adminHeaders },
+          body: JSON.stringify({ query: "{ models(first: 1) { edges { node { name } } } }" }),
+          signal: AbortSignal.timeout(scaled(10_000)),
+        });
+        expect(response.status).toBe(200);
+      }
+    } finally {
+      server.child.stdout.resume(); // a server stuck writing its log would not stop either
+    }
+    await expect
+      .poll(() => records(stdout()).filter((l) => String(l.requestId).startsWith("req-unread-")).length, {
+        timeout: scaled(20_000),
+        interval: 100,
+      })
+      .toBe(sent);
+  });
+
   it("names the agent each of the agents' lines is about", { timeout: scaled(90_000) }, async () => {
     const { server, stdout } = await start({});
     await server.until(/machine-0: started/);

@@ -17,8 +17,10 @@ function levelOf(text: string | undefined): { level: Level; unknown?: string } {
 
 function destination(env: NodeJS.ProcessEnv) {
   const format = env.LIFELINE_LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json");
-  // Synchronous writes: a line is out before the process exits (and before a test reads for it); logs are few.
-  if (format !== "pretty") return pino.destination({ dest: 1, sync: true });
+  // Asynchronous writes: with thousands of agents the log is a line per hook, and a synchronous write into a full pipe
+  // (a reader that fell behind) held the API's thread, sonic-boom sleeping 100 ms a try until the reader caught up.
+  // Lines wait in memory meanwhile; pino writes out what is left when the process exits.
+  if (format !== "pretty") return pino.destination({ dest: 1, sync: false });
   return pretty({
     sync: true,
     translateTime: "SYS:HH:MM:ss.l",
