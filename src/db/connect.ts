@@ -21,7 +21,7 @@ import { gateWrites } from "./pglite-write-gate.js";
 import { preparingStatements } from "./prepared.js";
 import { Queues } from "./queues.js";
 import * as schema from "./schema.js";
-import { describeServer, driverPatched, resilient } from "./server.js";
+import { describeServer, driverConnection, driverPatched } from "./server.js";
 import { Slots } from "./slots.js";
 
 export type Schema = typeof schema;
@@ -184,8 +184,9 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
   // unless the connection string names them itself.
   const given = /[?&]application_name=([^&]*)/.exec(url)?.[1];
   const name = given === undefined ? `lifeline ${process.pid} ${randomUUID().slice(0, 8)}` : decodeURIComponent(given);
-  const connected = postgres(url, {
-    ...resilient,
+  const driver = driverConnection(url);
+  const connected = postgres(driver.url, {
+    ...driver.options,
     max,
     connection: { default_transaction_isolation: "read committed", ...(given === undefined ? { application_name: name } : {}) },
   });
@@ -203,7 +204,7 @@ async function openPostgres(url: string, max = 10, prepare: boolean, logger: Log
   // reclaimed: where the server's autovacuum is off, the store does its work (autovacuum.ts), on a connection of its
   // own, as autovacuum has its workers: a VACUUM never holds one of the operations' connections, nor slips between
   // an operation's statements on a store of one connection. Idle, it closes (and opens again when next needed).
-  const upkeep = postgres(url, { ...resilient, max: 1, idle_timeout: 10 });
+  const upkeep = postgres(driver.url, { ...driver.options, max: 1, idle_timeout: 10 });
   const autovacuum = await runAutovacuum(upkeep).catch(async (error) => {
     await upkeep.end();
     await client.end();

@@ -8,7 +8,7 @@
 // channel if that one attempt fails (the server still down, say): its listeners then
 // never hear anything again. This keeps trying.
 import postgres from "postgres";
-import { reconnectBackoff, resilient } from "./server.js";
+import { driverConnection, reconnectBackoff } from "./server.js";
 
 export interface Listening {
   close(): Promise<void>;
@@ -24,8 +24,9 @@ export async function listenOnServer(
   let closing = false;
   let subscribing: Promise<void> | null = null;
   // postgres.js calls `onnotify` for every notification on a connection (its types leave the option out).
+  const driver = driverConnection(url);
   const options: postgres.Options<Record<string, postgres.PostgresType>> & { onnotify: (channel: string, payload: string) => void } = {
-    ...resilient,
+    ...driver.options,
     max: 1,
     // Never closed by postgres.js for being idle or old: a LISTEN lives as long as its session.
     idle_timeout: 0,
@@ -38,7 +39,7 @@ export async function listenOnServer(
       if (!closing) void subscribe();
     },
   };
-  const sql = postgres(url, options);
+  const sql = postgres(driver.url, options);
   const listenStatement = `listen "${channel.replace(/"/g, '""')}"`;
 
   const subscribe = (): Promise<void> => {

@@ -32,6 +32,16 @@ export const resilient = {
   onnotice: () => {},
 } satisfies postgres.Options<Record<string, postgres.PostgresType>>;
 
+/**
+ * A connection string as postgres.js is given it, and the options every Lifeline connection opens with. libpq's `host`
+ * parameter (`postgres:///lifeline?host=/var/run/postgresql`: a Unix socket's directory, or a host name) becomes the
+ * driver's `host` option: postgres.js would send it to the server as a setting, which refuses it.
+ */
+export function driverConnection(url: string): { url: string; options: typeof resilient & { host?: string } } {
+  const { url: rest, value: host } = takeParameter(url, "host");
+  return { url: rest, options: host ? { ...resilient, host } : resilient };
+}
+
 /** The hosts part of a connection string, which may list several (`a:5432,b:5433`) and so is not a WHATWG URL host. */
 function hostsOf(url: string): { start: number; end: number } {
   const afterScheme = url.indexOf("://") + 3;

@@ -6,7 +6,7 @@
 // of the pool so that no other statement can end or reuse the session.
 import { hostname } from "node:os";
 import postgres from "postgres";
-import { resilient, takeParameter } from "./server.js";
+import { driverConnection, takeParameter } from "./server.js";
 
 /** The two-int form of an advisory key (pg_locks shows it as classid, objid, objsubid 2); both non-negative. */
 export type AdvisoryKey = readonly [number, number];
@@ -28,8 +28,9 @@ export class SessionLock {
     this.#key = key;
     // The url's application_name would override ours (postgres.js lets the url win); keep it as a prefix instead.
     const { url: rest, value: prefix } = takeParameter(url, "application_name");
-    this.#sql = postgres(rest, {
-      ...resilient,
+    const driver = driverConnection(rest);
+    this.#sql = postgres(driver.url, {
+      ...driver.options,
       max: 1,
       // postgres.js recycles connections after 30 to 60 minutes by default, which would drop the lock; 0 never does.
       max_lifetime: 0,
