@@ -123,6 +123,15 @@ describe("the deployer", { timeout: scaled(60_000) }, () => {
     expect(made.length).toBe(2);
   });
 
+  it("starts each agent with what it starts from, read with its credentials: it need not ask for it", async () => {
+    const { deployer, made } = await scene();
+    deployer.unitsChanged(new Map([["wordpress/0", view("ALIVE")]]));
+    await deployer.deploy();
+    const startup = made[0]!.credentials.startup;
+    expect(startup).toMatchObject({ agentState: null, relationsInScope: [], allocating: true });
+    expect(startup?.hooks.map((h) => h.name)).toContain("install");
+  });
+
   it("removes at once a unit no longer Alive that was never deployed: no agent will ever run it", async () => {
     const { model, deployer, log, made } = await scene();
     await mutate(`mutation ($input: RemoveUnitInput!) { removeUnit(input: $input) { outcome } }`, { model, units: ["wordpress/1"] });

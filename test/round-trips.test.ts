@@ -239,7 +239,7 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => removeDeadUnit(store.db, { model, unit }))).toBe(2);
   });
 
-  it("issueUnitCredentials: the lock with the unit; the old secret's delete and the new one's insert with the commit", async () => {
+  it("issueUnitCredentials: the lock with the unit and its agent's start-up (state, scopes, charm); the old secret's delete and the new one's insert with the commit", async () => {
     const unit = await newUnit();
     expect(await roundTrips(() => issueUnitCredentials(store.db, { model, unit }))).toBe(2);
   });

@@ -44,11 +44,11 @@ describe("the progress an agent starts from (progressFrom)", () => {
       pending: { name: "start" },
       relations: { 7: { endpoint: "db", members: { "mysql/0": 2 }, changedPending: null } },
     };
-    expect(progressFrom(kept, [{ id: 7 }], () => "unused")).toEqual(kept);
+    expect(progressFrom(kept, [7], () => "unused")).toEqual(kept);
   });
 
   it("a scope the server says the unit is in and the document lacks is added, with the unit's endpoint and no member", () => {
-    const progress = progressFrom({ installed: true }, [{ id: 4 }], (id) => (id === 4 ? "cluster" : ""));
+    const progress = progressFrom({ installed: true }, [4], (id) => (id === 4 ? "cluster" : ""));
     expect(progress.installed).toBe(true);
     expect(progress.relations).toEqual({ 4: { endpoint: "cluster", members: {}, changedPending: null } });
   });

@@ -7,7 +7,12 @@
 // left the view is recalled. A unit counts as deployed once its agent has
 // reported (its agent status is no longer `allocating`): that lives on the
 // server, so a restarted deployer redeploys exactly those.
-import { IssueUnitCredentialsDocument, RemoveDeadUnitDocument, SetUnitDeadDocument } from "../client/graphql.js";
+import {
+  IssueUnitCredentialsDocument,
+  RemoveDeadUnitDocument,
+  SetUnitDeadDocument,
+  type UnitAgentStartupFieldsFragment,
+} from "../client/graphql.js";
 import { ApiError, type Call } from "./connection.js";
 
 /** A unit as its deployer sees it (from the machine's machineUnits stream). */
@@ -23,6 +28,8 @@ export interface UnitAgentCredentials {
   unit: string;
   tag: string;
   token: string;
+  /** What the agent starts from, read with its credentials; without it, the agent reads it itself (UnitAgentState). */
+  startup?: UnitAgentStartupFieldsFragment;
 }
 
 /** A unit agent as its deployer runs it. */

@@ -33,6 +33,7 @@ import {
   SetUnitAgentStatusDocument,
   SetUnitDeadDocument,
   SetUnitDyingDocument,
+  type UnitAgentStartupFieldsFragment,
   UnitAgentStateDocument,
   type UnitAgentStateQuery,
 } from "../client/graphql.js";
@@ -64,8 +65,17 @@ export interface UnitAgentOptions {
   log?: (line: string) => void;
 }
 
-/** What start() reads of its unit: its stored progress, the scopes it is in, its agent status and its charm's hooks. */
-type UnitAgentStateRead = NonNullable<UnitAgentStateQuery["model"]>["unit"];
+/** What it starts from: its stored progress, the scopes it is in, whether it has reported yet, its charm's hooks. */
+type Startup = UnitAgentStartupFieldsFragment;
+
+/** The same, as the UnitAgentState query reads it (null for a unit that is gone). */
+const startupRead = (unit: NonNullable<UnitAgentStateQuery["model"]>["unit"]): Startup | null =>
+  unit && {
+    agentState: unit.agentState,
+    relationsInScope: unit.relationsInScope.map((r) => r.id),
+    allocating: unit.agentStatus.current === "allocating",
+    hooks: unit.application.charm.hooks,
+  };
 
 export class UnitAgent implements DeployedAgent {
   private readonly remote: RemoteState;
@@ -74,8 +84,8 @@ export class UnitAgent implements DeployedAgent {
   private readonly deployer: Deployer<UnitAgent>;
   /** Its local state, made by its first pass from what start() read (null until then). */
   private local: LocalState | null = null;
-  /** What start() read of its unit, which its first pass makes its local state from (the agent alone writes it meanwhile). */
-  private startup: { unit: UnitAgentStateRead; allocating: boolean } = { unit: null, allocating: false };
+  /** What it starts from, which its first pass makes its local state from (the agent alone writes it meanwhile). */
+  private startup: Startup | null = null;
   private readonly call: Call;
   private readonly passes: SerialPasses;
   private readonly log: (line: string) => void;
@@ -139,9 +149,9 @@ export class UnitAgent implements DeployedAgent {
 
   async start(): Promise<void> {
     const { model, unit, tag } = this.credentials;
-    const { model: state } = await this.call(UnitAgentStateDocument, { model, unit });
-    this.startup = { unit: state?.unit ?? null, allocating: state?.unit?.agentStatus.current === "allocating" };
-    this.hooks.charmRead(state?.unit?.application.charm.hooks ?? null);
+    // Its deployer hands it over with its credentials; an agent started otherwise reads it.
+    this.startup = this.credentials.startup ?? startupRead((await this.call(UnitAgentStateDocument, { model, unit })).model?.unit ?? null);
+    this.hooks.charmRead(this.startup?.hooks ?? null);
     this.log(`${tag}: started`);
     this.remote.watch((error) => {
       if (!this.stopped) this.log(`${tag}: a stream ended: ${error.message}`);
@@ -220,14 +230,14 @@ export class UnitAgent implements DeployedAgent {
   private async localState(): Promise<LocalState> {
     if (this.local) return this.local;
     const { model, unit } = this.credentials;
-    const read = this.startup.unit ?? (await this.call(UnitAgentStateDocument, { model, unit })).model?.unit;
+    const read = this.startup ?? startupRead((await this.call(UnitAgentStateDocument, { model, unit })).model?.unit ?? null);
     const { application } = this.remote;
     const progress = progressFrom(read?.agentState, read?.relationsInScope ?? [], (id) =>
       ownEndpoint(this.remote.relation(id)?.info, application),
     );
     const retry = new HookRetry(this.options.hookRetry ?? JUJU_HOOK_RETRY, () => this.passes.poke());
-    this.local = new LocalState(progress, this.startup.allocating, retry);
-    this.startup = { unit: null, allocating: false };
+    this.local = new LocalState(progress, this.startup?.allocating ?? false, retry);
+    this.startup = null;
     return this.local;
   }
 

@@ -45,6 +45,8 @@ const VALUES = new Set([
   "SettingsInfo",
   "Status",
   "Token",
+  "UnitAgentCredentials",
+  "UnitAgentStartup",
   "UnitInfo",
   "Viewer",
 ]);

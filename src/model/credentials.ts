@@ -5,17 +5,19 @@
 import { and, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
 import { LifelineError, notFound } from "../core/errors.js";
 import { Life } from "../core/life.js";
+import { UnitAgentStatus } from "../core/machine.js";
 import type { Database } from "../db/connect.js";
 import { readTogether } from "../db/read-together.js";
 import { credentials, machines, models, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { forgetAgentTokens, forgetPerson, remember, remembered } from "./authentications.js";
 import { unitAlone } from "./footprint.js";
-import { machineOperation, machinesOperation, unitOperation } from "./lookup.js";
+import { machineOperation, machinesOperation, unitOperationReading } from "./lookup.js";
 import { checkModelName } from "./names.js";
 import type { MachineRow, ModelRow } from "./rows.js";
 import { hash, newToken } from "./secrets.js";
 import { defaultSessionLifetimes, noteUse, type SessionLifetimes, workingUntil } from "./sessions.js";
+import { type UnitAgentStartup, unitAgentStartupOf } from "./unit-agent-reads.js";
 import { type InModel, type Tx, transact } from "./write/index.js";
 
 export type PersonRole = "admin" | "operator" | "read-only";
@@ -307,13 +309,30 @@ export interface UnitCredentialsInput extends InModel {
   unit: string;
 }
 
-/** The deployer's act before it starts a unit's agent: a fresh secret for it. It touches that unit's alone. */
-export const issueUnitCredentials = unitOperation(
+/** A unit agent's credentials, with what it starts from. */
+export interface UnitAgentCredentials extends AgentCredentials {
+  startup: UnitAgentStartup & { allocating: boolean };
+}
+
+/**
+ * The deployer's act before it starts a unit's agent: a fresh secret for it, and what the agent starts from (its state
+ * document, the scopes it is in, whether it has reported yet, its charm), read with the model's lock in the same round
+ * trip as the unit. The deployer starts the agent with both, so a thousand agents starting do not each ask for their
+ * state again: that read was a request, a snapshot and a round trip a level, and a third of the server's work a unit
+ * settling. Whoever holds the new secret acts as the unit anyway, so handing its state along reaches no further. It
+ * touches that unit's alone.
+ */
+export const issueUnitCredentials = unitOperationReading(
   "any",
-  async (tx, model, unit, _: UnitCredentialsInput) => {
+  (tx, model, input: UnitCredentialsInput) => unitAgentStartupOf(tx.db, model.id, input.unit),
+  async (tx, model, unit, _, startup): Promise<UnitAgentCredentials> => {
     refuseDead("unit", unit.name, unit.life);
     const token = rotateAgentSecret(tx, model, "unit", unit.name);
-    return { tag: agentTag({ kind: "unit", modelId: model.id, model: model.name, unit: unit.name }), token } satisfies AgentCredentials;
+    return {
+      tag: agentTag({ kind: "unit", modelId: model.id, model: model.name, unit: unit.name }),
+      token,
+      startup: { ...startup, allocating: unit.agentStatus === UnitAgentStatus.Allocating },
+    };
   },
   undefined,
   unitAlone,

@@ -3,14 +3,14 @@
 // so the server knows what every unit did and where each agent got to. A
 // commit is one transaction: the run's end, the hook's relation-set writes
 // (only if it succeeded), the agent's status and its state document.
-import { and, eq, getTableColumns, isNull, type Placeholder, sql } from "drizzle-orm";
+import { and, eq, isNull, type Placeholder, sql } from "drizzle-orm";
 import { hookRunRecorded } from "../changes/change.js";
 import { LifelineError, tooManyACall } from "../core/errors.js";
 import { HookResult, type ResolvedMode } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
 import { applicationOfUnit } from "../core/unit-name.js";
-import { applications, charms, hookRuns, relationEndpoints, relationScopes, relations, units } from "../db/schema.js";
+import { hookRuns, relationEndpoints, relationScopes, relations } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { type CheckedAgentState, checkAgentState, saveAgentState } from "./agent-state.js";
 import { checkResolutionNamed, executing, hookFailed, idle, updateAgent } from "./agent-status.js";
@@ -24,6 +24,7 @@ import { parseUnitName } from "./names.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
 import { leaveScopeOf, type ScopeToLeave, scopeToLeave } from "./scope.js";
 import { nextSerials } from "./sequences.js";
+import { charmOfUnit } from "./unit-agent-reads.js";
 import type { InModel, ModelKey, Tx } from "./write/index.js";
 
 /**
@@ -36,15 +37,6 @@ export const HOOK_RUNS_KEPT = hookHistoryPerUnit();
 const MESSAGE_LIMIT = 1000;
 
 /** The charm of a unit's application, by the unit's name: it needs no earlier read, so it goes with the unit's. */
-const charmOfUnit = statement(["modelId", "unit"], (db, p) =>
-  db
-    .select(getTableColumns(charms))
-    .from(units)
-    .innerJoin(applications, and(eq(applications.modelId, units.modelId), eq(applications.name, units.application)))
-    .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
-    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.unit))),
-);
-
 /** What a hook's checks need of the unit's charm: its name, its endpoints and the hooks it ships. */
 interface CharmHooks {
   charm: string;

@@ -72,6 +72,7 @@ export {
   type PersonRole,
   personTokens,
   revokeToken,
+  type UnitAgentCredentials,
 } from "./credentials.js";
 export {
   defaultHookHistory,

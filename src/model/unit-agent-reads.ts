@@ -1,14 +1,15 @@
-// What the API reads of unit agents: their state documents (batched, for the
-// dataloader), their hook runs, in keyset pages newest first, the hook history
-// of units alive or removed, and the runs' juju-log lines (batched).
+// What the API reads of unit agents: what one starts from (handed with its
+// credentials), their state documents (batched, for the dataloader), their hook
+// runs, in keyset pages newest first, the hook history of units alive or removed,
+// and the runs' juju-log lines (batched).
 
-import { and, asc, desc, eq, gt, inArray, isNull, like, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, like, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/connect.js";
-import { hookLog, hookRuns, unitAgentStates } from "../db/schema.js";
+import { applications, charms, hookLog, hookRuns, relationScopes, unitAgentStates, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { AgentState } from "./agent-state.js";
 import { cursorValue } from "./cursor.js";
-import type { HookRunRow } from "./rows.js";
+import type { CharmRow, HookRunRow, Queryable } from "./rows.js";
 
 /** Keys of model-scoped entities, as read.ts spells them: "<model uuid>:<id>". */
 const keyOf = (modelId: string, id: string) => `${modelId}:${id}`;
@@ -34,6 +35,41 @@ export async function agentStatesOf(db: Database, unitKeys: readonly string[]): 
     for (const row of rows) found.set(keyOf(row.modelId, row.unit), row.state);
   }
   return unitKeys.map((key) => found.get(key) ?? null);
+}
+
+/** The unit's charm, through its application (its hooks: what the agent runs, and what recordMissingHooks checks). */
+export const charmOfUnit = statement(["modelId", "unit"], (db, p) =>
+  db
+    .select(getTableColumns(charms))
+    .from(units)
+    .innerJoin(applications, and(eq(applications.modelId, units.modelId), eq(applications.name, units.application)))
+    .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
+    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.unit))),
+);
+
+const scopesOfUnit = statement(["modelId", "unit"], (db, p) =>
+  db
+    .select({ relationId: relationScopes.relationId })
+    .from(relationScopes)
+    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.unit, p.unit)))
+    .orderBy(asc(relationScopes.relationId)),
+);
+
+/** What a unit's agent starts from: its state document, the relations whose scope it is in, its charm. */
+export interface UnitAgentStartup {
+  agentState: AgentState | null;
+  relationsInScope: number[];
+  charm: CharmRow | null;
+}
+
+/** A unit's agent's start-up reads, sent together (to go with the model's lock in the deployer's issueUnitCredentials). */
+export async function unitAgentStartupOf(db: Queryable, modelId: string, unit: string): Promise<UnitAgentStartup> {
+  const [states, scopes, [charm]] = await Promise.all([
+    agentStateRows(db, { modelId, names: [unit] }),
+    scopesOfUnit(db, { modelId, unit }),
+    charmOfUnit(db, { modelId, unit }),
+  ]);
+  return { agentState: states[0]?.state ?? null, relationsInScope: scopes.map((s) => s.relationId), charm: charm ?? null };
 }
 
 type Window = { after?: string | undefined; before?: string | undefined; limit: number; inverted: boolean };

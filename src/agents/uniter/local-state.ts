@@ -71,12 +71,12 @@ export class LocalState {
  */
 export function progressFrom(
   document: Record<string, unknown> | null | undefined,
-  relationsInScope: readonly { id: number }[],
+  relationsInScope: readonly number[],
   endpointOf: (relation: number) => string,
 ): StoredProgress {
   const stored = document as Partial<StoredProgress> | null | undefined; // the agent's own document, as it wrote it
   const progress: StoredProgress = { ...freshProgress(), pending: null, ...stored, relations: { ...stored?.relations } };
-  for (const { id } of relationsInScope) {
+  for (const id of relationsInScope) {
     const key = String(id);
     if (progress.relations[key]) continue;
     progress.relations[key] = { endpoint: endpointOf(id), members: {}, changedPending: null };

@@ -46,7 +46,16 @@ const CharmConfigOptionRef = builder.objectRef<ConfigOption & { name: string }>(
   }),
 });
 
-const CharmHookRef = builder.objectRef<CharmHook>("CharmHook").implement({
+/** A charm's hooks by name (of those named, when given), sorted: jsonb keeps keys in its own order (by length first). */
+export function charmHooks(hooks: Record<string, string>, names?: readonly string[] | null): CharmHook[] {
+  const named = names ? new Set(names) : null;
+  return Object.entries(hooks)
+    .filter(([name]) => !named || named.has(name))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, content]) => ({ name, content }));
+}
+
+export const CharmHookRef = builder.objectRef<CharmHook>("CharmHook").implement({
   description: "One of the charm's hooks: an executable its unit agents run, named for the hook.",
   fields: (t) => ({
     name: t.exposeString("name", { description: 'e.g. "install", "db-relation-changed".' }),
@@ -79,16 +88,7 @@ CharmRef.implement({
       type: [CharmHookRef],
       description: "Its hooks, by name (of those named, when `names` is given): what unit agents download and run.",
       args: { names: t.arg.stringList() },
-      resolve: (c, args) => {
-        const named = args.names ? new Set(args.names) : null;
-        return (
-          Object.entries(c.hooks)
-            .filter(([name]) => !named || named.has(name))
-            // jsonb keeps keys in its own order (by length first): sort by name.
-            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-            .map(([name, content]) => ({ name, content }))
-        );
-      },
+      resolve: (c, args) => charmHooks(c.hooks, args.names),
     }),
   }),
 });

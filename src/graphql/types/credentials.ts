@@ -15,8 +15,10 @@ import {
   personTokens,
   reachableModels,
   revokeToken,
+  type UnitAgentCredentials,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
+import { CharmHookRef, charmHooks } from "./charm.js";
 
 const TokenRoleEnum = builder.enumType("TokenRole", {
   values: {
@@ -101,6 +103,39 @@ const AgentCredentialsRef = builder.objectRef<AgentCredentials>("AgentCredential
   }),
 });
 
+const UnitAgentStartupRef = builder.objectRef<UnitAgentCredentials["startup"]>("UnitAgentStartup").implement({
+  description:
+    "What a unit's agent starts from, read with its credentials: what it would otherwise ask for first (Unit.agentState, " +
+    "Unit.relationsInScope, Unit.agentStatus, its charm's hooks).",
+  fields: (t) => ({
+    agentState: t.field({
+      type: "JSONObject",
+      nullable: true,
+      description: "The state document its agent keeps on the server; null until it saves one.",
+      resolve: (s) => s.agentState,
+    }),
+    relationsInScope: t.intList({ description: "The relations whose scope the unit is in, by id.", resolve: (s) => s.relationsInScope }),
+    allocating: t.exposeBoolean("allocating", {
+      description: "Its agent has not reported yet (agent status allocating): it has never run.",
+    }),
+    charmUrl: t.string({ nullable: true, description: "Its application's charm.", resolve: (s) => s.charm?.url ?? null }),
+    hooks: t.field({
+      type: [CharmHookRef],
+      description: "Its charm's hooks, by name: what the agent runs.",
+      resolve: (s) => (s.charm ? charmHooks(s.charm.hooks) : []),
+    }),
+  }),
+});
+
+const UnitAgentCredentialsRef = builder.objectRef<UnitAgentCredentials>("UnitAgentCredentials").implement({
+  description: "A unit agent's identity and secret, for its deployer to start it with, and what it starts from.",
+  fields: (t) => ({
+    tag: t.exposeString("tag"),
+    token: t.exposeString("token", { description: "The agent's bearer token. Shown only now; issuing again replaces it." }),
+    startup: t.field({ type: UnitAgentStartupRef, resolve: (c) => c.startup }),
+  }),
+});
+
 builder.queryFields((t) => ({
   viewer: t.field({
     type: ViewerRef,
@@ -173,8 +208,9 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, ctx) => issueMachinesCredentials(ctx.db, input),
   }),
   issueUnitCredentials: t.field({
-    type: AgentCredentialsRef,
-    description: "Deployer: a fresh secret for the unit's agent; the previous one stops working.",
+    type: UnitAgentCredentialsRef,
+    description:
+      "Deployer: a fresh secret for the unit's agent, the previous one stops working; and what the agent starts from, read with it.",
     args: { input: t.arg({ type: AgentUnitInput, required: true }) },
     authScopes: (_root, { input }) => ({ deployer: input }),
     resolve: (_root, { input }, ctx) => issueUnitCredentials(ctx.db, input),
