@@ -6,6 +6,9 @@ import { lifecycle, REMOVE_DEAD_MACHINE, REMOVE_MACHINE, SET_MACHINE_DEAD } from
 
 const api = useApi();
 
+const SET_STATUS = `mutation ($input: MachineStatusInput!) { setMachineStatus(input: $input) { id } }`;
+const SET_MACHINE_DEAD_STATUS = `mutation ($input: MachineTargetInput!) { setMachineDead(input: $input) { life status { current message } } }`;
+
 async function setup() {
   const model = await api.newModel();
   return {
@@ -79,6 +82,35 @@ describe("a Dying machine's agent and the provisioner", () => {
     const id = await addMachine();
     await l.removeMachine([id]);
     expect(await l.setMachineDead(id)).toEqual({ id, life: "DEAD" });
+  });
+
+  it("a started machine is stopped as it goes Dead: its agent stops with it, in the same call", async () => {
+    const { model, l, addMachine } = await setup();
+    const id = await addMachine();
+    await api.ok(SET_STATUS, { input: { model, machine: id, status: "STARTED" } });
+    await l.removeMachine([id]);
+    expect((await api.ok(SET_MACHINE_DEAD_STATUS, { input: { model, machine: id } })).setMachineDead).toEqual({
+      life: "DEAD",
+      status: { current: "stopped", message: "" },
+    });
+  });
+
+  it("a machine whose agent never reported keeps its status as it goes Dead", async () => {
+    const { model, l, addMachine } = await setup();
+    const id = await addMachine();
+    await l.removeMachine([id]);
+    expect((await api.ok(SET_MACHINE_DEAD_STATUS, { input: { model, machine: id } })).setMachineDead.status.current).toBe("pending");
+  });
+
+  it("refused (HAS_UNITS), a started machine stays started: nothing changes", async () => {
+    const { model } = await setup();
+    await deploy(api, model, { charm: "wordpress" });
+    await api.ok(SET_STATUS, { input: { model, machine: "1", status: "STARTED" } });
+    await api.refused("HAS_UNITS", SET_MACHINE_DEAD, { input: { model, machine: "1" } });
+    const machine = (
+      await api.ok(`query ($model: String!) { model(name: $model) { machine(id: "1") { life status { current } } } }`, { model })
+    ).model.machine;
+    expect(machine).toEqual({ life: "ALIVE", status: { current: "started" } });
   });
 
   it('"A dying machine cannot transition to dead if there are containers"', async () => {

@@ -9,7 +9,7 @@
 // agent has reported (its agent status is no longer `allocating`): that state
 // lives on the server, so a restarted machine agent redeploys exactly those.
 // Once its machine is Dying with nothing left on it (no principals, no
-// containers), it reports `stopped`, sets the machine Dead, and stops for good
+// containers), it sets the machine Dead (its status `stopped` with it), and stops for good
 // (its credentials stop working then). A JobManageModel machine (the model's
 // machine 0, whose agent the controller runs) is never set Dead by its agent:
 // it cannot become Dying, and goes only with its model.
@@ -173,7 +173,7 @@ export class MachineAgent {
       .then(this.finish);
   }
 
-  /** A Dying machine with nothing left on it reports `stopped` and becomes Dead (the API checks again: HAS_UNITS, HAS_CONTAINERS). */
+  /** A Dying machine with nothing left on it becomes Dead, and `stopped` with it (the API checks again: HAS_UNITS, HAS_CONTAINERS). */
   private async act(): Promise<void> {
     if (!this.started) return;
     const { model, machine, token, tag } = this.credentials;
@@ -186,8 +186,8 @@ export class MachineAgent {
       [...this.units.values()].some((u) => u.machineId === machine) ||
       [...this.view.machines.keys()].some((id) => id.startsWith(`${machine}/`));
     if (occupied) return;
-    await this.api.request(SetMachineStatusDocument, { input: { model, machine, status: "STOPPED" } }, token);
     try {
+      // Dead, its status becomes `stopped` with it (one call where Juju's machiner makes two).
       await this.api.request(SetMachineDeadDocument, { input: { model, machine } }, token);
     } catch (error) {
       if (error instanceof ApiError && (error.code === "HAS_UNITS" || error.code === "HAS_CONTAINERS")) return;

@@ -281,8 +281,11 @@ export const setMachineDead = machineOperationReading(
     if (machine.life === Life.Dead) return machine;
     const [hold] = holds;
     if (hold) throw refusal(hold, `set machine ${machine.id} Dead`);
-    setLife(tx, model, machine, Life.Dead);
-    return { ...machine, life: Life.Dead };
+    // Its agent stops with it (Juju's machiner reports stopped, then makes its machine Dead): one transaction where the
+    // agent made two calls. A machine whose agent never reported started keeps its status.
+    const stopped = machine.status === MachineStatus.Started ? statusSet(tx, model, machine, MachineStatus.Stopped, "") : machine;
+    setLife(tx, model, stopped, Life.Dead);
+    return { ...stopped, life: Life.Dead };
   },
   // The machine is its own; what occupies it is read: its containers, and units' assignments (a unit's removal names
   // the unit, not its machine, so every assignment counts).
@@ -401,23 +404,27 @@ export interface MachineStatusInput extends MachineInput {
 }
 
 /**
- * The machine agent reports `started` and `stopped`; the provisioner reports `error` when it cannot start an instance.
+ * The machine agent reports `started` (`stopped` comes with setMachineDead); the provisioner reports `error` when it
+ * cannot start an instance.
  * It touches its machine's row alone, so it runs side by side with the writers of other entities.
  */
 export const setMachineStatus = machineOperation(
   "any",
-  async (tx, model, machine, input: MachineStatusInput) => {
-    const message = (input.message ?? "").slice(0, 1000);
-    if (machine.status === input.status && machine.statusMessage === message) return machine;
-    const set = { status: input.status, statusMessage: message, statusSince: new Date() };
-    // Not waited for: every value is set here, and the model's lock keeps other writers off the row, so it is this one.
-    tx.defer(setStatusOfMachine(tx.db, { modelId: model.id, id: machine.id, ...set }));
-    const updated: MachineRow = { ...machine, ...set };
-    tx.record(model.id, machineStatusSet(updated));
-    return updated;
-  },
+  async (tx, model, machine, input: MachineStatusInput) => statusSet(tx, model, machine, input.status, input.message ?? ""),
   (input) => touching([entity.machine(input.machine), "write"]),
 );
+
+/** The machine with its status set (unchanged when it already is), the write and its change row sent with the commit. */
+function statusSet(tx: Tx, model: ModelRow, machine: MachineRow, status: MachineStatus, text: string): MachineRow {
+  const message = text.slice(0, 1000);
+  if (machine.status === status && machine.statusMessage === message) return machine;
+  const set = { status, statusMessage: message, statusSince: new Date() };
+  // Not waited for: every value is set here, and the model's lock keeps other writers off the row, so it is this one.
+  tx.defer(setStatusOfMachine(tx.db, { modelId: model.id, id: machine.id, ...set }));
+  const updated: MachineRow = { ...machine, ...set };
+  tx.record(model.id, machineStatusSet(updated));
+  return updated;
+}
 
 export interface StartFailureInput extends MachineInput {
   /** The provider's message. */

@@ -133,7 +133,8 @@ builder.mutationFields((t) => ({
   setMachineDead: t.field({
     type: MachineRef,
     description:
-      "Machine agent: the machine becomes Dead. Refused while principals are assigned (HAS_UNITS) or containers remain (HAS_CONTAINERS).",
+      "Machine agent: the machine becomes Dead, and a started one `stopped` with it (its agent stops). Refused while principals are " +
+      "assigned (HAS_UNITS) or containers remain (HAS_CONTAINERS), with nothing changed.",
     args: { input: t.arg({ type: MachineTargetInput, required: true }) },
     // The provisioner sets a Dying machine that never got an instance Dead (Juju's provisioner does).
     authScopes: (_root, { input }) => ({ $any: { machineAgent: input, provisioner: input } }),
