@@ -85,7 +85,7 @@ export class UnitAgent implements DeployedAgent {
   /** Its local state, made by its first pass from what start() read (null until then). */
   private local: LocalState | null = null;
   /** What it starts from, which its first pass makes its local state from (the agent alone writes it meanwhile). */
-  private startup: Startup | null = null;
+  private startup: Startup | null;
   private readonly call: Call;
   private readonly passes: SerialPasses;
   private readonly log: (line: string) => void;
@@ -97,11 +97,16 @@ export class UnitAgent implements DeployedAgent {
     this.finish = resolve;
   });
 
+  /** Who it is (its start-up, handed over with these, is kept apart: it is let go once read). */
+  readonly credentials: UnitAgentCredentials;
+
   constructor(
     api: AgentConnection,
-    readonly credentials: UnitAgentCredentials,
+    { startup, ...credentials }: UnitAgentCredentials,
     private readonly options: UnitAgentOptions,
   ) {
+    this.credentials = credentials;
+    this.startup = startup ?? null;
     const { model, unit, tag, token } = credentials;
     const log = options.log ?? (() => {});
     this.log = log;
@@ -150,7 +155,7 @@ export class UnitAgent implements DeployedAgent {
   async start(): Promise<void> {
     const { model, unit, tag } = this.credentials;
     // Its deployer hands it over with its credentials; an agent started otherwise reads it.
-    this.startup = this.credentials.startup ?? startupRead((await this.call(UnitAgentStateDocument, { model, unit })).model?.unit ?? null);
+    this.startup ??= startupRead((await this.call(UnitAgentStateDocument, { model, unit })).model?.unit ?? null);
     this.hooks.charmRead(this.startup?.hooks ?? null);
     this.log(`${tag}: started`);
     this.remote.watch((error) => {
