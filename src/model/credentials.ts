@@ -318,8 +318,8 @@ export interface UnitAgentCredentials extends AgentCredentials {
  * The deployer's act before it starts a unit's agent: a fresh secret for it, and what the agent starts from (its state
  * document, the scopes it is in, whether it has reported yet, its charm), read with the model's lock in the same round
  * trip as the unit. The deployer starts the agent with both, so a thousand agents starting do not each ask for their
- * state again: that read was a request, a snapshot and a round trip a level, and a third of the server's work a unit
- * settling. Whoever holds the new secret acts as the unit anyway, so handing its state along reaches no further. It
+ * state again: that read was a request, a snapshot and a round trip a level, and about a quarter of the server's work a
+ * unit settling. Whoever holds the new secret acts as the unit anyway, so handing its state along reaches no further. It
  * touches that unit's alone.
  */
 export const issueUnitCredentials = unitOperationReading(

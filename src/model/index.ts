@@ -153,13 +153,12 @@ export {
   addUnit,
   MAX_UNITS_PER_REQUEST,
   MAX_UNITS_PER_REQUEST_IN_PROCESS,
-  relationsInScopeOf,
   removeDeadUnit,
   setUnitDead,
   setUnitDying,
   type UnitInput,
   unitBlockers,
 } from "./unit.js";
-export { agentStatesOf, type HookLogLine, hookHistoryPage, hookLogsOf, hookRunsPage } from "./unit-agent-reads.js";
+export { agentStatesOf, type HookLogLine, hookHistoryPage, hookLogsOf, hookRunsPage, relationsInScopeOf } from "./unit-agent-reads.js";
 export { setWorkloadStatus, type WorkloadStatusInput } from "./workload-status.js";
 export { MAX_ATTEMPTS, type Operation, transact } from "./write/index.js";

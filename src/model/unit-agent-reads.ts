@@ -5,11 +5,11 @@
 
 import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, like, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/connect.js";
-import { applications, charms, hookLog, hookRuns, relationScopes, unitAgentStates, units } from "../db/schema.js";
+import { applications, charms, hookLog, hookRuns, relationScopes, relations, unitAgentStates, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { AgentState } from "./agent-state.js";
 import { cursorValue } from "./cursor.js";
-import type { CharmRow, HookRunRow, Queryable } from "./rows.js";
+import type { CharmRow, HookRunRow, Queryable, UnitRow } from "./rows.js";
 
 /** Keys of model-scoped entities, as read.ts spells them: "<model uuid>:<id>". */
 const keyOf = (modelId: string, id: string) => `${modelId}:${id}`;
@@ -47,13 +47,23 @@ export const charmOfUnit = statement(["modelId", "unit"], (db, p) =>
     .where(and(eq(units.modelId, p.modelId), eq(units.name, p.unit))),
 );
 
-const scopesOfUnit = statement(["modelId", "unit"], (db, p) =>
+/** The relations whose scope a unit is in, with their keys (what keeps it from becoming Dead, what its agent departs). */
+export const scopesOfUnit = statement(["modelId", "unit"], (db, p) =>
   db
-    .select({ relationId: relationScopes.relationId })
+    .select({ id: relations.id, key: relations.key })
     .from(relationScopes)
+    .innerJoin(relations, and(eq(relations.modelId, relationScopes.modelId), eq(relations.id, relationScopes.relationId)))
     .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.unit, p.unit)))
-    .orderBy(asc(relationScopes.relationId)),
+    .orderBy(asc(relations.id)),
 );
+
+/**
+ * The ids of the relations whose scope a unit is in (Juju's RelationsInScope): what its agent must still depart. Read
+ * by the unit, so an agent starting in a relation of 10,000 members reads its own rows, not the members.
+ */
+export async function relationsInScopeOf(q: Queryable, unit: Pick<UnitRow, "modelId" | "name">): Promise<number[]> {
+  return (await scopesOfUnit(q, { modelId: unit.modelId, unit: unit.name })).map((s) => s.id);
+}
 
 /** What a unit's agent starts from: its state document, the relations whose scope it is in, its charm. */
 export interface UnitAgentStartup {
@@ -64,12 +74,12 @@ export interface UnitAgentStartup {
 
 /** A unit's agent's start-up reads, sent together (to go with the model's lock in the deployer's issueUnitCredentials). */
 export async function unitAgentStartupOf(db: Queryable, modelId: string, unit: string): Promise<UnitAgentStartup> {
-  const [states, scopes, [charm]] = await Promise.all([
+  const [states, relationsInScope, [charm]] = await Promise.all([
     agentStateRows(db, { modelId, names: [unit] }),
-    scopesOfUnit(db, { modelId, unit }),
+    relationsInScopeOf(db, { modelId, name: unit }),
     charmOfUnit(db, { modelId, unit }),
   ]);
-  return { agentState: states[0]?.state ?? null, relationsInScope: scopes.map((s) => s.relationId), charm: charm ?? null };
+  return { agentState: states[0]?.state ?? null, relationsInScope, charm: charm ?? null };
 }
 
 type Window = { after?: string | undefined; before?: string | undefined; limit: number; inverted: boolean };

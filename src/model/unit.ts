@@ -11,7 +11,7 @@ import { advance, Life } from "../core/life.js";
 import { MachineJob } from "../core/machine.js";
 import { applicationOfUnit } from "../core/unit-name.js";
 import { type Database, runsInProcess } from "../db/connect.js";
-import { applications, hookRuns, machines, relationScopes, relations, units } from "../db/schema.js";
+import { applications, hookRuns, machines, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { unitAgentLostBlocker } from "./agent-presence.js";
@@ -29,6 +29,7 @@ import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from 
 import { retireHookRuns } from "./retire-hook-runs.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { creationPlace, nextSequence } from "./sequences.js";
+import { scopesOfUnit } from "./unit-agent-reads.js";
 import {
   type InModel,
   type ModelKey,
@@ -332,14 +333,6 @@ const unprovisionedMachines = statement(["modelId", "ids"], (db, p) =>
     .from(machines)
     .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = any(${p.ids})`, isNull(machines.instanceId))),
 );
-const scopesOfUnit = statement(["modelId", "unit"], (db, p) =>
-  db
-    .select({ id: relations.id, key: relations.key })
-    .from(relationScopes)
-    .innerJoin(relations, and(eq(relations.modelId, relationScopes.modelId), eq(relations.id, relationScopes.relationId)))
-    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.unit, p.unit)))
-    .orderBy(asc(relations.id)),
-);
 const setUnitLife = statement(["modelId", "name", "life"], (db, p) =>
   db
     .update(units)
@@ -464,14 +457,6 @@ export async function removeNeverDeployed(
     removed.push(unit.name);
   }
   return removed;
-}
-
-/**
- * The ids of the relations whose scope a unit is in (Juju's RelationsInScope): what its agent must still depart. Read
- * by the unit, so an agent starting in a relation of 10,000 members reads its own rows, not the members.
- */
-export async function relationsInScopeOf(q: Queryable, unit: UnitRow): Promise<number[]> {
-  return (await scopesOfUnit(q, { modelId: unit.modelId, unit: unit.name })).map((s) => s.id);
 }
 
 /**
