@@ -30,6 +30,7 @@ const VALUES = new Set([
   "InstanceType",
   "IssuedToken",
   "MachineInfo",
+  "MissingHookRun",
   "ModelInfo",
   "PageInfo",
   "RelationEndpoint",
