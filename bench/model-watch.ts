@@ -24,8 +24,6 @@ export interface Info {
   relation?: number | null;
   remoteUnit?: string | null;
   result?: string | null;
-  /** A recordMissingHooks call's runs, listed in its one event. */
-  missing?: Pick<Info, "hook" | "relation" | "remoteUnit">[] | null;
 }
 
 export interface Entity {
@@ -66,7 +64,7 @@ const CHANGES = `subscription ($model: String!) {
     relation { id key endpoints { applicationName name } }
     scope { relationId unitName role }
     settings { relationId unitName version }
-    hook { unitName hook relation remoteUnit result missing { hook relation remoteUnit } }
+    hook { unitName hook relation remoteUnit result }
   }
 }`;
 

@@ -27,16 +27,11 @@ export class ChangedHooks {
       return;
     }
     const run = event.hook;
-    if (!run) return;
-    // A recordMissingHooks call's runs come in one event, listed.
-    const runs = run.missing ?? [run];
-    const result = String(run.result);
-    for (const one of runs) {
-      if (!String(one.hook ?? "").endsWith("-relation-changed") || !["SUCCEEDED", "SKIPPED", "MISSING"].includes(result)) continue;
-      const set = this.seen.get(event.entity) ?? new Set<string>();
-      this.seen.set(event.entity, set);
-      set.add(`${String(one.relation)}:${String(one.remoteUnit)}`);
-    }
+    if (!run || !String(run.hook ?? "").endsWith("-relation-changed") || !["SUCCEEDED", "SKIPPED", "MISSING"].includes(String(run.result)))
+      return;
+    const set = this.seen.get(event.entity) ?? new Set<string>();
+    this.seen.set(event.entity, set);
+    set.add(`${String(run.relation)}:${String(run.remoteUnit)}`);
   }
 
   has(unit: string, relation: string, remote: string): boolean {

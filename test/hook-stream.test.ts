@@ -11,7 +11,6 @@ const BEGIN = `mutation ($input: BeginHookInput!) { beginHook(input: $input) { i
 const COMMIT = `mutation ($input: CommitHookInput!) { commitHook(input: $input) { id } }`;
 const REMOVE_UNIT = `mutation ($model: String!, $unit: String!) { removeUnit(input: { model: $model, units: [$unit], force: true }) { outcome } }`;
 const LOG = `mutation ($input: LogHookInput!) { logHook(input: $input) }`;
-const RECORD_MISSING = `mutation ($input: RecordMissingHooksInput!) { recordMissingHooks(input: $input) { id } }`;
 const RESOLVE = `mutation ($model: String!, $unit: String!) { resolveUnit(input: { model: $model, unit: $unit }) { name } }`;
 
 async function scene() {
@@ -22,9 +21,6 @@ async function scene() {
   const commit = (unit: string, run: string, result: string) => live.ok(COMMIT, { input: { model, unit, run, result } });
   return { model, begin, commit };
 }
-
-const begin = async (model: string, hook: string) =>
-  (await live.ok(BEGIN, { input: { model, unit: "wordpress/0", hook } })).beginHook.id as string;
 
 const brief = (e: StreamEvent) => (e.removed ? `${e.type} ${e.entity} removed` : `${e.type} ${e.entity} ${e.hook!.hook} ${e.hook!.result}`);
 
@@ -85,30 +81,6 @@ describe("the HOOK stream", () => {
     // A line's event is the run's id and the line: no result, so a reader counting runs by result counts no line.
     expect(s.changes[0]!.changed).toEqual(["unitName", "applicationName", "id", "logged"]);
     expect(s.changes[2]!.changed).not.toContain("logged");
-  });
-
-  it("a recordMissingHooks call is one HOOK event: its last run as the unit's latest, and every run it recorded in `missing`", async () => {
-    const { model } = await scene();
-    const s = subscribe(live.url, CHANGES, { model, kinds: ["HOOK"] });
-    await s.synced();
-    // wordpress ships install and db-relation-joined; none of these.
-    const hooks = [{ hook: "leader-settings-changed" }, { hook: "update-status" }, { hook: "collect-metrics" }];
-    const runs = (await live.ok(RECORD_MISSING, { input: { model, unit: "wordpress/0", hooks } })).recordMissingHooks as { id: string }[];
-    await s.until((x) => x.changes.some((e) => e.hook?.result === "MISSING"));
-    await live.ok(COMMIT, { input: { model, unit: "wordpress/0", run: await begin(model, "install"), result: "SUCCEEDED" } });
-    await s.until((x) => x.changes.some((e) => e.hook?.result === "SUCCEEDED"));
-    expect(s.changes.map(brief)).toEqual([
-      "CHANGE wordpress/0 collect-metrics MISSING",
-      "CHANGE wordpress/0 install RUNNING",
-      "CHANGE wordpress/0 install SUCCEEDED",
-    ]);
-    const [event] = s.changes;
-    expect(event!.hook).toMatchObject({ id: runs[2]!.id, unitName: "wordpress/0", relation: null, remoteUnit: null });
-    expect(event!.hook!.missing).toEqual(hooks.map((h, i) => ({ id: runs[i]!.id, hook: h.hook, relation: null, remoteUnit: null })));
-    expect(event!.changed).toContain("missing");
-    // Any other run's event lists none.
-    expect(s.changes[2]!.hook!.missing).toBeNull();
-    expect(s.changes[2]!.changed).not.toContain("missing");
   });
 
   it("a unit agent's unitLife stream carries its status, the failed hook and the resolved mode", async () => {

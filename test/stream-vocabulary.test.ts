@@ -43,7 +43,6 @@ const streamOnly = new Set([
   "SettingsInfo.relationId",
   "HookInfo.applicationName",
   "HookInfo.logged",
-  "HookInfo.missing",
 ]);
 
 const objectType = (name: string) => schema.getType(name) as GraphQLObjectType;

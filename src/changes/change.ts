@@ -148,16 +148,6 @@ export interface HookFields {
   endedAt?: string | null;
   /** On a row for juju-log lines only: the lines just kept with the run (the run's others are on HookRun.log). */
   log?: HookLogFields[];
-  /** On the row of a recordMissingHooks call: every run it recorded, in order; the row's own run is the last. */
-  missing?: MissingHookFields[];
-}
-
-/** A run recorded MISSING, as the row of its recordMissingHooks call lists it (the row gives the time and unit). */
-export interface MissingHookFields {
-  run: string;
-  hook: string;
-  relationId: number | null;
-  remoteUnit: string | null;
 }
 
 /** A juju-log line as a HOOK row carries it. */
@@ -402,16 +392,6 @@ export const hookRunFields = (r: HookRunRow): HookFields => ({
 });
 /** A hook run begun or ended: the unit's latest run, as it now stands. */
 export const hookRunRecorded = (r: HookRunRow) => row("hook", r.unit, null, hookRunFields(r));
-/**
- * The runs one recordMissingHooks call recorded, in one row: the last as the unit's latest run, with the list of them
- * all. A row each was about a third of a hook-less unit's change rows (install, config-changed, start, a join's two),
- * each written, read back by every feed and offered to every stream of the model (docs/decisions.md).
- */
-export const missingHooksRecorded = (runs: readonly HookRunRow[]) => {
-  const last = runs[runs.length - 1]!;
-  const missing = runs.map((r) => ({ run: String(r.id), hook: r.hook, relationId: r.relationId, remoteUnit: r.remoteUnit }));
-  return row("hook", last.unit, null, { ...hookRunFields(last), missing });
-};
 /**
  * A run's juju-log lines kept: the run's identity and the lines just appended (HookFields.log), nothing else, so a
  * reader counting runs by their result counts no line as a run.

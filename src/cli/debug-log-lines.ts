@@ -100,9 +100,6 @@ export class LiveLines {
       const hook = event.hook;
       if (event.removed || !hook.id) return [];
       if (hook.logged) return hook.logged.map((line) => logged({ id: hook.id!, unitName: hook.unitName }, line));
-      // One event for a recordMissingHooks call: a line for each run it recorded.
-      if (hook.missing)
-        return hook.missing.map((run) => ended({ ...run, unitName: hook.unitName, message: null, result: "MISSING" }, hook.endedAt ?? now));
       const run = { ...hook, id: hook.id };
       if (hook.result === "RUNNING") return [started(run, hook.startedAt ?? now)];
       if (hook.result) return [ended({ ...run, result: hook.result }, hook.endedAt ?? now)];

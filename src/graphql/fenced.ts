@@ -30,7 +30,6 @@ const VALUES = new Set([
   "InstanceType",
   "IssuedToken",
   "MachineInfo",
-  "MissingHookRun",
   "ModelInfo",
   "PageInfo",
   "RelationEndpoint",

@@ -4,7 +4,7 @@
 // commit is one transaction: the run's end, the hook's relation-set writes
 // (only if it succeeded), the agent's status and its state document.
 import { and, eq, isNull, type Placeholder, sql } from "drizzle-orm";
-import { hookRunRecorded, missingHooksRecorded } from "../changes/change.js";
+import { hookRunRecorded } from "../changes/change.js";
 import { LifelineError, tooManyACall } from "../core/errors.js";
 import { HookResult, type ResolvedMode } from "../core/hooks.js";
 import { Life } from "../core/life.js";
@@ -536,11 +536,11 @@ export const recordMissingHooks = hookOperation(
     const state = input.state == null ? null : checkAgentState(input.state);
 
     // Sent together with the COMMIT: the interrupted runs' end, the runs (one statement), the prune. Their changes
-    // are recorded in that order, the runs' as one change listing them.
+    // are recorded in that order.
     interruptRunning(tx, model, unit.name, reads);
     insertMissingHookRunsOf(tx, recorded);
     prune(tx, model, unit.name);
-    tx.record(model.id, missingHooksRecorded(recorded));
+    for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
     await leaveBrokenScopes(tx, model, unit.name, recorded, reads.leaving);
     await updateAgent(tx, model, unit, idle, null);
     if (state) saveAgentState(tx, model, unit.name, state);

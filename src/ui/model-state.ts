@@ -107,7 +107,6 @@ function feedLine(event: ChangeEventFragment): FeedLine {
   if (machine?.instanceId && event.changed.includes("instanceId")) parts.push(`instance ${machine.instanceId}`);
   const hook = event.hook;
   if (hook?.logged?.length) for (const line of hook.logged) parts.push(`log ${line.level}: ${line.message}`);
-  else if (hook?.missing?.length) parts.push(`${hook.missing.map((run) => run.hook).join(", ")} missing`);
   else if (hook?.hook) parts.push(`${hook.hook} ${hook.result?.toLowerCase() ?? ""}`.trim());
   const rest = event.changed.filter((f) => !["workloadStatus", "agentStatus", "status", "instanceId"].includes(f) && !hook);
   if (!parts.length && event.life === "ALIVE" && event.changed.includes("life")) parts.push("alive");

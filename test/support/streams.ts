@@ -58,7 +58,7 @@ export const EVENT_FIELDS = `type revision kind entity life removed changed
   relation { id key scope interface unitCount endpoints { applicationName name } }
   scope { relationId unitName applicationName role container }
   settings { relationId unitName version }
-  hook { id unitName applicationName hook relation remoteUnit result message startedAt endedAt logged { level message loggedAt } missing { id hook relation remoteUnit } }
+  hook { id unitName applicationName hook relation remoteUnit result message startedAt endedAt logged { level message loggedAt } }
   cleanup { id kind target dueAt }`;
 
 export interface LiveServer {

@@ -12,7 +12,7 @@
 // client merges those into what it holds (STATE events give every field). The values
 // are read from the change row alone: no loader, no read, so each event is executed
 // once per distinct operation and shared (src/server/shared-execution.ts).
-import type { ChangeOf, EntityKind, FieldsOf, MissingHookFields } from "../../changes/change.js";
+import type { ChangeOf, EntityKind, FieldsOf } from "../../changes/change.js";
 import { builder } from "../builder.js";
 import { ConstraintsRef, StatusRef } from "./common.js";
 import { ContainerTypeEnum, MachineJobEnum, RelationRoleEnum, RelationScopeEnum } from "./enums.js";
@@ -113,7 +113,6 @@ export const infoFields = {
       startedAt: ["startedAt"],
       endedAt: ["endedAt"],
       logged: ["log"],
-      missing: ["missing"],
     } satisfies FieldSources<"hook">,
   },
   cleanup: {
@@ -290,16 +289,6 @@ const SettingsInfo = builder.objectRef<InfoOf<"settings">>("SettingsInfo").imple
   }),
 });
 
-const MissingHookRun = builder.objectRef<MissingHookFields>("MissingHookRun").implement({
-  description: "A hook the unit's charm does not ship, recorded as a run with result MISSING (Juju's skipped missing hook).",
-  fields: (t) => ({
-    id: t.id({ resolve: (r) => r.run, description: "The run's id (HookRun.id)." }),
-    hook: t.exposeString("hook"),
-    relation: t.int({ nullable: true, resolve: (r) => r.relationId }),
-    remoteUnit: t.exposeString("remoteUnit", { nullable: true }),
-  }),
-});
-
 const HookInfo = builder.objectRef<InfoOf<"hook">>("HookInfo").implement({
   description: "A unit's latest hook run, as a stream event gives it (fields as HookRun's).",
   fields: (t) => ({
@@ -319,14 +308,6 @@ const HookInfo = builder.objectRef<InfoOf<"hook">>("HookInfo").implement({
       description:
         "On an event for the run's juju-log lines only: the lines just kept (the run's earlier ones are on HookRun.log); null otherwise.",
       resolve: (e) => e.fields.log?.map((l) => ({ ...l, loggedAt: new Date(l.loggedAt) })) ?? null,
-    }),
-    missing: t.field({
-      type: [MissingHookRun],
-      nullable: true,
-      description:
-        "On the event of a recordMissingHooks call: every run it recorded MISSING, in order, the event's own run last (one " +
-        "event for them all, each at the event's startedAt); null otherwise. Each is also a HookRun of the unit's history.",
-      resolve: (e) => e.fields.missing ?? null,
     }),
   }),
 });
