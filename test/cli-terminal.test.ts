@@ -82,7 +82,11 @@ describe.skipIf(!present)("lifeline in a terminal, against npm start with its ag
     // Not wait-for wordpress life=="dead": it may be gone before wait-for looks, and (as Juju's) wait-for then waits
     // for it to appear. The model's count says it either way.
     const gone = await terminal.run(`lifeline wait-for model default --query 'application-count==1' --timeout 3m`, scaled(200_000));
-    expect(gone.code, gone.output).toBe(0);
+    if (gone.code !== 0) {
+      // What a stuck removal left, for whoever reads the failure: the model as status shows it, and the server's last lines.
+      const left = (await terminal.run("lifeline status")).output;
+      expect.fail(`${gone.output}\n${left}\n${server.process.output().split("\n").slice(-80).join("\n")}`);
+    }
     expect((await terminal.run("lifeline status --format json")).output).not.toContain('"wordpress"');
     await terminal.save("status-removed");
 
