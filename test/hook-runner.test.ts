@@ -3,7 +3,7 @@
 // (Juju's worker/uniter/runner: what a hook sees).
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, open, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -104,6 +104,16 @@ describe("running a hook", () => {
     const { ok, output } = await ran(runner.run(base(charmDir, new MemoryHookContext({ unit: "wordpress/0" }))));
     expect({ ok, output }).toEqual({ ok: true, output: "ran\n" });
     expect((await stat(join(charmDir, "hooks", "install"))).mode & 0o777).toBe(0o755);
+  });
+
+  it("a hook file some process still holds open for writing (Linux's ETXTBSY) runs once it is let go, not failed", async () => {
+    const charmDir = await charmWith({ install: "echo ran" });
+    // As a child forked while the file was being written holds the writer's descriptor until its own exec.
+    const writer = await open(join(charmDir, "hooks", "install"), "r+");
+    const outcome = ran(runner.run(base(charmDir, new MemoryHookContext({ unit: "wordpress/0" }))));
+    setTimeout(() => void writer.close(), 30);
+    const { ok, output } = await outcome;
+    expect({ ok, output }).toEqual({ ok: true, output: "ran\n" });
   });
 
   it("keeps only the last 64 KiB of output", async () => {

@@ -9,10 +9,11 @@
 // The runner never commits anything: relation-set writes land in the caller's
 // HookContext, which holds them (PendingRelationSettings); the caller commits
 // them only when the outcome is ok, as Juju's CommitHookChanges does.
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, type SpawnOptions, spawn } from "node:child_process";
 import { chmod, copyFile, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { type HookContext, type RelationRef, relationIdText } from "./context.js";
 import { OutputTail } from "./output-tail.js";
@@ -205,11 +206,30 @@ function hookEnvironment(run: HookRun, charmDir: string, workspace: Workspace, c
 
 const failedToStart = (output: string): HookOutcome => ({ ran: true, ok: false, exitCode: null, signal: null, timedOut: false, output });
 
-function execute(path: string, cwd: string, env: Record<string, string>, timeoutMs: number | undefined): Promise<HookOutcome> {
+/**
+ * Waits before trying a hook's file again while Linux refuses to run it (ETXTBSY): some process still has it open for
+ * writing. A child forked anywhere in this process while the file was being written inherits the writer's descriptor
+ * and holds it until its own exec, a matter of milliseconds; spawn then throws. CI met it once.
+ */
+const BUSY_WAITS_MS = [5, 10, 20, 40, 80, 160, 320];
+
+async function spawnHook(path: string, options: SpawnOptions): Promise<ChildProcessByStdio<null, Readable, Readable>> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return spawn(path, [], { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    } catch (error) {
+      const wait = BUSY_WAITS_MS[attempt];
+      if ((error as NodeJS.ErrnoException).code !== "ETXTBSY" || wait === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+async function execute(path: string, cwd: string, env: Record<string, string>, timeoutMs: number | undefined): Promise<HookOutcome> {
+  // Its own process group, so a timeout kills whatever the hook started too.
+  const child = await spawnHook(path, { cwd, env, detached: true });
   return new Promise((settle) => {
     const output = new OutputTail(HOOK_OUTPUT_LIMIT);
-    // Its own process group, so a timeout kills whatever the hook started too.
-    const child = spawn(path, [], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let timedOut = false;
     let settled = false;
     const timer =
