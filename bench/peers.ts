@@ -396,8 +396,9 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
 }
 
 /** `clients` clients, each on its own keep-alive socket, each sending its own mutation as fast as answers come, for `seconds`. */
-async function throughput(system: PeerSystem & Mutation, clients: number, seconds: number) {
+async function throughput(system: PeerSystem & Mutation, clients: number, seconds: number, postmaster: number | null = null) {
   let count = 0;
+  const window = cpuWindow(postmaster);
   const cpuAtStart = cpuSeconds(system.pid);
   const started = performance.now();
   const deadline = started + seconds * 1000;
@@ -416,7 +417,15 @@ async function throughput(system: PeerSystem & Mutation, clients: number, second
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  return { rate: count / elapsed, cpuPerMutation: (cpuSeconds(system.pid) - cpuAtStart) / Math.max(1, count) };
+  const cpu = cpuSeconds(system.pid) - cpuAtStart;
+  const shares = window.end();
+  const per = (seconds: number) => seconds / Math.max(1, count);
+  return {
+    rate: count / elapsed,
+    cpuPerMutation: per(cpu),
+    postgresPerMutation: per(shares.postgres),
+    machinePerMutation: per(shares.machine),
+  };
 }
 
 /** One client, one request at a time: each request's round trip. */
@@ -436,7 +445,7 @@ async function oneClient(system: PeerSystem & Mutation, count: number, offset: n
   return times;
 }
 
-async function mutations(postgraphile: PeerSystem & Mutation, lifeline: PeerSystem & Mutation) {
+async function mutations(postgraphile: PeerSystem & Mutation, lifeline: PeerSystem & Mutation, postmaster: number | null) {
   console.log(
     `\n## Mutations: ${MUTATION_CLIENTS} clients over HTTP keep-alive, ${MUTATION_SECONDS} s a round; PostGraphile updateEventByRowId, Lifeline setConstraints\n`,
   );
@@ -446,12 +455,22 @@ async function mutations(postgraphile: PeerSystem & Mutation, lifeline: PeerSyst
     await throughput(system, MUTATION_CLIENTS, Math.min(3, MUTATION_SECONDS)); // warm-up, untimed
   }
   const rates = new Map<string, number[]>(pair.map((s) => [s.name, []]));
-  printHeader(["round", "system", "mutations/s", "server CPU a mutation"]);
+  // Where each mutation's CPU goes on this machine: the server's, PostgreSQL's (every backend's), and the machine's
+  // whole (the clients' and the rest are the difference).
+  printHeader(["round", "system", "mutations/s", "server CPU a mutation", "PostgreSQL CPU a mutation", "machine CPU a mutation"]);
+  const µs = (seconds: number) => (Number.isNaN(seconds) ? "n/a" : `${(seconds * 1e6).toFixed(0)} µs`);
   for (let round = 0; round < 4; round++) {
     const system = pair[round % 2]!;
-    const figures = await throughput(system, MUTATION_CLIENTS, MUTATION_SECONDS);
+    const figures = await throughput(system, MUTATION_CLIENTS, MUTATION_SECONDS, postmaster);
     rates.get(system.name)!.push(figures.rate);
-    printRow([String(round + 1), system.name, rate(figures.rate), `${(figures.cpuPerMutation * 1e6).toFixed(0)} µs`]);
+    printRow([
+      String(round + 1),
+      system.name,
+      rate(figures.rate),
+      µs(figures.cpuPerMutation),
+      µs(figures.postgresPerMutation),
+      µs(figures.machinePerMutation),
+    ]);
   }
   const latencies = new Map<string, number[]>(pair.map((s) => [s.name, []]));
   const half = Math.ceil(MUTATION_LATENCY_COUNT / 2);
@@ -519,7 +538,7 @@ async function main() {
       started.filter((s) => SYSTEMS.has(s.name.toLowerCase())),
       postmaster,
     );
-  if (PARTS.has("mutations") && postgraphile && lifeline) await mutations(postgraphile, lifeline);
+  if (PARTS.has("mutations") && postgraphile && lifeline) await mutations(postgraphile, lifeline, postmaster);
   console.log(`\n${machineLine(startLoad)}`);
 }
 
