@@ -34,6 +34,7 @@ import { answerMetrics, METRICS_PATH, Metrics, serveMetrics } from "./metrics.js
 import { useOperationLog } from "./operation-log.js";
 import { operationTurns } from "./operation-turns.js";
 import { defaultOriginOptions, foreignPageRefusal, type HeaderOf, headersOf, type OriginOptions, OriginPolicy } from "./origins.js";
+import { plainPosts } from "./plain-post.js";
 import { AgentPresence, type PresenceOptions, usePresence } from "./presence.js";
 import { useQuerySnapshot } from "./query-snapshot.js";
 import { defaultRequestLimits, type RequestLimits, useRequestLimits } from "./request-limits.js";
@@ -237,6 +238,8 @@ export interface ServerOptions {
    * without one (an operator's private network, as node_exporter is).
    */
   metricsListen?: { host: string; port: number };
+  /** Plain POSTs answered without yoga's WHATWG layer (src/server/plain-post.ts); on unless false (tests compare the two). */
+  plainPosts?: boolean;
 }
 
 /** graphql-ws operations begun in one turn of the event loop: a few milliseconds of work, then the other clients' turn. */
@@ -277,6 +280,7 @@ export async function startServer(store: Store, host: string, port: number, opti
   const metrics = new Metrics({ store, feed, presence, sockets: () => wss.clients.size });
   const readiness = new Readiness(store, feed);
   const yoga = createYogaApp(store, feed, options.provider, limits, true, presence, access, metrics);
+  const plain = options.plainPosts === false ? () => false : plainPosts(yoga);
   const login = () => ({ sessions: access.sessions, secure: origins.servedOverHttps, now: access.clock() });
   // The status page's browser: the session cookie (or a bearer token) of a live session.
   const loggedIn = async (req: IncomingMessage) => {
@@ -295,7 +299,7 @@ export async function startServer(store: Store, host: string, port: number, opti
     else if (req.method === "GET" && path === "/readyz") void answerReadyz(readiness, res);
     else if (req.method === "GET" && path === METRICS_PATH && !options.metricsListen)
       void answerMetrics(metrics, req, res, (token) => authenticate(store.db, token, access.sessions, access.clock()));
-    else if (!refuseOversizeBody(req, res, limits.maxRequestBytes)) void yoga(req, res);
+    else if (!refuseOversizeBody(req, res, limits.maxRequestBytes) && !(path === GRAPHQL_PATH && plain(req, res))) void yoga(req, res);
   });
   server.on("clientError", answerClientError);
   const cap = new ConnectionCap(server, http.maxConnections);

@@ -46,7 +46,11 @@ export function useRefusalStatus(): Plugin {
  * A refusal made outside GraphQL (by the HTTP server itself, or on a WebSocket upgrade), in a GraphQL response's shape:
  * every answer carries a code, whoever gives it.
  */
-export function refusalBody(code: ErrorCode | "BAD_REQUEST", message: string, details: Record<string, unknown> = {}): string {
+export function refusalBody(
+  code: ErrorCode | "BAD_REQUEST" | "INTERNAL_SERVER_ERROR",
+  message: string,
+  details: Record<string, unknown> = {},
+): string {
   return JSON.stringify({ errors: [{ message, extensions: { code, ...details } }] });
 }
 

@@ -2,6 +2,7 @@
 // operation's root fields), and the request's id, so an operator can follow one request, or one agent, through the log.
 // Successes are logged at debug (LIFELINE_LOG=debug): an agent's mutations are its actions.
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import type { Plugin } from "graphql-yoga";
 import { loggerFor } from "../core/log.js";
 import type { Context } from "../graphql/context.js";
@@ -16,29 +17,37 @@ export function actorName(actor: Actor | null): string {
   return actor.kind === "person" ? `person-${actor.id} (${actor.role})` : agentTag(actor);
 }
 
+/** Where an operation came from: yoga's WHATWG request, or node's (with its response: a plain POST, plain-post.ts). */
+interface RequestSource {
+  request?: Request;
+  req?: IncomingMessage;
+  res?: unknown;
+}
+
 /** The request's id: the caller's X-Request-Id when it sent one (a proxy's), else a new one. */
-function requestIdOf(request: Request | undefined): string {
-  // Over graphql-ws there is no request of the operation's own.
-  const given = request?.headers?.get?.("x-request-id");
+function requestIdOf({ request, req, res }: RequestSource): string {
+  // Over graphql-ws there is no request of the operation's own (`req` is the socket's upgrade, and there is no `res`).
+  const header = req && res ? req.headers["x-request-id"] : request?.headers?.get?.("x-request-id");
+  const given = typeof header === "string" ? header : undefined;
   return given && given.length <= 200 ? given : randomUUID();
 }
 
 /** A document refused before it ran (it does not parse, or does not validate): who sent it is not known yet. */
-function refusedBefore(context: { request?: Request }, code: string, message: string): void {
-  log.info({ requestId: requestIdOf(context.request), code, codes: [code], message }, `refused ${code}: ${message}`);
+function refusedBefore(context: RequestSource, code: string, message: string): void {
+  log.info({ requestId: requestIdOf(context), code, codes: [code], message }, `refused ${code}: ${message}`);
 }
 
 export function useOperationLog(): Plugin<Context> {
   return {
     onParse({ context }) {
       return ({ result }) => {
-        if (result instanceof Error) refusedBefore(context as { request?: Request }, "GRAPHQL_PARSE_FAILED", result.message);
+        if (result instanceof Error) refusedBefore(context as RequestSource, "GRAPHQL_PARSE_FAILED", result.message);
       };
     },
     onValidate({ context }) {
       return ({ valid, result }) => {
         if (!valid && result.length)
-          refusedBefore(context as { request?: Request }, "GRAPHQL_VALIDATION_FAILED", result.map((e) => e.message).join("; "));
+          refusedBefore(context as RequestSource, "GRAPHQL_VALIDATION_FAILED", result.map((e) => e.message).join("; "));
       };
     },
     onExecute({ args }) {
@@ -52,7 +61,7 @@ export function useOperationLog(): Plugin<Context> {
           const context = args.contextValue;
           const errors = "errors" in result ? (result.errors ?? []) : [];
           const entry = {
-            requestId: requestIdOf(context.request as Request | undefined),
+            requestId: requestIdOf(context as RequestSource),
             actor: actorName(context.actor),
             operation,
             fields,
