@@ -30,7 +30,7 @@ function mediaTypes(header: string): string[] | null {
 
 /**
  * What a plain POST asks to get back (the first of GraphQL's JSON types it lists, as yoga picks), or null when the
- * request is not one. Only requests that name JSON types and nothing else: with `*∕*`, or no Accept at all, yoga
+ * request is not one. Only requests that name JSON types and nothing else: to a wildcard, or no Accept at all, yoga
  * answers a subscription as an event stream, which is not this path's to give.
  */
 function plainAnswer(req: IncomingMessage): string | null {
