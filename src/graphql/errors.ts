@@ -7,6 +7,9 @@ import { LifelineError } from "../core/errors.js";
 import { loggerFor } from "../core/log.js";
 import { outageReporter, unavailable } from "../model/index.js";
 
+/** Yoga's masked errors' message (its default): what every fault is answered with, whichever path answers it. */
+export const MASKED_MESSAGE = "Unexpected error.";
+
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const located = error instanceof GraphQLError ? error : undefined;
   const original = located ? located.originalError : error;

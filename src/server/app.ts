@@ -13,7 +13,7 @@ import { type RetentionOptions, startCompactor } from "../changes/retention.js";
 import { loggerFor } from "../core/log.js";
 import type { Store } from "../db/connect.js";
 import type { CloudControl, Context } from "../graphql/context.js";
-import { maskError } from "../graphql/errors.js";
+import { MASKED_MESSAGE, maskError } from "../graphql/errors.js";
 import { schema } from "../graphql/schema.js";
 import {
   authenticate,
@@ -145,9 +145,6 @@ const maskingAs =
     if (masked !== error) logger.error(error);
     return masked;
   };
-
-/** Yoga's masked errors' message (its default), for what it and maskingAs mask alike. */
-const MASKED_MESSAGE = "Unexpected error.";
 
 /**
  * Yoga's logger, as the process's (component `api`), without the errors of an outage: each request refused

@@ -17,7 +17,10 @@ export function actorName(actor: Actor | null): string {
   return actor.kind === "person" ? `person-${actor.id} (${actor.role})` : agentTag(actor);
 }
 
-/** Where an operation came from: yoga's WHATWG request, or node's (with its response: a plain POST, plain-post.ts). */
+/**
+ * Where an operation came from: yoga's WHATWG request, and node's with its response (yoga on node, and a plain POST,
+ * plain-post.ts, whose request is only a method). Over graphql-ws `req` is the socket's upgrade and there is no `res`.
+ */
 interface RequestSource {
   request?: Request;
   req?: IncomingMessage;
@@ -26,7 +29,6 @@ interface RequestSource {
 
 /** The request's id: the caller's X-Request-Id when it sent one (a proxy's), else a new one. */
 function requestIdOf({ request, req, res }: RequestSource): string {
-  // Over graphql-ws there is no request of the operation's own (`req` is the socket's upgrade, and there is no `res`).
   const header = req && res ? req.headers["x-request-id"] : request?.headers?.get?.("x-request-id");
   const given = typeof header === "string" ? header : undefined;
   return given && given.length <= 200 ? given : randomUUID();

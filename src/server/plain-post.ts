@@ -10,6 +10,7 @@ import type { ExecutionResult } from "graphql";
 import { processRegularResult, type YogaServerInstance } from "graphql-yoga";
 import { loggerFor } from "../core/log.js";
 import type { Context } from "../graphql/context.js";
+import { MASKED_MESSAGE } from "../graphql/errors.js";
 import { refusalBody } from "./http-status.js";
 
 type Yoga = YogaServerInstance<Record<string, unknown>, Context>;
@@ -132,7 +133,7 @@ export function plainPosts(yoga: Yoga): (req: IncomingMessage, res: ServerRespon
       // answers one, logged.
       if (res.headersSent || req.destroyed) return void res.destroy();
       loggerFor("api").error({ err: error }, "a plain POST failed");
-      const text = refusalBody("INTERNAL_SERVER_ERROR", "Unexpected error.");
+      const text = refusalBody("INTERNAL_SERVER_ERROR", MASKED_MESSAGE);
       res
         .writeHead(500, { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(text)) })
         .end(text);
