@@ -210,6 +210,11 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => setConstraints(store.db, { model, constraints: "cores=3" }))).toBe(1);
   });
 
+  it("setConstraints on the model this process last wrote, alone in its turn: one statement, no BEGIN nor COMMIT around it (row-rewrite.ts)", async () => {
+    await setConstraints(store.db, { model, constraints: "cores=2" });
+    expect(await statementsSent(() => setConstraints(store.db, { model, constraints: "cores=3" }))).toBe(1);
+  });
+
   it("a compaction of the model's log does not move the row its next write expects: setConstraints still one trip", async () => {
     const compacted = uniqueName("compacted");
     await addModel(store.db, { name: compacted });

@@ -33,13 +33,25 @@ export interface Appended {
 }
 
 /**
+ * A write of a model's row folded into its append's revision bump, which then also checks the row: the columns it sets
+ * (SQL names, with each value's type and its driver value), and the row it must find (to_jsonb's text less
+ * compacted_through), or the statement fails (22012, as for a model that is gone) and writes nothing.
+ */
+export interface RowRewrite {
+  modelId: string;
+  set: readonly { column: string; type: string; value: unknown }[];
+  expected: string;
+}
+
+/**
  * The change rows of a transaction on `db`: notified, unless this process's feed is the only one listening on the
  * database (presence.ts), which is then handed the rows in process once the transaction has committed, as the
- * statements gave them back numbered: the feed offers them to its streams without reading them again.
+ * statements gave them back numbered: the feed offers them to its streams without reading them again. With `rewrite`,
+ * its model's statement also rewrites the model's row (RowRewrite).
  */
-export function appendChanges(db: Database, pending: readonly PendingChange[]): Appended {
+export function appendChanges(db: Database, pending: readonly PendingChange[], rewrite?: RowRewrite): Appended {
   const feed = quietFeed(db);
-  const statements = appendStatements(pending, feed === null);
+  const statements = appendStatements(pending, feed === null, rewrite);
   const appended = new Map<string, EntityEvent[]>();
   const modelRows = new Map<string, string>();
   for (const statement of statements) {
@@ -79,7 +91,7 @@ function appendedEvents(rowsJson: string, last: number, committedAt: string): En
  * wakes its own feed, which is then the only one listening (presence.ts). They run last in their transaction
  * (src/model/write/).
  */
-export function appendStatements(pending: readonly PendingChange[], notify = true): Statement[] {
+export function appendStatements(pending: readonly PendingChange[], notify = true, rewrite?: RowRewrite): Statement[] {
   const byModel = new Map<string, Change[]>();
   for (const { modelId, change } of pending) {
     const list = byModel.get(modelId) ?? [];
@@ -89,15 +101,42 @@ export function appendStatements(pending: readonly PendingChange[], notify = tru
   return [...byModel.keys()].sort().map((modelId) => {
     const list = byModel.get(modelId)!;
     const rows = list.map((c) => ({ kind: c.kind, entity: c.entity, life: c.life, removed: c.removed, fields: { ...c.fields } }));
-    const params = [list.length, modelId, JSON.stringify(rows)];
-    return notify ? { text: APPEND, params: [...params, CHANGES_CHANNEL] } : { text: APPEND_QUIETLY, params };
+    const params: unknown[] = [list.length, modelId, JSON.stringify(rows), ...(notify ? [CHANGES_CHANNEL] : [])];
+    if (rewrite?.modelId === modelId) return rewriting(params, notify, rewrite);
+    return { text: notify ? APPEND : APPEND_QUIETLY, params };
   });
 }
 
-/** $1: how many changes, $2: the model, $3: the changes (a JSON array), and with `notify` $4: the NOTIFY channel. */
-const append = (notify: boolean) => `
+/** The append statement with `rewrite`'s columns set by its bump, and its row checked there. */
+function rewriting(params: unknown[], notify: boolean, { set, expected }: RowRewrite): Statement {
+  const n = params.length;
+  const assignments = set.map((c, k) => `, ${quoted(c.column)} = $${n + 1 + k}::${c.type}`).join("");
+  const guard = ` and to_jsonb(models) - 'compacted_through' = $${n + set.length + 1}::jsonb`;
+  const key = `${notify}${assignments}`;
+  let text = rewritingTexts.get(key);
+  if (!text) {
+    text = append(notify, assignments, guard);
+    rewritingTexts.set(key, text);
+  }
+  return { text, params: [...params, ...set.map((c) => c.value), expected] };
+}
+
+/** Each rewrite's statement text, by the columns it sets: the same text is prepared once per connection. */
+const rewritingTexts = new Map<string, string>();
+
+const quoted = (column: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(column)) throw new Error(`not a column name: ${column}`);
+  return `"${column}"`;
+};
+
+/**
+ * $1: how many changes, $2: the model, $3: the changes (a JSON array), and with `notify` $4: the NOTIFY channel;
+ * `set` and `guard` add to the bump's SET and WHERE (rewriting).
+ */
+const append = (notify: boolean, set = "", guard = "") => `
   with bump as (
-    update models set revision = revision + $1 where id = $2 returning revision, to_jsonb(models) - 'compacted_through' as model_row
+    update models set revision = revision + $1${set} where id = $2${guard}
+    returning revision, to_jsonb(models) - 'compacted_through' as model_row
   ), appended as (
     insert into changes (model_id, revision, kind, entity, life, removed, fields)
     select $2, bump.revision - $1 + c.n, c.kind, c.entity, c.life::life, c.removed, c.fields
@@ -105,7 +144,8 @@ const append = (notify: boolean) => `
       with ordinality as c(kind, entity, life, removed, fields, n)
   )
   -- A model gone from inside its own transaction cannot be: every writer holds its row lock.
-  -- Were it gone, dividing by its missing row's count fails the statement, and so the transaction.
+  -- Were it gone, dividing by its missing row's count fails the statement, and so the transaction; so does a
+  -- rewrite's row not found as expected.
   -- The model's row as the transaction leaves it, but for the log's compaction floor: what this process's next writer
   -- of the model expects (model-lock.ts).
   select bump.revision, bump.model_row::text as model_row${notify ? ", pg_notify($4, $2::text)" : ", to_json(now()) #>> '{}' as committed_at"}

@@ -29,6 +29,14 @@ export function isOutage(error: unknown): boolean {
   return [...causes(error)].some((e) => e instanceof CommitInDoubt || outageCode(codeOf(e)));
 }
 
+/** The failures of a connection that was never made: whatever was to be sent on it was not. */
+const NOT_CONNECTED = new Set(["CONNECT_TIMEOUT", "ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
+
+/** Whether `error` says the connection a statement was to go on was never made (so the statement never reached the server). */
+export function neverConnected(error: unknown): boolean {
+  return [...causes(error)].some((e) => NOT_CONNECTED.has(codeOf(e) ?? ""));
+}
+
 /** How often a process says the database is out of reach, at most: during an outage every request and read fails alike. */
 export const OUTAGE_REPORT_MS = 5000;
 

@@ -13,9 +13,10 @@
 // PGlite runs in-process, with no round trips to save: Drizzle's own transaction.
 import { PostgresJsTransaction } from "drizzle-orm/postgres-js/session";
 import type { Database } from "./connect.js";
-import { CommitInDoubt, isOutage } from "./outage.js";
+import { CommitInDoubt, isOutage, neverConnected } from "./outage.js";
 import { pastTheGate } from "./pglite-write-gate.js";
 import { sentAhead } from "./sent-ahead.js";
+import { sqlState } from "./sql-state.js";
 
 /** A transaction's Drizzle handle, as Drizzle's own `transaction` gives it. */
 export type DbTx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -259,6 +260,26 @@ export async function runTransaction<T>(
   } finally {
     connection.release();
   }
+}
+
+/**
+ * Runs one statement in a transaction of its own, on a connection of the pool: PostgreSQL commits it as it answers
+ * (one round trip, no BEGIN nor COMMIT), and its rows go to its `answered`. Like a write whose COMMIT was on its way, a
+ * statement whose connection is lost may have committed (CommitInDoubt), unless the connection was never made; one
+ * the server answered with an error did not.
+ * PostgreSQL only: a store in this process has no round trips to save.
+ */
+export async function runStatementAlone(db: Database, statement: Statement): Promise<void> {
+  const { client } = (db as unknown as DrizzleInternals).session;
+  if (typeof client.reserve !== "function") throw new Error("one statement alone is for a PostgreSQL store");
+  let rows: unknown[];
+  try {
+    rows = await (client as unknown as Unsafe).unsafe(statement.text, statement.params);
+  } catch (error) {
+    if (isOutage(error) && sqlState(error) === undefined && !neverConnected(error)) throw new CommitInDoubt(error);
+    throw error;
+  }
+  statement.answered?.(rows as Record<string, unknown>[]);
 }
 
 const SNAPSHOT = { isolationLevel: "repeatable read", accessMode: "read only" } as const;

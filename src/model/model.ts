@@ -10,7 +10,6 @@ import { advance, Life } from "../core/life.js";
 import { MachineJob } from "../core/machine.js";
 import type { Database } from "../db/connect.js";
 import { applications, charms, cleanups, machines, models, sequences } from "../db/schema.js";
-import { statement } from "../db/statement.js";
 import { setApplicationConstraints } from "./application.js";
 import type { Blocker } from "./blocker.js";
 import { CleanupKinds, queueCleanup } from "./cleanup-queue.js";
@@ -20,7 +19,17 @@ import { getApplication } from "./lookup.js";
 import { createMachine, type Outcome, reserveMachine } from "./machine.js";
 import { checkModelName, checkSeries } from "./names.js";
 import type { ModelRow, Queryable } from "./rows.js";
-import { type InModel, modelOperation, modelOperationReading, modelRowWritten, type Tx, transact } from "./write/index.js";
+import {
+  chosenBy,
+  type InModel,
+  type ModelRowWrite,
+  modelOperation,
+  modelOperationReading,
+  modelRowOperation,
+  modelRowWritten,
+  type Tx,
+  transact,
+} from "./write/index.js";
 
 export const DEFAULT_MODEL = "default";
 export const DEFAULT_SERIES = "jammy";
@@ -75,27 +84,25 @@ export interface SetConstraintsInput extends InModel {
   constraints: string;
 }
 
-/** Sets the model's constraints; machines and units already created keep theirs (seed 004). */
-const setConstraintsOfModel = statement(["id", "constraints"], (db, p) =>
-  db
-    .update(models)
-    // A placeholder where a value goes: Drizzle encodes the value bound to it as the column's (jsonb).
-    .set({ constraints: p.constraints as unknown as Constraints })
-    .where(eq(models.id, p.id)),
+/** `juju set-model-constraints`: the model's row alone is written (row-rewrite.ts). */
+const setModelConstraints = modelRowOperation(Life.Alive, (model, input: SetConstraintsInput): ModelRowWrite<Constraints> => {
+  const constraints = parseConstraints(input.constraints);
+  return { set: { constraints }, change: modelConstraintsSet(model, constraints), result: constraints };
+});
+
+/** `juju set-constraints` on an application, read first. */
+const setApplicationConstraintsIn = modelOperationReading(
+  Life.Alive,
+  async (tx, model, input: SetConstraintsInput) => getApplication(tx, model, input.application!),
+  async (tx, model, input, app): Promise<Constraints> => setApplicationConstraints(tx, model, app, input.constraints),
 );
 
-/** `juju set-constraints` / `juju set-model-constraints`: what units and machines created from now on capture (seed 004). */
-export const setConstraints = modelOperationReading(
-  Life.Alive,
-  async (tx, model, input: SetConstraintsInput) => (input.application == null ? null : getApplication(tx, model, input.application)),
-  async (tx, model, input, app): Promise<Constraints> => {
-    if (app) return setApplicationConstraints(tx, model, app, input.constraints);
-    const constraints = parseConstraints(input.constraints);
-    tx.defer(setConstraintsOfModel(tx.db, { id: model.id, constraints }));
-    modelRowWritten(tx, model.name);
-    tx.record(model.id, modelConstraintsSet(model, constraints));
-    return constraints;
-  },
+/**
+ * `juju set-constraints` / `juju set-model-constraints`: what units and machines created from now on capture; machines
+ * and units already created keep theirs (seed 004).
+ */
+export const setConstraints = chosenBy((input: SetConstraintsInput) =>
+  input.application == null ? setModelConstraints : setApplicationConstraintsIn,
 );
 
 export interface SetModelConfigInput extends InModel {

@@ -1,7 +1,8 @@
 // What a transaction's writers leave to its end: the change rows to append, the writes sent and not yet answered, and
 // the work to run once it commits. A writer of a group that is refused has its part undone (mark, undo); one that ran
 // side by side with others kept its part apart (a lane), and the group takes it on in the group's order (absorb).
-import { type Appended, appendChanges, type DbTx, type PendingChange } from "../../changes/append.js";
+import { type Appended, appendChanges, type DbTx, type PendingChange, type RowRewrite } from "../../changes/append.js";
+import type { Change } from "../../changes/change.js";
 import { type Database, runsInProcess } from "../../db/connect.js";
 import { committed } from "../authentications.js";
 import type { ModelRow } from "../rows.js";
@@ -53,7 +54,7 @@ export class Commitments {
         this.deferred.push(sent);
         return sent;
       },
-      record: (modelId, change) => void this.pending.push({ modelId, change }),
+      record: (modelId, change) => this.record(modelId, change),
       afterCommit: (then) => void this.after.push(then),
       locked: this.locked,
       modelIds: this.db.writers.modelIds,
@@ -69,6 +70,11 @@ export class Commitments {
       },
       besideOthers: this.besideOthers,
     };
+  }
+
+  /** Queues a change row for `modelId`'s log, appended at the transaction's end. */
+  record(modelId: string, change: Change): void {
+    this.pending.push({ modelId, change });
   }
 
   /** Where the writers' commitments stand now, to undo back to. */
@@ -93,9 +99,9 @@ export class Commitments {
     return undefined;
   }
 
-  /** The change rows' statements, the last of the transaction (append.ts). */
-  appendStatements() {
-    this.appended = appendChanges(this.db, this.pending);
+  /** The change rows' statements, the last of the transaction (append.ts); with `rewrite`, its model's rewrites the model's row. */
+  appendStatements(rewrite?: RowRewrite) {
+    this.appended = appendChanges(this.db, this.pending, rewrite);
     return this.appended.statements;
   }
 

@@ -23,12 +23,23 @@ export interface Writer {
   footprint: Footprint | undefined;
   /** Its share of a group's work: 1, or the units it adds. */
   weight: number;
+  /** Its work without a transaction, when it can run so alone (row-rewrite.ts): `{ value }`, or undefined to run `work`. */
+  atOnce?: AtOnce;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
-/** Runs a writer in a transaction of its own, retried on the failures a retry cures, and answers it. */
+/** A writer's work done without a transaction, if it can be: its answer, or undefined (nothing done) to run it in one. */
+export type AtOnce = () => Promise<{ value: unknown } | undefined>;
+
+/** Runs a writer at once if it can, else in a transaction of its own, retried on the failures a retry cures, and answers it. */
 export async function alone(db: Database, writer: Writer): Promise<void> {
+  try {
+    const done = await writer.atOnce?.();
+    if (done) return writer.resolve(done.value);
+  } catch (error) {
+    return writer.reject(error);
+  }
   await withRetries(db, writer.work).then(writer.resolve, writer.reject);
 }
 

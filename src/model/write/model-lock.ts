@@ -92,7 +92,7 @@ const { compactedThrough: _, ...lockedColumns } = getTableColumns(models);
 const modelColumns = Object.entries(lockedColumns);
 
 /** A model's row from to_jsonb's text of it, as Drizzle would have read it. */
-function modelRowFromJson(text: string): ModelRow {
+export function modelRowFromJson(text: string): ModelRow {
   const json = JSON.parse(text) as Record<string, unknown>;
   return Object.fromEntries(modelColumns.map(([key, column]) => [key, column.mapFromDriverValue(json[column.name])])) as ModelRow;
 }

@@ -13,9 +13,11 @@ import type { Database } from "../../db/connect.js";
 import { sentAhead } from "../../db/sent-ahead.js";
 import type { Footprint } from "../footprint.js";
 import type { ModelRow } from "../rows.js";
+import type { AtOnce } from "./group-commit.js";
 import { lockModel, type ModelLifeNeeded } from "./model-lock.js";
 import { type Rehearsal, rehearse } from "./rehearsal.js";
 import { withRetries } from "./retry.js";
+import { type ModelRowWrite, rewriteAtOnce, rewriteInTransaction } from "./row-rewrite.js";
 import { inTurn } from "./turns.js";
 import type { Tx } from "./tx.js";
 
@@ -25,8 +27,15 @@ import type { Tx } from "./tx.js";
  * this process take turns before taking a connection, and share a transaction when they queue; `footprint`, what it
  * touches (footprint.ts), lets it run side by side with the writers of its group that touch nothing it does.
  */
-export function transact<T>(db: Database, work: (tx: Tx) => Promise<T>, model?: string, footprint?: Footprint, weight = 1): Promise<T> {
-  return model === undefined ? withRetries(db, work) : inTurn(db, model, work, footprint, weight);
+export function transact<T>(
+  db: Database,
+  work: (tx: Tx) => Promise<T>,
+  model?: string,
+  footprint?: Footprint,
+  weight = 1,
+  atOnce?: AtOnce,
+): Promise<T> {
+  return model === undefined ? withRetries(db, work) : inTurn(db, model, work, footprint, weight, atOnce);
 }
 
 /** Every operation's input names its model. */
@@ -42,14 +51,45 @@ export type Rehearsable<I, R> = Operation<I, R> & {
   rehearse(db: Database, input: I): Promise<Rehearsal<R>>;
 };
 
-/** The operation whose transaction runs `work` for an input: for real (transact), or rehearsed. */
+/**
+ * The operation whose transaction runs `work` for an input: for real (transact), or rehearsed. `atOnce`: the same
+ * work without a transaction, where it can be (row-rewrite.ts); never rehearsed so.
+ */
 function rehearsable<I extends InModel, R>(
   work: (input: I) => (tx: Tx) => Promise<R>,
   footprint?: (input: I) => Footprint | undefined,
   weight?: (input: I) => number,
+  atOnce?: (db: Database, input: I) => AtOnce,
 ): Rehearsable<I, R> {
-  const operation: Operation<I, R> = (db, input) => transact(db, work(input), input.model, footprint?.(input), weight?.(input));
+  const operation: Operation<I, R> = (db, input) =>
+    transact(db, work(input), input.model, footprint?.(input), weight?.(input), atOnce?.(db, input));
   return Object.assign(operation, { rehearse: (db: Database, input: I) => rehearse(db, work(input)) });
+}
+
+/** An operation that is one of several, chosen by its input (rehearsed as the one chosen). */
+export function chosenBy<I extends InModel, R>(choose: (input: I) => Rehearsable<I, R>): Rehearsable<I, R> {
+  const operation: Operation<I, R> = (db, input) => choose(input)(db, input);
+  return Object.assign(operation, { rehearse: (db: Database, input: I) => choose(input).rehearse(db, input) });
+}
+
+/**
+ * An operation that only rewrites its model's row, as `write` decides from the row and the input: in a transaction,
+ * the model locked and its life checked first, as modelOperation; or, alone in its turn on PostgreSQL with the row
+ * known, as one statement (row-rewrite.ts).
+ */
+export function modelRowOperation<I extends InModel, R>(
+  needs: ModelLifeNeeded,
+  write: (model: ModelRow, input: I) => ModelRowWrite<R>,
+): Rehearsable<I, R> {
+  return rehearsable(
+    (input) => async (tx) => {
+      const model = await lockModel(tx, input.model, needs);
+      return rewriteInTransaction(tx, model, write(model, input));
+    },
+    undefined,
+    undefined,
+    (db, input) => () => rewriteAtOnce(db, input.model, needs, (model) => write(model, input)),
+  );
 }
 
 /** An operation on one model: one transaction, the model locked and its life checked first. */

@@ -5,7 +5,7 @@
 // two stores' models never wait on each other.
 import { type Database, runsInProcess } from "../../db/connect.js";
 import type { Footprint } from "../footprint.js";
-import { alone, MAX_GROUP, together, type Writer } from "./group-commit.js";
+import { type AtOnce, alone, MAX_GROUP, together, type Writer } from "./group-commit.js";
 import type { Tx } from "./tx.js";
 
 /**
@@ -32,16 +32,20 @@ function nextGroup(db: Database, waiting: readonly Writer[]): readonly Writer[] 
   return waiting.slice(0, n);
 }
 
-/** Runs `work` in `model`'s turn, with the writers that queued beside it; answers once its transaction has committed. */
+/**
+ * Runs `work` in `model`'s turn, with the writers that queued beside it; answers once its transaction has committed.
+ * `atOnce`: the same work without a transaction, tried first when the writer is alone in its turn.
+ */
 export function inTurn<T>(
   db: Database,
   model: string,
   work: (tx: Tx) => Promise<T>,
   footprint: Footprint | undefined,
   weight: number,
+  atOnce?: AtOnce,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const writer: Writer = { work, footprint, weight, resolve: resolve as (value: unknown) => void, reject };
+    const writer: Writer = { work, footprint, weight, atOnce, resolve: resolve as (value: unknown) => void, reject };
     const started = db.writers.waiting.join(model, writer);
     if (started) void takeTurns(db, model, started);
   });
