@@ -3,9 +3,10 @@
 // process's write in between must never be missed: the guard fails, and the operation runs again on the row as it is.
 // Two stores on one database are two processes here (each keeps its own last commits).
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore, type Store } from "../src/db/connect.js";
 import { changes, models } from "../src/db/schema.js";
-import { addModel, destroyModel, setConstraints, setModelConfig } from "../src/model/index.js";
+import { addModel, destroyModel, removeMachines, runCleanups, setConstraints, setModelConfig } from "../src/model/index.js";
 import { onPostgres, uniqueName, useStores } from "./support/store.js";
 
 describe.skipIf(!onPostgres)("the model's lock as last committed (PostgreSQL only; PGlite has no round trip to save)", () => {
@@ -61,5 +62,49 @@ describe.skipIf(!onPostgres)("the model's lock as last committed (PostgreSQL onl
     const row = await rowOf(model);
     expect(row.id).not.toBe(old);
     expect(row.constraints).toEqual({ cores: 4 });
+  });
+
+  describe("outside the model's turn", () => {
+    /** A store of its own that keeps every statement Drizzle sends it. */
+    let watched: Store;
+    const sent: string[] = [];
+    beforeAll(async () => {
+      watched = await openStore({ databaseUrl: process.env.DATABASE_URL!, onQuery: (query) => sent.push(query) });
+    });
+    afterAll(async () => watched?.close());
+
+    /** What `run` sends: whether it takes the model's lock as last committed (the guard) or waits for it. */
+    const lockSent = async (run: () => Promise<unknown>) => {
+      sent.length = 0;
+      await run();
+      const guard = (q: string) => q.includes("to_jsonb(m) - 'compacted_through'");
+      return { guard: sent.some(guard), awaited: sent.some((q) => /from "models".*for no key update/s.test(q) && !guard(q)) };
+    };
+
+    // This process's writers commit to the model in its turn (turns.ts) while such a transaction reads the row they
+    // leave: a lock taken as last committed found the row moved on every retry while they did (the cleaner gave up on
+    // CONTENTION, eight attempts, removing 1,000 units).
+    it("runCleanups' lookup of its model waits for the model's lock: never taken as this process last committed the row", async () => {
+      const model = uniqueName("outside");
+      await addModel(watched.db, { name: model });
+      await setConstraints(watched.db, { model, constraints: "cores=1" }); // the row as last committed is known here
+      expect(await lockSent(() => runCleanups(watched.db, { model }))).toEqual({ guard: false, awaited: true });
+    });
+
+    it("a rehearsal (a removal's dry run) waits for the model's lock too", async () => {
+      const model = uniqueName("outside");
+      await addModel(watched.db, { name: model });
+      await setConstraints(watched.db, { model, constraints: "cores=1" });
+      const dryRun = () => removeMachines(watched.db, { model, targets: ["0"], dryRun: true }).catch(() => {});
+      expect(await lockSent(dryRun)).toEqual({ guard: false, awaited: true });
+    });
+
+    it("in its turn the same process's lock is still taken as last committed (the control)", async () => {
+      const model = uniqueName("outside");
+      await addModel(watched.db, { name: model });
+      await setConstraints(watched.db, { model, application: null, constraints: "cores=1" });
+      const configured = () => setModelConfig(watched.db, { model, automaticallyRetryHooks: false });
+      expect(await lockSent(configured)).toEqual({ guard: true, awaited: false });
+    });
   });
 });

@@ -30,11 +30,22 @@ export class Commitments {
     readonly besideOthers = false,
     /** The models the transaction has locked (or sent the lock of) at least once: after that, its own writes may have moved the row. */
     private readonly lockedOnce = new Set<string>(),
+    /**
+     * Whether the transaction runs in its model's turn (turns.ts). Only then is the row this process last committed
+     * the row its lock will find: outside the turn, this process's writers may be committing to the model as it reads
+     * the row, and a lock taken as last committed failed every retry while they did.
+     */
+    private readonly inTurn = true,
   ) {}
+
+  /** The commitments of a transaction outside its model's turn (a rehearsal, a transaction that names no model): its locks are awaited. */
+  static outOfTurn(db: Database): Commitments {
+    return new Commitments(db, undefined, undefined, undefined, false);
+  }
 
   /** The commitments of a writer that runs side by side with others: its own, the locked rows shared. */
   lane(): Commitments {
-    return new Commitments(this.db, this.locked, true, this.lockedOnce);
+    return new Commitments(this.db, this.locked, true, this.lockedOnce, this.inTurn);
   }
 
   /** Takes on what a writer that ran side by side left (`lane`), after everything here: the group's order. */
@@ -62,7 +73,7 @@ export class Commitments {
         const first = !this.lockedOnce.has(name);
         this.lockedOnce.add(name);
         const id = this.db.writers.modelIds.get(name);
-        return first && id !== undefined && !runsInProcess(this.db) ? this.db.writers.lastCommitted.get(id) : undefined;
+        return first && this.inTurn && id !== undefined && !runsInProcess(this.db) ? this.db.writers.lastCommitted.get(id) : undefined;
       },
       forgetCommitted: (name) => {
         const id = this.db.writers.modelIds.get(name);

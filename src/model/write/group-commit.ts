@@ -40,7 +40,7 @@ export async function alone(db: Database, writer: Writer): Promise<void> {
   } catch (error) {
     return writer.reject(error);
   }
-  await withRetries(db, writer.work).then(writer.resolve, writer.reject);
+  await withRetries(db, writer.work, true).then(writer.resolve, writer.reject);
 }
 
 type Outcome = { value: unknown } | { error: unknown } | "again";

@@ -35,7 +35,7 @@ export function transact<T>(
   weight = 1,
   atOnce?: AtOnce,
 ): Promise<T> {
-  return model === undefined ? withRetries(db, work) : inTurn(db, model, work, footprint, weight, atOnce);
+  return model === undefined ? withRetries(db, work, false) : inTurn(db, model, work, footprint, weight, atOnce);
 }
 
 /** Every operation's input names its model. */

@@ -27,7 +27,7 @@ class Rehearsed<T> {
  */
 export function rehearse<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<Rehearsal<T>> {
   return retried(async () => {
-    const commitments = new Commitments(db);
+    const commitments = Commitments.outOfTurn(db); // a rehearsal takes no turn: its lock is awaited
     try {
       await runTransaction(
         db,

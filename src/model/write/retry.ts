@@ -33,10 +33,13 @@ export async function retried<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Runs `work` in one READ COMMITTED transaction of its own, retried on the failures a retry cures. */
-export async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in one READ COMMITTED transaction of its own, retried on the failures a retry cures; `inTurn`: in its
+ * model's turn (turns.ts), where a lock may be taken as this process last committed the row (model-lock.ts).
+ */
+export async function withRetries<T>(db: Database, work: (tx: Tx) => Promise<T>, inTurn: boolean): Promise<T> {
   const { result, commitments } = await retried(async () => {
-    const commitments = new Commitments(db);
+    const commitments = inTurn ? new Commitments(db) : Commitments.outOfTurn(db);
     try {
       // READ COMMITTED is every session's default (the store sets it when it connects).
       const result = await runTransaction(
