@@ -3,10 +3,10 @@
 // side by side with others kept its part apart (a lane), and the group takes it on in the group's order (absorb).
 import { type Appended, appendChanges, type DbTx, type PendingChange, type RowRewrite } from "../../changes/append.js";
 import type { Change } from "../../changes/change.js";
-import { type Database, runsInProcess } from "../../db/connect.js";
+import type { Database } from "../../db/connect.js";
 import { committed } from "../authentications.js";
 import type { ModelRow } from "../rows.js";
-import { rememberCommitted } from "./model-lock.js";
+import { forgetCommittedRow, lastCommittedRow, rememberCommitted } from "./model-lock.js";
 import type { Tx } from "./tx.js";
 
 /** Where a transaction's commitments stood, to undo back to. */
@@ -72,13 +72,9 @@ export class Commitments {
       lastCommitted: (name) => {
         const first = !this.lockedOnce.has(name);
         this.lockedOnce.add(name);
-        const id = this.db.writers.modelIds.get(name);
-        return first && this.inTurn && id !== undefined && !runsInProcess(this.db) ? this.db.writers.lastCommitted.get(id) : undefined;
+        return first && this.inTurn ? lastCommittedRow(this.db, name) : undefined;
       },
-      forgetCommitted: (name) => {
-        const id = this.db.writers.modelIds.get(name);
-        if (id !== undefined) this.db.writers.lastCommitted.delete(id);
-      },
+      forgetCommitted: (name) => forgetCommittedRow(this.db, name),
       besideOthers: this.besideOthers,
     };
   }

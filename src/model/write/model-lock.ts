@@ -14,6 +14,7 @@
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import { LifelineError, notFound } from "../../core/errors.js";
 import { Life } from "../../core/life.js";
+import { type Database, runsInProcess } from "../../db/connect.js";
 import { models } from "../../db/schema.js";
 import { sqlState } from "../../db/sql-state.js";
 import { statement } from "../../db/statement.js";
@@ -71,8 +72,26 @@ export async function lockModel(tx: Tx, name: string, needs: ModelLifeNeeded): P
     row = sent;
   }
   const model = await row;
-  if (needs === Life.Alive && model.life !== Life.Alive) throw new LifelineError("NOT_ALIVE", `model "${name}" is ${model.life}`);
+  if (!hasLifeNeeded(model, needs)) throw new LifelineError("NOT_ALIVE", `model "${name}" is ${model.life}`);
   return model;
+}
+
+/** Whether the model has the life an operation needs of it. */
+export const hasLifeNeeded = (model: ModelRow, needs: ModelLifeNeeded): boolean => needs !== Life.Alive || model.life === Life.Alive;
+
+/**
+ * The model's row as this process's last commit to it left it (to_jsonb's text), by its name, on a store with round
+ * trips to save (PostgreSQL); undefined otherwise, or when this process has not committed to it.
+ */
+export function lastCommittedRow(db: Database, name: string): string | undefined {
+  const id = db.writers.modelIds.get(name);
+  return id === undefined || runsInProcess(db) ? undefined : db.writers.lastCommitted.get(id);
+}
+
+/** Forgets the model's row as last committed: it was not the row the database held. */
+export function forgetCommittedRow(db: Database, name: string): void {
+  const id = db.writers.modelIds.get(name);
+  if (id !== undefined) db.writers.lastCommitted.delete(id);
 }
 
 /** The row `expected` (to_jsonb's text) at once; the lock sent as its guard (tx.defer), failing the transaction unless it holds. */

@@ -10,14 +10,20 @@
 import { eq, getTableColumns } from "drizzle-orm";
 import type { RowRewrite } from "../../changes/append.js";
 import type { Change } from "../../changes/change.js";
-import { Life } from "../../core/life.js";
-import { type Database, runsInProcess } from "../../db/connect.js";
+import type { Database } from "../../db/connect.js";
 import { models } from "../../db/schema.js";
 import { sqlState } from "../../db/sql-state.js";
 import { runStatementAlone } from "../../db/transaction-runner.js";
 import type { ModelRow } from "../rows.js";
 import { Commitments } from "./commitments.js";
-import { type ModelLifeNeeded, modelRowFromJson, modelRowWritten } from "./model-lock.js";
+import {
+  forgetCommittedRow,
+  hasLifeNeeded,
+  lastCommittedRow,
+  type ModelLifeNeeded,
+  modelRowFromJson,
+  modelRowWritten,
+} from "./model-lock.js";
 import type { Tx } from "./tx.js";
 
 /** The columns of its model's row an operation may set. */
@@ -48,11 +54,10 @@ export async function rewriteAtOnce<R>(
   needs: ModelLifeNeeded,
   decide: (model: ModelRow) => ModelRowWrite<R>,
 ): Promise<{ value: R } | undefined> {
-  const id = db.writers.modelIds.get(name);
-  const expected = id === undefined || runsInProcess(db) ? undefined : db.writers.lastCommitted.get(id);
+  const expected = lastCommittedRow(db, name);
   if (expected === undefined) return undefined;
   const model = modelRowFromJson(expected);
-  if (needs === Life.Alive && model.life !== Life.Alive) return undefined;
+  if (!hasLifeNeeded(model, needs)) return undefined; // a refusal: the transaction gives it, the row then locked
   let write: ModelRowWrite<R>;
   try {
     write = decide(model);
@@ -66,7 +71,7 @@ export async function rewriteAtOnce<R>(
     await runStatementAlone(db, statement!);
   } catch (error) {
     if (sqlState(error) !== "22012") throw error;
-    db.writers.lastCommitted.delete(model.id); // the row moved: the transaction waits for the lock
+    forgetCommittedRow(db, name); // the row moved: the transaction waits for the lock
     return undefined;
   }
   commitments.committed();
