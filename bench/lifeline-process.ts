@@ -2,8 +2,10 @@
 // of its own (so its memory and CPU are its own, and the measuring side does not
 // share its event loop), on a free loopback port, with an admin token for the
 // benchmark. Its output is kept only in part: with thousands of agents it logs a
-// line per hook, and the benchmark must not grow with that.
+// line per hook, and the benchmark must not grow with that. BENCH_SERVER_OUT=<file>
+// keeps all of it there (node's --trace-gc through BENCH_NODE_FLAGS, say).
 import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
 
 /** BENCH_PROFILE=<dir>: node's flags for a V8 CPU profile of the server, written there when it stops (none without it). */
 export const profileFlags = (): string[] =>
@@ -38,6 +40,7 @@ export function startLifeline(env: Record<string, string>, nodeFlags: string[] =
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LIFELINE_ADMIN_TOKEN: ADMIN_TOKEN, LIFELINE_LOG: "info", ...env },
   });
   const lines: string[] = [];
+  const everything = process.env.BENCH_SERVER_OUT ? createWriteStream(process.env.BENCH_SERVER_OUT, { flags: "a" }) : undefined;
   const samples: string[] = [];
   let troubleCount = 0;
   let partial = "";
@@ -48,6 +51,7 @@ export function startLifeline(env: Record<string, string>, nodeFlags: string[] =
     const parts = text.split("\n");
     partial = parts.pop()!;
     for (const line of parts) {
+      everything?.write(`${line}\n`);
       lines.push(line);
       if (lines.length > TAIL_LINES) lines.shift();
       if (TROUBLE.test(line)) {
@@ -63,7 +67,7 @@ export function startLifeline(env: Record<string, string>, nodeFlags: string[] =
   };
   child.stdout.on("data", heard);
   child.stderr.on("data", heard);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve())).then(() => everything?.end());
 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

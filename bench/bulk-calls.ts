@@ -1,0 +1,200 @@
+// `npm run bench:bulk`: what an agent's call costs as a request of its own, against the same work as one entity of a
+// bulk call (Juju's agent API takes a list of entities in every call: params.Entities). Issue 37, point 3.
+//
+// The call is the provisioner's: recording the instance started for a machine. One at a time, it is
+// setMachineProvisioned, BENCH_BULK_IN_FLIGHT requests in flight (128, as the agents' thread sends them), each its own
+// GraphQL operation over graphql-ws, its own operation on the model (the server's group commit shares transactions
+// between them); in bulk, setMachinesProvisioned naming BENCH_BULK_SIZE machines (100, the most a call takes), two calls
+// in flight: one operation, one lock, the machines read together. Both over one graphql-ws socket, as the agents send
+// their calls (bench/ws-api.ts), against a server started as `npm start` runs it with its agents off (LIFELINE_AGENTS=0),
+// so the only writes are the benchmark's. The modes alternate, BENCH_BULK_ROUNDS rounds of each, every round on
+// BENCH_BULK_MACHINES machines of its own (added first; one untimed round of each warms the server up).
+//
+// Each round prints, a machine: the time, the server's CPU (its /proc time over the round), PostgreSQL's (all its
+// processes, bench/machine-cpu.ts) and the whole machine's; each as a ratio to a raw single-row insert measured in the
+// same run (bench/raw-postgres.ts), and bulk's against one at a time of the same round pair.
+//
+// It needs PostgreSQL on a loopback address (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres),
+// creates a database of its own there and drops it at the end. Every request has a deadline (BENCH_DEADLINE_S, 120).
+import postgres from "postgres";
+import { createBenchDatabase } from "./database.js";
+import { type LifelineProcess, profileFlags, startLifeline } from "./lifeline-process.js";
+import { cpuWindow, localPostmaster, statFields, TICKS_PER_SECOND } from "./machine-cpu.js";
+import { measureRawInserts } from "./raw-postgres.js";
+import { loadAverages, machineLine, printRow, ratio } from "./stats.js";
+import { WsApi } from "./ws-api.js";
+
+const MACHINES = Number(process.env.BENCH_BULK_MACHINES ?? 3000);
+const ROUNDS = Number(process.env.BENCH_BULK_ROUNDS ?? 2);
+const IN_FLIGHT = Number(process.env.BENCH_BULK_IN_FLIGHT ?? 128);
+const SIZE = Number(process.env.BENCH_BULK_SIZE ?? 100);
+const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 120) * 1000;
+const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 3);
+const MODEL = "bulk";
+
+const log = (line: string) => console.error(`bench: ${line}`);
+
+/** Runs `work` over `items`, `inFlight` at a time. */
+async function inFlight<T>(items: readonly T[], count: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(count, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+const instanceOf = (machine: string) => `i-bench-${machine}`;
+
+const oneAtATime = (api: WsApi) => (machines: readonly string[]) =>
+  inFlight(machines, IN_FLIGHT, (machine) =>
+    api.request(
+      "setMachineProvisioned",
+      `mutation($model: String!, $machine: String!, $instanceId: String!) {
+        setMachineProvisioned(input: { model: $model, machine: $machine, instanceId: $instanceId }) { id instanceId }
+      }`,
+      { model: MODEL, machine, instanceId: instanceOf(machine) },
+      DEADLINE_MS,
+    ),
+  );
+
+const inBulk = (api: WsApi) => (machines: readonly string[]) => {
+  const calls: string[][] = [];
+  for (let i = 0; i < machines.length; i += SIZE) calls.push(machines.slice(i, i + SIZE));
+  return inFlight(calls, 2, async (call) => {
+    const answer = await api.request<{ setMachinesProvisioned: { id: string; instanceId: string }[] }>(
+      "setMachinesProvisioned",
+      `mutation($model: String!, $machines: [MachineInstanceInput!]!) {
+        setMachinesProvisioned(input: { model: $model, machines: $machines }) { id instanceId }
+      }`,
+      { model: MODEL, machines: call.map((machine) => ({ machine, instanceId: instanceOf(machine) })) },
+      DEADLINE_MS,
+    );
+    // Every machine answered, in order, with its instance: a bulk call that did less would look cheaper than it is.
+    const wrong = call.findIndex((machine, i) => answer.setMachinesProvisioned[i]?.instanceId !== instanceOf(machine));
+    if (answer.setMachinesProvisioned.length !== call.length || wrong >= 0)
+      throw new Error(`setMachinesProvisioned answered ${JSON.stringify(answer.setMachinesProvisioned[wrong])} for ${call[wrong]}`);
+  });
+};
+
+interface Round {
+  seconds: number;
+  server: number;
+  postgres: number;
+  machine: number;
+}
+
+async function timed(server: LifelineProcess, postmaster: number | null, work: () => Promise<void>): Promise<Round> {
+  const serverCpu = () => {
+    const fields = statFields(server.pid);
+    if (!fields) throw new Error("the server has exited");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND; // utime, stime
+  };
+  const window = cpuWindow(postmaster);
+  const cpuAtStart = serverCpu();
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  const server_ = serverCpu() - cpuAtStart;
+  const shares = window.end();
+  return { seconds, server: server_, postgres: shares.postgres, machine: shares.machine };
+}
+
+async function main() {
+  const startLoad = loadAverages();
+  const db = await createBenchDatabase("bulk");
+  let server: LifelineProcess | undefined;
+  const sql = postgres(db.url.toString(), { max: 1, onnotice: () => {} });
+  try {
+    const raw = await measureRawInserts(db.url.toString(), 4, RAW_SECONDS);
+    const rawMs = 1000 / raw.insertRate;
+    log(`raw PostgreSQL: ${Math.round(raw.insertRate).toLocaleString("en-US")}/s single-row inserts with 4 connections`);
+    server = await startLifeline({ DATABASE_URL: db.url.toString(), LIFELINE_AGENTS: "0" }, profileFlags());
+    const api = new WsApi(server.url);
+    const postmaster = await localPostmaster(sql);
+
+    await api.request("addModel", `mutation($name: String!) { addModel(input: { name: $name }) { name } }`, { name: MODEL }, DEADLINE_MS);
+    const total = (2 * ROUNDS + 1) * MACHINES;
+    const machines: string[] = [];
+    await inFlight(
+      Array.from({ length: total }, (_, i) => i),
+      64,
+      async () => {
+        const added = await api.request<{ addMachine: { id: string } }>(
+          "addMachine",
+          `mutation($model: String!) { addMachine(input: { model: $model }) { id } }`,
+          { model: MODEL },
+          DEADLINE_MS,
+        );
+        machines.push(added.addMachine.id);
+      },
+    );
+    log(`${total.toLocaleString("en-US")} machines added`);
+    let taken = 0;
+    const take = (count: number) => {
+      taken += count;
+      return machines.slice(taken - count, taken);
+    };
+    const one = oneAtATime(api);
+    const bulk = inBulk(api);
+    // Warm-up, untimed: the server's code compiled by V8's optimising tier for both paths.
+    await one(take(MACHINES / 2));
+    await bulk(take(MACHINES / 2));
+
+    const rows: string[][] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const single = await timed(server, postmaster, () => one(take(MACHINES)));
+      const many = await timed(server, postmaster, () => bulk(take(MACHINES)));
+      const perMachine = (seconds: number) => `${Math.round((1e6 * seconds) / MACHINES)} µs`;
+      for (const [label, figures] of [
+        ["one a call", single],
+        [`${SIZE} a call`, many],
+      ] as const)
+        rows.push([
+          String(round),
+          label,
+          Math.round(MACHINES / figures.seconds).toLocaleString("en-US"),
+          perMachine(figures.seconds),
+          ratio((1000 * figures.seconds) / MACHINES / rawMs),
+          perMachine(figures.server),
+          perMachine(figures.postgres),
+          perMachine(figures.machine),
+          figures === many ? ratio(many.server / single.server) : "",
+        ]);
+      log(`round ${round} done`);
+    }
+
+    console.log(machineLine(startLoad));
+    console.log(
+      `raw PostgreSQL, same run: ${Math.round(raw.insertRate).toLocaleString("en-US")}/s single-row inserts with 4 connections (${rawMs.toFixed(3)} ms each)`,
+    );
+    console.log(
+      `${MACHINES.toLocaleString("en-US")} machines a round; one at a time: ${IN_FLIGHT} requests in flight; in bulk: ${SIZE} machines a call, 2 calls in flight; figures a machine\n`,
+    );
+    printRow([
+      "round",
+      "calls",
+      "machines/s",
+      "time",
+      "÷ raw insert",
+      "server CPU",
+      "PostgreSQL CPU",
+      "machine CPU",
+      "server CPU, bulk ÷ one",
+    ]);
+    printRow(Array(9).fill("---"));
+    for (const row of rows) printRow(row);
+  } finally {
+    await sql.end({ timeout: 5 });
+    await server?.stop();
+    await db.drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
