@@ -47,16 +47,18 @@ async function inFlight<T>(items: readonly T[], count: number, work: (item: T) =
 const instanceOf = (machine: string) => `i-bench-${machine}`;
 
 const oneAtATime = (api: WsApi) => (machines: readonly string[]) =>
-  inFlight(machines, IN_FLIGHT, (machine) =>
-    api.request(
+  inFlight(machines, IN_FLIGHT, async (machine) => {
+    const answer = await api.request<{ setMachineProvisioned: { id: string; instanceId: string } }>(
       "setMachineProvisioned",
       `mutation($model: String!, $machine: String!, $instanceId: String!) {
         setMachineProvisioned(input: { model: $model, machine: $machine, instanceId: $instanceId }) { id instanceId }
       }`,
       { model: MODEL, machine, instanceId: instanceOf(machine) },
       DEADLINE_MS,
-    ),
-  );
+    );
+    if (answer.setMachineProvisioned.instanceId !== instanceOf(machine))
+      throw new Error(`setMachineProvisioned answered ${JSON.stringify(answer.setMachineProvisioned)} for ${machine}`);
+  });
 
 const inBulk = (api: WsApi) => (machines: readonly string[]) => {
   const calls: string[][] = [];
@@ -95,9 +97,9 @@ async function timed(server: LifelineProcess, postmaster: number | null, work: (
   const started = performance.now();
   await work();
   const seconds = (performance.now() - started) / 1000;
-  const server_ = serverCpu() - cpuAtStart;
+  const serverSeconds = serverCpu() - cpuAtStart;
   const shares = window.end();
-  return { seconds, server: server_, postgres: shares.postgres, machine: shares.machine };
+  return { seconds, server: serverSeconds, postgres: shares.postgres, machine: shares.machine };
 }
 
 async function main() {
@@ -138,8 +140,8 @@ async function main() {
     const one = oneAtATime(api);
     const bulk = inBulk(api);
     // Warm-up, untimed: the server's code compiled by V8's optimising tier for both paths.
-    await one(take(MACHINES / 2));
-    await bulk(take(MACHINES / 2));
+    await one(take(Math.ceil(MACHINES / 2)));
+    await bulk(take(Math.ceil(MACHINES / 2)));
 
     const rows: string[][] = [];
     for (let round = 1; round <= ROUNDS; round++) {
