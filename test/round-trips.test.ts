@@ -23,6 +23,7 @@ import {
   unitLife,
   type Watcher,
 } from "../src/changes/watchers.js";
+import { UnitAgentStatus } from "../src/core/machine.js";
 import { openStore, type Store } from "../src/db/connect.js";
 import { models } from "../src/db/schema.js";
 import { statement } from "../src/db/statement.js";
@@ -47,6 +48,7 @@ import {
   setMachineDead,
   setMachineProvisioned,
   setMachineStatus,
+  setUnitAgentStatus,
   setUnitDead,
   setWorkloadStatus,
 } from "../src/model/index.js";
@@ -261,6 +263,19 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.3" });
     const hooks = [{ hook: "cache-relation-changed", relation, remoteUnit: "web/0" }, { hook: "update-status" }];
     expect(await roundTrips(() => recordMissingHooks(store.db, { model, unit, hooks, state: { passed: 2 } }))).toBe(2);
+  });
+
+  it("a hook call on a unit whose charm this process has read does not read it again: a unit's charm never changes (unit-charms.ts)", async () => {
+    const hooks = [{ hook: "update-status" }];
+    // Two units whose agents are idle: the first's charm read by a hook call, the second's never.
+    const [known, unknown] = [await newUnit(), await newUnit()];
+    await recordMissingHooks(store.db, { model, unit: known, hooks });
+    await setUnitAgentStatus(store.db, { model, unit: unknown, status: UnitAgentStatus.Idle });
+    const reading = await statementsSent(() => recordMissingHooks(store.db, { model, unit: unknown, hooks }));
+    expect(await statementsSent(() => recordMissingHooks(store.db, { model, unit: known, hooks }))).toBe(reading - 1);
+    // Read once: the second unit's next call does not read it either; still the lock's round trip and the commit's.
+    expect(await statementsSent(() => recordMissingHooks(store.db, { model, unit: unknown, hooks }))).toBe(reading - 1);
+    expect(await roundTrips(() => recordMissingHooks(store.db, { model, unit: unknown, hooks }))).toBe(2);
   });
 
   it("recordMissingHooks with a -broken: its membership and relation with the lock too; leaving the scope with the commit", async () => {

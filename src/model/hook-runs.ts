@@ -14,7 +14,6 @@ import { hookRuns, relationEndpoints, relationScopes, relations } from "../db/sc
 import { statement } from "../db/statement.js";
 import { type CheckedAgentState, checkAgentState, saveAgentState } from "./agent-state.js";
 import { checkResolutionNamed, executing, hookFailed, idle, updateAgent } from "./agent-status.js";
-import { charmMetadata } from "./charm.js";
 import { entity, type Footprint, touching } from "./footprint.js";
 import { hookHistoryPerUnit } from "./hook-history-bounds.js";
 import { parseHookName } from "./hook-names.js";
@@ -25,6 +24,7 @@ import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
 import { leaveScopeOf, type ScopeToLeave, scopeToLeave } from "./scope.js";
 import { nextSerials } from "./sequences.js";
 import { charmOfUnit } from "./unit-agent-reads.js";
+import { type CharmHooks, charmHooksOf, charmHooksRead, knowsCharmOf } from "./unit-charms.js";
 import type { InModel, ModelKey, Tx } from "./write/index.js";
 
 /**
@@ -35,14 +35,6 @@ export const HOOK_RUNS_KEPT = hookHistoryPerUnit();
 
 /** The longest message a commit keeps. */
 const MESSAGE_LIMIT = 1000;
-
-/** The charm of a unit's application, by the unit's name: it needs no earlier read, so it goes with the unit's. */
-/** What a hook's checks need of the unit's charm: its name, its endpoints and the hooks it ships. */
-interface CharmHooks {
-  charm: string;
-  endpoints: string[];
-  ships: (hook: string) => boolean;
-}
 
 /** Runs of the unit as it lives now: a removed unit's of the same name are history (retire-hook-runs.ts). */
 const ofLiveUnit = (modelId: Placeholder, unit: Placeholder) =>
@@ -132,7 +124,8 @@ function hookOperation<I extends InModel & { unit: string }, R>(
       const relationIds = relationIdsNamed(named);
       const application = applicationOfUnit(input.unit);
       return Promise.all([
-        charmOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
+        // The charm as this process knows it, else read: it needs no earlier read, so it goes with the unit's.
+        knowsCharmOf(model.id, input.unit) ? undefined : charmOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
         runningRunsOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
         // Ids for the runs it records, with the time their rows take (nextSerials).
         nextSerials(tx, "hook_runs", "id", Math.max(1, named.length)),
@@ -140,18 +133,17 @@ function hookOperation<I extends InModel & { unit: string }, R>(
         leavesBroken ? scopesToLeave(tx, model, input.unit, named) : new Map<number, ScopeToLeave>(),
       ]);
     },
-    (tx, model, unit, input, [[charm], running, ids, named, leaving]) => {
+    async (tx, model, unit, input, [charmRead, running, ids, named, leaving]) => {
       const now = ids[0]!.now;
+      // Remembered for another unit of that name (never, in practice): read now.
+      const charm =
+        charmHooksOf(unit) ?? charmHooksRead(unit, (charmRead ?? (await charmOfUnit(tx.db, { modelId: model.id, unit: input.unit })))[0]!);
       return body(
         tx,
         model,
         unit,
         {
-          charm: {
-            charm: charm!.name,
-            endpoints: charmMetadata(charm!).endpoints.map((e) => e.name),
-            ships: (hook) => Object.hasOwn(charm!.hooks, hook),
-          },
+          charm,
           interrupted: running.map((run) => ({ ...run, result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: now })),
           ids: ids.map((r) => r.value),
           now,
