@@ -16,10 +16,12 @@
 //
 // It needs PostgreSQL on a loopback address (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres),
 // creates a database of its own there and drops it at the end. Every request has a deadline (BENCH_DEADLINE_S, 120).
+import pLimit from "p-limit";
 import postgres from "postgres";
 import { createBenchDatabase } from "./database.js";
 import { type LifelineProcess, profileFlags, startLifeline } from "./lifeline-process.js";
-import { cpuWindow, localPostmaster, statFields, TICKS_PER_SECOND } from "./machine-cpu.js";
+import { cpuWindow, localPostmaster } from "./machine-cpu.js";
+import { cpuSeconds } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { loadAverages, machineLine, printRow, ratio } from "./stats.js";
 import { WsApi } from "./ws-api.js";
@@ -34,14 +36,10 @@ const MODEL = "bulk";
 
 const log = (line: string) => console.error(`bench: ${line}`);
 
-/** Runs `work` over `items`, `inFlight` at a time. */
+/** Runs `work` over `items`, `count` at a time. */
 async function inFlight<T>(items: readonly T[], count: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(count, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
+  const slots = pLimit(count);
+  await Promise.all(items.map((item) => slots(() => work(item))));
 }
 
 const instanceOf = (machine: string) => `i-bench-${machine}`;
@@ -88,9 +86,9 @@ interface Round {
 
 async function timed(server: LifelineProcess, postmaster: number | null, work: () => Promise<void>): Promise<Round> {
   const serverCpu = () => {
-    const fields = statFields(server.pid);
-    if (!fields) throw new Error("the server has exited");
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND; // utime, stime
+    const seconds = cpuSeconds(server.pid);
+    if (Number.isNaN(seconds)) throw new Error("the server has exited");
+    return seconds;
   };
   const window = cpuWindow(postmaster);
   const cpuAtStart = serverCpu();
