@@ -11,8 +11,9 @@
 // finally blocks, on Ctrl-C too.
 //
 // 1. The stream grid (part `streams`): for each cell "N@R" (N subscribers, R writes a
-//    second) and each system in turn (interleaved per cell, so the three see the same
-//    machine state): open N subscribers to the one key, row or model the writes change
+//    second) and each system in turn (interleaved per cell, so all see the same machine
+//    state; PostgreSQL itself, no server in between, is the floor under the two that
+//    keep their state in it: bench/peers/postgres.ts): open N subscribers to the one key, row or model the writes change
 //    (bench/peers/etcd.ts, postgraphile.ts, lifeline.ts say how each is carried), write
 //    until every subscriber has seen a write (the probe: liveness as each protocol
 //    allows it, the same for all), then one writer paced at R, one request at a time
@@ -41,7 +42,7 @@
 //    PostGraphile (issue 37's target ≥ 0.7) and one client's p50 (target ≤ 1.3).
 //
 // Knobs (environment): BENCH_PEER_PARTS=streams,mutations (or `-- --mutations` /
-// `-- --streams`), BENCH_PEER_SYSTEMS=etcd,postgraphile,lifeline, BENCH_PEER_CELLS
+// `-- --streams`), BENCH_PEER_SYSTEMS=etcd,postgresql,postgraphile,lifeline, BENCH_PEER_CELLS
 // (default 1@200,100@200,1000@20,10000@2,1000@200), BENCH_PEER_MIN_WRITES (200),
 // BENCH_PEER_WRITE_SECONDS (5), BENCH_PEER_DEADLINE_S (10), BENCH_MUTATION_SECONDS (10),
 // BENCH_MUTATION_LATENCY_COUNT (500), BENCH_SELECTION (Lifeline's: model, or all), and
@@ -57,6 +58,7 @@ import { startEtcd } from "./peers/etcd.js";
 import { ensureEtcd, ensurePostGraphile, peersDir } from "./peers/install.js";
 import { startLifelinePeer } from "./peers/lifeline.js";
 import { startPostGraphile } from "./peers/postgraphile.js";
+import { startPostgres } from "./peers/postgres.js";
 import type { Listeners, Mutation, PeerSystem } from "./peers/system.js";
 import { makeWriter, type Writer } from "./peers/writes.js";
 import { cpuSeconds } from "./process-sampler.js";
@@ -70,7 +72,9 @@ const PARTS = new Set(
       ? ["streams"]
       : (process.env.BENCH_PEER_PARTS ?? "streams,mutations").split(",").map((p) => p.trim()),
 );
-const SYSTEMS = new Set((process.env.BENCH_PEER_SYSTEMS ?? "etcd,postgraphile,lifeline").split(",").map((s) => s.trim().toLowerCase()));
+const SYSTEMS = new Set(
+  (process.env.BENCH_PEER_SYSTEMS ?? "etcd,postgresql,postgraphile,lifeline").split(",").map((s) => s.trim().toLowerCase()),
+);
 const CELLS = (process.env.BENCH_PEER_CELLS ?? "1@200,100@200,1000@20,10000@2,1000@200").split(",").map((cell) => {
   const [subscribers, writes] = cell.split("@").map(Number);
   if (!Number.isInteger(subscribers) || !(writes! > 0)) throw new Error(`BENCH_PEER_CELLS: "${cell}" is not subscribers@writes-a-second`);
@@ -122,6 +126,9 @@ interface PhaseFigures {
   /** This process's CPU (the subscribers' side): near 100% of a core, it, not the server, may bound the deliveries. */
   clientCpu: number;
 }
+
+/** The CPU seconds of a system's server process so far; NaN where there is none (PostgreSQL itself, whose CPU is counted as PostgreSQL's). */
+const serverCpuSeconds = (system: PeerSystem) => (system.pid === null ? Number.NaN : cpuSeconds(system.pid));
 
 /** Each system's writes here (the probe's, the warm-up's) and the number of its next write, wherever it is sent from. */
 const writers = new Map<PeerSystem, { writer: Writer; next: number }>();
@@ -210,7 +217,7 @@ function pacedWrites(system: PeerSystem, perSecond: number, count: number) {
       if (code !== 0)
         reject(
           new Error(
-            `${system.name}: the writer exited with ${code}; its server is ${existsSync(`/proc/${system.pid}`) ? "running" : "gone"}`,
+            `${system.name}: the writer exited with ${code}; its server is ${system.pid === null || existsSync(`/proc/${system.pid}`) ? "running" : "gone"}`,
           ),
         );
     });
@@ -222,7 +229,7 @@ function pacedWrites(system: PeerSystem, perSecond: number, count: number) {
 async function phase(system: PeerSystem, listeners: Listeners | null, perSecond: number, count: number, postmaster: number | null) {
   const writer = pacedWrites(system, perSecond, count);
   const started = await writer.started;
-  const cpuAtStart = cpuSeconds(system.pid);
+  const cpuAtStart = serverCpuSeconds(system);
   const pg = cpuWindow(postmaster);
   const clientAtStart = process.cpuUsage();
   const { sends, acks, revisions } = await writer.done;
@@ -237,7 +244,7 @@ async function phase(system: PeerSystem, listeners: Listeners | null, perSecond:
     }
   }
   const wall = (Math.max(performance.now(), lastAck) - started) / 1000;
-  const serverCpu = (cpuSeconds(system.pid) - cpuAtStart) / wall;
+  const serverCpu = (serverCpuSeconds(system) - cpuAtStart) / wall;
   const postgresCpu = pg.end().postgres / wall;
   const client = process.cpuUsage(clientAtStart);
   const clientCpu = (client.user + client.system) / 1e6 / wall;
@@ -343,7 +350,7 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
       ]);
     const lifeline = figures.get("Lifeline");
     const row = [label];
-    for (const peer of ["etcd", "PostGraphile"]) {
+    for (const peer of ["etcd", "PostgreSQL", "PostGraphile"]) {
       const other = figures.get(peer);
       if (!lifeline || !other) continue;
       const over = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) ? ratio(a / b) : "n/a");
@@ -359,6 +366,13 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
         const yes = lifeline.latency.p99 <= other.latency.p99;
         console.log(`verdict: lifeline p99 ≤ ${peer} p99: ${yes ? "yes" : "no"}`);
       }
+      const floor = figures.get("PostgreSQL");
+      const etcd = figures.get("etcd");
+      if (floor && etcd)
+        console.log(
+          `floor: PostgreSQL's own p99 (its commit and NOTIFY, no server) ÷ etcd p99: ${ratio(floor.latency.p99 / etcd.latency.p99)}; ` +
+            `Lifeline p99 ÷ that floor: ${ratio(lifeline.latency.p99 / floor.latency.p99)}`,
+        );
       const ackRatio = lifeline.ack.p50 / quietAck("Lifeline", cell.rate);
       console.log(
         `verdict: lifeline ack p50 within 2× of no subscriber at the same rate: ${ackRatio <= 2 ? "yes" : "no"} (${ratio(ackRatio)}); ` +
@@ -367,6 +381,7 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
       );
       row.push(
         late(figures.get("etcd")?.latency.p99 ?? Number.NaN),
+        late(figures.get("PostgreSQL")?.latency.p99 ?? Number.NaN),
         late(figures.get("PostGraphile")?.latency.p99 ?? Number.NaN),
         late(lifeline.latency.p99),
         rate(lifeline.reached),
@@ -374,6 +389,9 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
         ratio(ackRatio),
         ratio(lifeline.ack.p50 / quietAck("Lifeline", BASELINE_RATE)),
         figures.get("etcd") ? ratio(lifeline.latency.p99 / figures.get("etcd")!.latency.p99) : "n/a",
+        figures.get("etcd") && figures.get("PostgreSQL")
+          ? ratio(figures.get("PostgreSQL")!.latency.p99 / figures.get("etcd")!.latency.p99)
+          : "n/a",
       );
       verdicts.push(row);
     }
@@ -383,6 +401,7 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
     printHeader([
       "subscribers @ writes/s",
       "etcd p99",
+      "PostgreSQL p99 (no server)",
       "PostGraphile p99",
       "Lifeline p99",
       "Lifeline's writer reached",
@@ -390,6 +409,7 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
       "÷ no subscriber (same rate)",
       `÷ no subscriber at ${BASELINE_RATE}/s`,
       "Lifeline p99 ÷ etcd p99",
+      "PostgreSQL p99 ÷ etcd p99",
     ]);
     for (const row of verdicts) printRow(row);
   }
@@ -399,7 +419,7 @@ async function streams(systems: PeerSystem[], postmaster: number | null) {
 async function throughput(system: PeerSystem & Mutation, clients: number, seconds: number, postmaster: number | null = null) {
   let count = 0;
   const window = cpuWindow(postmaster);
-  const cpuAtStart = cpuSeconds(system.pid);
+  const cpuAtStart = serverCpuSeconds(system);
   const started = performance.now();
   const deadline = started + seconds * 1000;
   await Promise.all(
@@ -417,7 +437,7 @@ async function throughput(system: PeerSystem & Mutation, clients: number, second
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  const cpu = cpuSeconds(system.pid) - cpuAtStart;
+  const cpu = serverCpuSeconds(system) - cpuAtStart;
   const shares = window.end();
   const per = (seconds: number) => seconds / Math.max(1, count);
   return {
@@ -527,8 +547,9 @@ async function main() {
     started.push(system);
     return system;
   };
-  // The grid's order: etcd, PostGraphile, Lifeline, in each cell.
+  // The grid's order: etcd, PostgreSQL, PostGraphile, Lifeline, in each cell.
   if (etcdBinary) await start(() => startEtcd(etcdBinary));
+  if (PARTS.has("streams") && SYSTEMS.has("postgresql")) await start(() => startPostgres());
   const postgraphile = install ? await start(() => startPostGraphile(install)) : null;
   const lifeline = wantLifeline ? await start(() => startLifelinePeer()) : null;
   console.log(`bench: servers up: ${started.map((s) => `${s.name} (pid ${s.pid})`).join(", ")}`);

@@ -13,8 +13,8 @@ export interface Listeners {
 
 export interface PeerSystem {
   readonly name: string;
-  /** The server process whose CPU the grid reports. */
-  readonly pid: number;
+  /** The server process whose CPU the grid reports; null where there is none but PostgreSQL's own. */
+  readonly pid: number | null;
   /** How the subscribers are carried, for the report. */
   readonly transport: string;
   /** Opens `count` subscribers on the one key/row/model the writes change; resolves once each is open. `next` is the next write's number. */

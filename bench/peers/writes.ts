@@ -4,15 +4,19 @@
 // and warm-up's writes run here from the same description. Write number n is:
 // - etcd: a unary KV.Put of the watched key (value "write n"), answering the revision it made;
 // - GraphQL (PostGraphile, Lifeline): the system's mutation over HTTP keep-alive (bench/api.ts's
-//   postGraphql, one socket), every "{n}" in its variables' strings replaced by n; it answers n.
+//   postGraphql, one socket), every "{n}" in its variables' strings replaced by n; it answers n;
+// - SQL (PostgreSQL itself): its statement by postgres.js on one connection, autocommit, with
+//   parameters ("write n", n, the row); it answers n.
 import http from "node:http";
+import postgres from "postgres";
 import { postGraphql } from "../api.js";
 import { grpcClient, raw } from "./grpc.js";
 import { putRequest, putRevision } from "./protobuf.js";
 
 export type WriteSpec =
   | { kind: "etcd"; target: string; key: string }
-  | { kind: "graphql"; system: string; url: string; query: string; variables: Record<string, unknown> };
+  | { kind: "graphql"; system: string; url: string; query: string; variables: Record<string, unknown> }
+  | { kind: "sql"; system: string; url: string; statement: string; row: number };
 
 export interface Writer {
   /** Sends write number `n`; resolves, once acknowledged, with the number its system answers (see above). */
@@ -37,6 +41,26 @@ export function makeWriter(spec: WriteSpec): Writer {
           ),
         ),
       close: () => client.close(),
+    };
+  }
+  if (spec.kind === "sql") {
+    const sql = postgres(spec.url, { max: 1, onnotice: () => {} });
+    return {
+      write: async (n, timeoutMs) => {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          await Promise.race([
+            sql.unsafe(spec.statement, [`write ${n}`, n, spec.row]),
+            new Promise((_, reject) => {
+              timer = setTimeout(() => reject(new Error(`${spec.system}: write ${n} took over ${timeoutMs} ms`)), timeoutMs);
+            }),
+          ]);
+        } finally {
+          clearTimeout(timer);
+        }
+        return n;
+      },
+      close: () => void sql.end({ timeout: 5 }),
     };
   }
   const url = new URL(spec.url);
