@@ -416,11 +416,8 @@ async function main() {
   let sampler: ProcessSampler | null = null;
   let failed = false;
   try {
-    // BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (API and agents) there when it stops.
-    const profile = profileFlags();
-    // BENCH_NODE_FLAGS: more flags for the server's node (space-separated), for trying V8's settings.
-    profile.push(...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean));
-    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_CLOUD_FILE: join(cloudDir, "cloud.json") }, profile);
+    // BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (API and agents) there when it stops; BENCH_NODE_FLAGS.
+    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_CLOUD_FILE: join(cloudDir, "cloud.json") }, profileFlags());
     sampler = new ProcessSampler(server.pid);
     log(`server (API and agents, one process as with npm start) at ${server.url}, pid ${server.pid}, database ${dbName}`);
     const raw = await measureRawInserts(dbUrl.toString(), RAW_CONNECTIONS, RAW_SECONDS);

@@ -7,9 +7,14 @@
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 
-/** BENCH_PROFILE=<dir>: node's flags for a V8 CPU profile of the server, written there when it stops (none without it). */
-export const profileFlags = (): string[] =>
-  process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+/**
+ * Node's flags for a benchmark's server: BENCH_PROFILE=<dir>, a V8 CPU profile of it, written there when it stops;
+ * BENCH_NODE_FLAGS, more flags (space-separated), for trying V8's settings or tracing its collections. None without them.
+ */
+export const profileFlags = (): string[] => [
+  ...(process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+  ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean),
+];
 
 /** The admin token the benchmark's servers are started with (LIFELINE_ADMIN_TOKEN). */
 export const ADMIN_TOKEN = "llt_bench-agents-admin-token-not-secret";

@@ -9,7 +9,7 @@ import { driverReads, withoutPassword } from "../db/server.js";
 import { defaultHookHistory, defaultSessionLifetimes, type HookHistoryOptions, type SessionLifetimes } from "../model/index.js";
 import { DEFAULT_KEEP_ALIVE_MS } from "./app.js";
 import { defaultHttpLimits, type HttpLimits } from "./connection-limits.js";
-import { DEFAULT_HEAP_GROWTH_PERCENT } from "./heap-growth.js";
+import { DEFAULT_HEAP_GROWTH_MIN_MIB, DEFAULT_HEAP_GROWTH_PERCENT } from "./heap-growth.js";
 import type { OriginOptions } from "./origins.js";
 import { DEFAULT_AGENT_GRACE_MS, type PresenceOptions } from "./presence.js";
 import { defaultRequestLimits, type RequestLimits } from "./request-limits.js";
@@ -37,6 +37,8 @@ export interface Config {
   sessions: SessionLifetimes;
   /** How far V8 lets a heap grow past what is live, in percent (heap-growth.ts); 0: V8's own heuristics. */
   heapGrowthPercent: number;
+  /** The least the heap may grow past what is live, in MiB (LIFELINE_HEAP_GROWTH_MIN_MIB). */
+  heapGrowthMinMiB: number;
   /** The in-process agents (provisioners on the dummy cloud, machine agents). */
   agents: {
     enabled: boolean;
@@ -168,6 +170,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       maxMs: seconds(env, "LIFELINE_SESSION_MAX_S", defaultSessionLifetimes.maxMs),
     },
     heapGrowthPercent: Math.round(positive(env, "LIFELINE_HEAP_GROWTH_PERCENT", DEFAULT_HEAP_GROWTH_PERCENT)),
+    heapGrowthMinMiB: positive(env, "LIFELINE_HEAP_GROWTH_MIN_MIB", DEFAULT_HEAP_GROWTH_MIN_MIB),
     agents: {
       enabled: env.LIFELINE_AGENTS !== "0",
       startAttempts: Math.max(1, positive(env, "LIFELINE_PROVISIONER_START_ATTEMPTS", 10)),

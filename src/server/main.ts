@@ -43,7 +43,7 @@ const AGENT_OF_LINE = /^((?:machine|unit)-[\w.-]+|(?:provisioner|cleaner) of [^:
 
 async function main() {
   const config = configFromEnv();
-  limitHeapGrowth(config.heapGrowthPercent);
+  limitHeapGrowth(config.heapGrowthPercent, config.heapGrowthMinMiB);
   const store = await openStore(config.store);
   await bootstrap(store.db);
   // LIFELINE_ADMIN_TOKEN (scripts, tests) is an admin token, the environment's only one: rotating it (or unsetting it)
