@@ -1,6 +1,6 @@
 // PostGraphile 5 as bench/peers.ts runs it: the server (postgraphile-server.mjs) on the
 // Node 22 the benchmark installed, against a fresh PostgreSQL database of its own with
-// one table, event(row_id serial primary key, body text, revision bigint), whose trigger
+// one table (event-table.ts), event(row_id serial primary key, body text, revision bigint), whose trigger
 // NOTIFYs each new row on the topic `event:<row_id>`. Subscribers are graphql-ws
 // subscriptions to `eventChanged(rowId: 1)`, multiplexed over a few sockets by
 // bench/subscribers.ts (as Lifeline's are); writes are the auto-CRUD
@@ -11,26 +11,14 @@ import { freePort } from "../../test/support/ports.js";
 import { createBenchDatabase } from "../database.js";
 import { Subscribers } from "../subscribers.js";
 import { type Child, startChild } from "./child.js";
+import { EVENT_TABLE, WARMUP_ROW, WATCHED_ROW } from "./event-table.js";
 import type { PostGraphileInstall } from "./install.js";
 import type { Mutation, PeerSystem } from "./system.js";
 
 const SERVER = new URL("./postgraphile-server.mjs", import.meta.url).pathname;
-/** The row the subscribers watch, then the writer's warm-up row; the mutation comparison's clients each update a row of their own after them. */
-const WATCHED_ROW = 1;
-const WARMUP_ROW = 2;
 const UPDATE = `mutation ($id: Int!, $body: String!, $revision: BigInt!) {
   updateEventByRowId(input: { rowId: $id, eventPatch: { body: $body, revision: $revision } }) { event { rowId revision } } }`;
 const SUBSCRIPTION = `subscription { eventChanged(rowId: ${WATCHED_ROW}) { rowId body revision } }`;
-
-const SCHEMA = `
-  create table event (row_id serial primary key, body text, revision bigint not null default 0);
-  create function event_notify() returns trigger language plpgsql as $$
-  begin
-    perform pg_notify('event:' || new.row_id, json_build_object('row_id', new.row_id, 'body', new.body, 'revision', new.revision::text)::text);
-    return new;
-  end $$;
-  create trigger event_notify after insert or update on event for each row execute function event_notify();
-  insert into event (body) values ('watched'), ('warm-up');`;
 
 export type PostGraphilePeer = PeerSystem & Mutation;
 
@@ -39,7 +27,7 @@ export async function startPostGraphile(install: PostGraphileInstall): Promise<P
   let child: Child | null = null;
   try {
     const sql = postgres(database.url.toString(), { max: 1, onnotice: () => {} });
-    await sql.unsafe(SCHEMA);
+    await sql.unsafe(EVENT_TABLE);
     await sql.end({ timeout: 5 });
     const port = await freePort();
     child = await startChild(

@@ -1,6 +1,6 @@
 // PostgreSQL itself, with no server in between: the floor under every system of the grid
 // that keeps its state in PostgreSQL (PostGraphile and Lifeline). The table and trigger
-// are PostGraphile's (postgraphile.ts): event(row_id, body, revision), whose trigger
+// are PostGraphile's (event-table.ts): event(row_id, body, revision), whose trigger
 // NOTIFYs each changed row on `event:<row_id>`. Writes are the same `UPDATE` sent by
 // postgres.js on one connection (autocommit: one statement, one commit, as PostGraphile's
 // mutation and Lifeline's `setConstraints` are); subscribers LISTEN on up to 25
@@ -13,27 +13,16 @@
 // event at least that commit's notification.
 import postgres from "postgres";
 import { createBenchDatabase } from "../database.js";
+import { EVENT_TABLE, WARMUP_ROW, WATCHED_ROW } from "./event-table.js";
 import type { Listeners, PeerSystem } from "./system.js";
 
-const WATCHED_ROW = 1;
-const WARMUP_ROW = 2;
 const UPDATE = "update event set body = $1, revision = $2 where row_id = $3";
-
-const SCHEMA = `
-  create table event (row_id serial primary key, body text, revision bigint not null default 0);
-  create function event_notify() returns trigger language plpgsql as $$
-  begin
-    perform pg_notify('event:' || new.row_id, json_build_object('row_id', new.row_id, 'body', new.body, 'revision', new.revision::text)::text);
-    return new;
-  end $$;
-  create trigger event_notify after insert or update on event for each row execute function event_notify();
-  insert into event (body) values ('watched'), ('warm-up');`;
 
 export async function startPostgres(): Promise<PeerSystem> {
   const database = await createBenchDatabase("peers_postgres");
   try {
     const sql = postgres(database.url.toString(), { max: 1, onnotice: () => {} });
-    await sql.unsafe(SCHEMA);
+    await sql.unsafe(EVENT_TABLE);
     await sql.end({ timeout: 5 });
   } catch (error) {
     await database.drop();
