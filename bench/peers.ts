@@ -13,12 +13,12 @@
 // 1. The stream grid (part `streams`): for each cell "N@R" (N subscribers, R writes a
 //    second) and each system in turn (interleaved per cell, so all see the same machine
 //    state; PostgreSQL itself, no server in between, is the floor under the two that
-//    keep their state in it: bench/peers/postgres.ts): open N subscribers to the one key, row or model the writes change
-//    (bench/peers/etcd.ts, postgraphile.ts, lifeline.ts say how each is carried), write
-//    until every subscriber has seen a write (the probe: liveness as each protocol
-//    allows it, the same for all), then one writer paced at R, one request at a time
-//    (the next waits for the ack and for its slot), max(BENCH_PEER_MIN_WRITES, R ×
-//    BENCH_PEER_WRITE_SECONDS) writes. The writer is a process of its own
+//    keep their state in it): open N subscribers to the one key, row or model the
+//    writes change (bench/peers/etcd.ts, postgres.ts, postgraphile.ts, lifeline.ts say
+//    how each is carried), write until every subscriber has seen a write (the probe:
+//    liveness as each protocol allows it, the same for all), then one writer paced at
+//    R, one request at a time (the next waits for the ack and for its slot),
+//    max(BENCH_PEER_MIN_WRITES, R × BENCH_PEER_WRITE_SECONDS) writes. The writer is a process of its own
 //    (bench/peers/writer.ts): its sends and acks never wait on this process's event loop,
 //    busy taking in up to 200,000 deliveries a second. Per write its send and ack time,
 //    per delivery its arrival (here). Figures: deliveries within BENCH_PEER_DEADLINE_S of the last ack; latency
