@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { loggerFor } from "../core/log.js";
+import { exitAfterLog, loggerFor } from "../core/log.js";
 import { AgentConnection } from "./connection.js";
 import { MachineAgent, type MachineAgentCredentials } from "./machine-agent.js";
 
@@ -84,7 +84,7 @@ export async function runAgent(args: string[]): Promise<void> {
   await agent.start();
   await agent.finished;
   await api.close();
-  process.exit(0);
+  exitAfterLog(0);
 }
 
 const parseAgentArgs = (args: string[]) =>
@@ -101,8 +101,5 @@ const parseAgentArgs = (args: string[]) =>
 
 // `npm run agent` runs this file itself; `lifeline agent` imports runAgent.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runAgent(process.argv.slice(2)).catch((error) => {
-    log.fatal({ err: error }, String(error));
-    process.exit(1);
-  });
+  runAgent(process.argv.slice(2)).catch((error) => exitAfterLog(1, () => log.fatal({ err: error }, String(error))));
 }

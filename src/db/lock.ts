@@ -1,7 +1,7 @@
 // Guards a PGlite data directory with a lock file, so a second process on the
 // same directory gets a clear error instead of a corrupt database.
 import lockfile from "proper-lockfile";
-import { loggerFor } from "../core/log.js";
+import { exitAfterLog, loggerFor } from "../core/log.js";
 
 export class DataDirLockedError extends Error {
   constructor(readonly dataDir: string) {
@@ -21,10 +21,8 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
       retries: 0,
       stale: 15_000,
       update: 5_000,
-      onCompromised: (error) => {
-        loggerFor("store").error({ dataDir }, `lost the lock on ${dataDir}: ${error.message}`);
-        process.exit(70);
-      },
+      onCompromised: (error) =>
+        exitAfterLog(70, () => loggerFor("store").fatal({ dataDir }, `lost the lock on ${dataDir}: ${error.message}`)),
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ELOCKED") throw new DataDirLockedError(dataDir);

@@ -3,7 +3,7 @@
 
 // First: before anything loads graphql (production-mode.ts).
 import "./production-mode.js";
-import { loggerFor } from "../core/log.js";
+import { exitAfterLog, loggerFor } from "../core/log.js";
 import { openStore } from "../db/connect.js";
 import { DataDirLockedError } from "../db/lock.js";
 import {
@@ -119,7 +119,7 @@ async function main() {
     await leader?.stop();
     await running.close();
     await store.close();
-    process.exit(0);
+    exitAfterLog(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
@@ -148,8 +148,9 @@ async function main() {
   server.info({ url: login.href }, `open the status page logged in as an admin (the link works once, within ${within}): ${login}`);
 }
 
-main().catch((error) => {
-  if (error instanceof DataDirLockedError || error instanceof DummyStateError) server.fatal(error.message);
-  else server.fatal({ err: error }, `failed to start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+main().catch((error) =>
+  exitAfterLog(1, () => {
+    if (error instanceof DataDirLockedError || error instanceof DummyStateError) server.fatal(error.message);
+    else server.fatal({ err: error }, `failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  }),
+);
