@@ -443,16 +443,25 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
       expect(await roundTrips(openAll)).toBe(1); // on one connection: four transactions would take four
     });
 
-    it("streams of one model opened together read its log's window once: a second stream adds only its own reads", async () => {
+    const openTogether =
+      (...watchers: Watcher[]) =>
+      () =>
+        Promise.all(watchers.map(async (watcher) => streams.push(await feed.open({ modelId, watcher }))));
+
+    it("streams of one model opened together read its log's window once, and a read they share once: a second unit's stream adds only its unit's row", async () => {
       const [a, b, c] = [await newUnit(), await newUnit(), await newUnit()];
-      const open =
-        (...watchers: Watcher[]) =>
-        () =>
-          Promise.all(watchers.map(async (watcher) => streams.push(await feed.open({ modelId, watcher }))));
-      const one = await statementsSent(open(unitLife(a)));
-      const two = await statementsSent(open(unitLife(b), unitLife(c)));
-      // One alone: BEGIN, the window, its reads, COMMIT.
-      expect(two - one).toBe(one - 3);
+      // One alone: BEGIN, the window, its application, its unit, COMMIT.
+      expect(await statementsSent(openTogether(unitLife(a)))).toBe(5);
+      expect(await statementsSent(openTogether(unitLife(b), unitLife(c)))).toBe(6);
+    });
+
+    it("unit agents of one application opening their streams together read what their snapshots share once: a second agent's stream adds only its unit's row", async () => {
+      const [a, b, c] = [await newUnit(), await newUnit(), await newUnit()];
+      const agentStream = (unit: string) => together(unitLife(unit), applicationRelations("cache"), relationMembers(unit));
+      const one = await statementsSent(openTogether(agentStream(a)));
+      const two = await statementsSent(openTogether(agentStream(b), agentStream(c)));
+      // The application, its relations, their endpoints and each relation's counterpart members are the same for both.
+      expect(two - one).toBe(1);
     });
 
     it("with relationUnits among them, the COMMIT waits for its second reads: two round trips for all", async () => {

@@ -29,6 +29,30 @@ interface Preparable<R> {
 
 let count = 0;
 
+/** Snapshots' reads by statement and values: the first run's answer, for the same read again in the same snapshot. */
+const snapshotReads = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/**
+ * Within `tx`, a transaction whose every read sees one snapshot, a statement run again with the same values is not
+ * sent again: its first answer is shared (each caller gets its own array). A thousand unit agents of one application
+ * open their streams in a few batches, each batch one snapshot, and each stream read the application, its relations,
+ * their endpoints and the counterpart members again: half of a unit's snapshot statements.
+ */
+export function shareRepeatedReads(tx: object): void {
+  snapshotReads.set(tx, new Map());
+}
+
+/** The key of a statement's run, or null for values JSON cannot tell apart (such a read is not shared). */
+function runKey(name: string, values: Record<string, unknown>): string | null {
+  try {
+    return `${name} ${JSON.stringify(values)}`;
+  } catch {
+    return null; // a bigint, say
+  }
+}
+
+const ownCopy = <R>(answer: R): R => (Array.isArray(answer) ? (answer.slice() as R) : answer);
+
 /**
  * A statement with inputs `keys`, built on first use by `build`, which gets the database
  * to build on and a placeholder for each input (`p.name`). The result runs it on a
@@ -50,6 +74,14 @@ export function statement<const K extends string, R>(
     }
     const bound = Object.create(query) as PreparedQuery<R> & { client: unknown };
     bound.client = session.client;
-    return bound.execute(values);
+    const shared = snapshotReads.get(db);
+    const key = shared && runKey(name, values);
+    if (!key) return bound.execute(values);
+    let answer = shared.get(key) as Promise<R> | undefined;
+    if (!answer) {
+      answer = bound.execute(values);
+      shared.set(key, answer);
+    }
+    return answer.then(ownCopy);
   };
 }

@@ -17,6 +17,7 @@ import { CommitInDoubt, isOutage, neverConnected } from "./outage.js";
 import { pastTheGate } from "./pglite-write-gate.js";
 import { sentAhead } from "./sent-ahead.js";
 import { sqlState } from "./sql-state.js";
+import { shareRepeatedReads } from "./statement.js";
 
 /** A transaction's Drizzle handle, as Drizzle's own `transaction` gives it. */
 export type DbTx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -288,12 +289,15 @@ const SNAPSHOT = { isolationLevel: "repeatable read", accessMode: "read only" } 
  * Runs `work` in one REPEATABLE READ, READ ONLY transaction: every read sees one snapshot.
  * On PostgreSQL one BEGIN carries both settings (Drizzle's own sends a SET TRANSACTION
  * after BEGIN and waits for each), and travels with the first read; COMMIT travels with the
- * reads `work` marks as its last.
+ * reads `work` marks as its last. A statement run twice with the same values in it is sent once (shareRepeatedReads).
  */
 export async function inSnapshot<T>(db: Database, work: (tx: DbTx, last: Last) => Promise<T>): Promise<T> {
   return runTransaction(
     db,
-    (open) => work(open.tx, open.last),
+    (open) => {
+      shareRepeatedReads(open.tx);
+      return work(open.tx, open.last);
+    },
     () => [],
     true,
   );
