@@ -278,6 +278,15 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => recordMissingHooks(store.db, { model, unit: unknown, hooks }))).toBe(2);
   });
 
+  it("a unit whose credentials this process issued has its charm known for its hook calls: its agent's start-up read it", async () => {
+    const hooks = [{ hook: "update-status" }];
+    const [started, unknown] = [await newUnit(), await newUnit()];
+    await issueUnitCredentials(store.db, { model, unit: started });
+    for (const unit of [started, unknown]) await setUnitAgentStatus(store.db, { model, unit, status: UnitAgentStatus.Idle });
+    const reading = await statementsSent(() => recordMissingHooks(store.db, { model, unit: unknown, hooks }));
+    expect(await statementsSent(() => recordMissingHooks(store.db, { model, unit: started, hooks }))).toBe(reading - 1);
+  });
+
   it("recordMissingHooks with a -broken: its membership and relation with the lock too; leaving the scope with the commit", async () => {
     const unit = await newUnit();
     await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.4" });

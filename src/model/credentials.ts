@@ -18,6 +18,7 @@ import type { MachineRow, ModelRow } from "./rows.js";
 import { hash, newToken } from "./secrets.js";
 import { defaultSessionLifetimes, noteUse, type SessionLifetimes, workingUntil } from "./sessions.js";
 import { type UnitAgentStartup, unitAgentStartupOf } from "./unit-agent-reads.js";
+import { charmHooksOf, charmHooksRead } from "./unit-charms.js";
 import { type InModel, type Tx, transact } from "./write/index.js";
 
 export type PersonRole = "admin" | "operator" | "read-only";
@@ -327,6 +328,8 @@ export const issueUnitCredentials = unitOperationReading(
   (tx, model, input: UnitCredentialsInput) => unitAgentStartupOf(tx.db, model.id, input.unit),
   async (tx, model, unit, _, startup): Promise<UnitAgentCredentials> => {
     refuseDead("unit", unit.name, unit.life);
+    // Its agent's hook calls, which come next, then need not read the charm again (unit-charms.ts).
+    if (startup.charm && !charmHooksOf(unit)) charmHooksRead(unit, startup.charm);
     const token = rotateAgentSecret(tx, model, "unit", unit.name);
     return {
       tag: agentTag({ kind: "unit", modelId: model.id, model: model.name, unit: unit.name }),

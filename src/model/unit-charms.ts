@@ -1,5 +1,6 @@
 // What a hook call's checks need of its unit's charm, read once a process rather than on every call: the charm's row
 // holds the text of every hook it ships, and beginHook and recordMissingHooks read it for each hook a unit passes.
+// issueUnitCredentials, which reads it for the agent's start-up, leaves it known for the agent's first hook call.
 //
 // A unit's charm never changes: an application's charm is the one it was deployed with, and a unit is of one
 // application for its life. Units are known here by model id and name, checked against the unit's seq (a bigserial:
