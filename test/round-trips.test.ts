@@ -52,6 +52,8 @@ import {
   setUnitDead,
   setWorkloadStatus,
 } from "../src/model/index.js";
+import { nextSequence, nextSerials } from "../src/model/sequences.js";
+import { transact } from "../src/model/write/index.js";
 import { createPrivateDatabase, onPostgres, uniqueName } from "./support/store.js";
 
 /**
@@ -154,6 +156,7 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     await addModel(store.db, { name: model });
     await deploy(store.db, { model, charm: "memcached", application: "cache", numUnits: 0 });
     machine = (await addMachine(store.db, { model })).id;
+    await addUnit(store.db, { model, application: "cache", count: 1 }); // on a new machine: its numbers asked together
     // Provisioned, so that a removed unit goes Dying and waits for its agent (seed 004).
     await setMachineProvisioned(store.db, { model, machine, instanceId: "i-trips" });
     await deploy(store.db, { model, charm: "wordpress", application: "web", numUnits: 0 });
@@ -194,6 +197,23 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
 
   it("addUnit on a new machine: the lock with the application; the unit's number and place with the machine's; the machine, the unit and its application's count with the commit", async () => {
     expect(await roundTrips(() => addUnit(store.db, { model, application: "cache", count: 1 }))).toBe(3);
+  });
+
+  it("a writer's counters and serials asked for in one turn go as one statement of each kind (sequences.ts)", async () => {
+    const [{ id: modelId }] = (await store.db.select({ id: models.id }).from(models).where(eq(models.name, model))) as [{ id: string }];
+    const asking = () =>
+      transact(store.db, (tx) =>
+        Promise.all([
+          nextSequence(tx, modelId, "probe-a"),
+          nextSequence(tx, modelId, "probe-b"),
+          nextSequence(tx, modelId, "probe-a"),
+          nextSerials(tx, "units", "seq", 2),
+          nextSerials(tx, "machines", "seq", 1),
+        ]),
+      );
+    await asking(); // each statement's first run on the connection describes it first
+    // BEGIN, the counters, the serials, COMMIT: three counters and two serials asked one by one would be five.
+    expect(await statementsSent(asking)).toBe(4);
   });
 
   it("addUnit of many units on new machines sends the first reads of 16 units at a time: 50 units in about 6 round trips, not 150", async () => {
