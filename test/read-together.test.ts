@@ -3,7 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, Store } from "../src/db/connect.js";
 import { readTogether } from "../src/db/read-together.js";
-import { addModel, authenticate, deploy, issueUnitCredentials, modelNamed } from "../src/model/index.js";
+import {
+  addModel,
+  addUnit,
+  authenticate,
+  deploy,
+  deploysUnit,
+  issueMachineCredentials,
+  issueUnitCredentials,
+  modelNamed,
+} from "../src/model/index.js";
 import { loadModelsByName } from "../src/model/read.js";
 import { openTestStore, uniqueName } from "./support/store.js";
 
@@ -60,6 +69,19 @@ describe("reads together", () => {
     );
     const actors = await Promise.all([...tokens, "llt_unknown"].map((token) => authenticate(store.db, token)));
     expect(actors.map((a) => (a?.kind === "unit" ? a.unit : null))).toEqual(["wordpress/0", "wordpress/1", null]);
+  });
+
+  it("a machine agent's checks on the units it deploys, asked together, each answer for its own unit", async () => {
+    const model = uniqueName();
+    await addModel(store.db, { name: model });
+    await deploy(store.db, { model, charm: "wordpress", numUnits: 0 });
+    const [ours, theirs] = await addUnit(store.db, { model, application: "wordpress", count: 2 });
+    const { token } = await issueMachineCredentials(store.db, { model, machine: ours!.machineId! });
+    const agent = (await authenticate(store.db, token))!;
+    const answers = await Promise.all(
+      [ours!.name, theirs!.name, "wordpress/9"].map((unit) => deploysUnit(store.db, agent, { model, unit })),
+    );
+    expect(answers).toEqual([true, false, false]);
   });
 
   it("streams' models asked for together: each name gets its own model, or NOT_FOUND", async () => {

@@ -22,9 +22,12 @@ import { and, eq } from "drizzle-orm";
 import { MachineJob } from "../core/machine.js";
 import { applicationsOfKey } from "../core/relation.js";
 import { applicationOfUnit } from "../core/unit-name.js";
-import { applications, machines, relations, units } from "../db/schema.js";
+import type { Database } from "../db/connect.js";
+import { readTogether } from "../db/read-together.js";
+import { applications, machines, relations } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { Actor, PersonRole } from "./credentials.js";
+import { entityKey, loadUnits } from "./read.js";
 import type { Queryable } from "./rows.js";
 
 const rank: Record<PersonRole, number> = { "read-only": 0, operator: 1, admin: 2 };
@@ -75,12 +78,11 @@ export function hostsContainer(actor: Actor, target: { model: string; machine: s
   );
 }
 
-const unitPlacement = statement(["modelId", "name"], (db, p) =>
-  db
-    .select({ machineId: units.machineId, principal: units.principal })
-    .from(units)
-    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
-);
+/**
+ * Units by model id and name, the lookups of one turn read together (read-together.ts): each call a machine agent
+ * makes on a unit it deploys (its credentials, its removal) asks one, and they come a hundred at a time.
+ */
+const unitByKey = readTogether(loadUnits);
 const machineJobs = statement(["modelId", "id"], (db, p) =>
   db
     .select({ jobs: machines.jobs })
@@ -108,7 +110,7 @@ export async function deploysUnit(q: Queryable, actor: Actor, target: { model: s
 
 async function deploys(q: Queryable, actor: Actor, target: { model: string; unit: string }): Promise<boolean> {
   if (actor.kind === "person" || !sameModel(actor, target.model)) return false;
-  const [unit] = await unitPlacement(q, { modelId: actor.modelId, name: target.unit });
+  const unit = await unitByKey(q as Database, entityKey(actor.modelId, target.unit));
   return !!unit && deploysPlaced(q, actor, unit);
 }
 
