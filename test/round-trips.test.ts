@@ -52,8 +52,6 @@ import {
   setUnitDead,
   setWorkloadStatus,
 } from "../src/model/index.js";
-import { nextSequence, nextSerials } from "../src/model/sequences.js";
-import { transact } from "../src/model/write/index.js";
 import { createPrivateDatabase, onPostgres, uniqueName } from "./support/store.js";
 
 /**
@@ -199,21 +197,11 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => addUnit(store.db, { model, application: "cache", count: 1 }))).toBe(3);
   });
 
-  it("a writer's counters and serials asked for in one turn go as one statement of each kind (sequences.ts)", async () => {
-    const [{ id: modelId }] = (await store.db.select({ id: models.id }).from(models).where(eq(models.name, model))) as [{ id: string }];
-    const asking = () =>
-      transact(store.db, (tx) =>
-        Promise.all([
-          nextSequence(tx, modelId, "probe-a"),
-          nextSequence(tx, modelId, "probe-b"),
-          nextSequence(tx, modelId, "probe-a"),
-          nextSerials(tx, "units", "seq", 2),
-          nextSerials(tx, "machines", "seq", 1),
-        ]),
-      );
-    await asking(); // each statement's first run on the connection describes it first
-    // BEGIN, the counters, the serials, COMMIT: three counters and two serials asked one by one would be five.
-    expect(await statementsSent(asking)).toBe(4);
+  it("addUnit of 16 units on new machines asks their numbers and their rows' places in two statements, not four a unit", async () => {
+    const one = await statementsSent(() => addUnit(store.db, { model, application: "cache", count: 1 }));
+    const sixteen = await statementsSent(() => addUnit(store.db, { model, application: "cache", count: 16 }));
+    // Each unit more adds only its row and its machine's.
+    expect(sixteen - one).toBe(15 * 2);
   });
 
   it("addUnit of many units on new machines sends the first reads of 16 units at a time: 50 units in about 6 round trips, not 150", async () => {

@@ -28,7 +28,7 @@ import { type Placement, parsePlacements } from "./placement.js";
 import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from "./references.js";
 import { retireHookRuns } from "./retire-hook-runs.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
-import { creationPlace, nextSequence } from "./sequences.js";
+import { creationPlace, creationPlaces, nextSequence, nextSequences } from "./sequences.js";
 import { scopesOfUnit } from "./unit-agent-reads.js";
 import {
   type InModel,
@@ -177,6 +177,38 @@ function startPrincipalUnit(
   }
 }
 
+/**
+ * startPrincipalUnit for units none of which goes in a container: their numbers, their new machines' ids and the
+ * rows' places in creation order asked for in two statements for all of them, not four a unit.
+ */
+function startPrincipalUnits(
+  tx: Tx,
+  model: ModelRow,
+  app: ApplicationRow,
+  placements: readonly Exclude<Placement, { kind: "container" }>[],
+  constraints: UnitRow["constraints"],
+): StartedUnit[] {
+  const machinesAdded = placements.filter((p) => p.kind === "new-machine").length;
+  const asked = Promise.all([
+    nextSequences(tx, model.id, [...placements.map(() => `unit:${app.name}`), ...Array<string>(machinesAdded).fill("machine")]),
+    creationPlaces(tx, [...placements.map(() => "units" as const), ...Array<"machines">(machinesAdded).fill("machines")]),
+  ]);
+  let machine = placements.length; // the new machines' numbers and places follow the units'
+  return placements.map((placement, i) => {
+    const numbered = sentAhead(
+      asked.then(([numbers, places]) => {
+        const number = numbers[i]!;
+        return { name: `${app.name}/${number}`, number, series: app.series, constraints, ...places[i]! };
+      }),
+    );
+    if (placement.kind === "machine")
+      return { placement: { kind: "machine", named: sentAhead(getAliveMachine(tx, model, placement.machineId)) }, numbered };
+    const j = machine++;
+    const reserved = sentAhead(asked.then(([numbers, places]) => ({ id: String(numbers[j]!), ...places[j]! })));
+    return { placement: { kind: "new-machine", reserved }, numbered };
+  });
+}
+
 async function finishPrincipalUnit(tx: Tx, model: ModelRow, app: ApplicationRow, { placement, numbered }: StartedUnit): Promise<UnitRow> {
   const unit = await numbered;
   // Its machine first, so the unit is inserted once, already assigned (an update after would write every index again).
@@ -237,9 +269,13 @@ export async function addUnits(
   // Units on a named machine or a new one need nothing of one another: the first reads of UNITS_TOGETHER of them go at
   // once, in order (a thousand units in about 60 round trips, not 3,000), and each is finished in turn. A container's
   // host is made in its unit's turn, so with containers among them each unit starts in its turn, and ids follow units.
-  const together = placements.every((p) => p.kind !== "container") ? UNITS_TOGETHER : 1;
+  const uncontained = placements.filter((p) => p.kind !== "container");
+  const together = uncontained.length === placements.length ? UNITS_TOGETHER : 1;
   for (let from = 0; from < placements.length; from += together) {
-    const started = placements.slice(from, from + together).map(start);
+    const started =
+      together > 1
+        ? startPrincipalUnits(tx, model, app, uncontained.slice(from, from + together), constraints)
+        : placements.slice(from, from + together).map(start);
     for (const unit of started) created.push(await finishPrincipalUnit(tx, model, app, unit));
   }
   addUnitReferences(tx, model, app.name, created.length);
