@@ -48,6 +48,7 @@ import {
   setMachineDead,
   setMachineProvisioned,
   setMachineStatus,
+  setMachinesProvisioned,
   setUnitAgentStatus,
   setUnitDead,
   setWorkloadStatus,
@@ -332,13 +333,20 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => removeDeadMachine(store.db, { model, machine: id }))).toBe(2);
   });
 
-  it("the provisioner's bulk calls read their machines in one statement, however many they name", async () => {
+  it("the provisioner's bulk calls read and write their machines in one statement each, however many they name", async () => {
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await addMachine(store.db, { model })).id);
+    for (let i = 0; i < 6; i++) ids.push((await addMachine(store.db, { model })).id);
     const issue = (machines: string[]) => () => issueMachinesCredentials(store.db, { model, machines });
-    // BEGIN, the lock, the machines; per machine its old secret's delete and its new one's insert; COMMIT.
+    const provision = (machines: string[]) => () =>
+      setMachinesProvisioned(store.db, { model, machines: machines.map((machine) => ({ machine, instanceId: `i-bulk-${machine}` })) });
+    await issue(ids.slice(3, 4))(); // each statement's first run on the connection describes it first
+    await provision(ids.slice(3, 4))();
+    // BEGIN, the lock, the machines; their old secrets' delete and their new ones' insert; COMMIT.
     expect(await statementsSent(issue(ids.slice(0, 1)))).toBe(3 + 2 + 1);
-    expect(await statementsSent(issue(ids))).toBe(3 + 3 * 2 + 1);
+    expect(await statementsSent(issue(ids.slice(0, 3)))).toBe(3 + 2 + 1);
+    // BEGIN, the lock, the machines; their instances; the change rows with the COMMIT.
+    const one = await statementsSent(provision(ids.slice(0, 1)));
+    expect(await statementsSent(provision(ids.slice(4, 6)))).toBe(one);
   });
 
   it("a group (writers that queued behind one another): each writer's deferred write travels with the next one's savepoint and lock", async () => {

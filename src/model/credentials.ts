@@ -299,11 +299,49 @@ export interface MachinesCredentialsInput extends InModel {
   machines: readonly string[];
 }
 
+const deleteAgentsCredentials = statement(["modelId", "kind", "entities"], (db, p) =>
+  db
+    .delete(credentials)
+    .where(and(eq(credentials.modelId, p.modelId), eq(credentials.kind, p.kind), sql`${credentials.entity} = any(${p.entities}::text[])`)),
+);
+
+/**
+ * New secrets for machines' agents, one statement however many (a prepared one: rows given as values would make a
+ * statement of each count). Drizzle names every column of the table in an INSERT ... SELECT, so the select gives each,
+ * in the table's order, as an insert of one row would leave them.
+ */
+const insertMachineSecrets = statement(["modelId", "tokenHashes", "entities", "descriptions"], (db, p) =>
+  db.insert(credentials).select(
+    sql`select nextval(pg_get_serial_sequence('credentials', 'id')), s.token_hash, 'machine', null, ${p.modelId}::uuid,
+      s.entity, s.description, now(), null::timestamptz, null::text[], null, null::timestamptz
+      from unnest(${p.tokenHashes}::text[], ${p.entities}::text[], ${p.descriptions}::text[]) as s(token_hash, entity, description)`,
+  ),
+);
+
 /** issueMachineCredentials for several machines in one transaction (Juju's SetPasswords is bulk): all or nothing. */
 export const issueMachinesCredentials = machinesOperation(
   "any",
   (input: MachinesCredentialsInput) => input.machines,
-  async (tx, model, machines) => machines.map((machine) => machineCredentials(tx, model, machine)),
+  async (tx, model, machines) => {
+    for (const machine of machines) refuseDead("machine", machine.id, machine.life);
+    // Their old secrets' delete and the new ones' insert, a statement each for all of them, with the commit.
+    const ids = machines.map((m) => m.id);
+    tx.defer(deleteAgentsCredentials(tx.db, { modelId: model.id, kind: "machine", entities: ids }));
+    for (const id of ids) tx.afterCommit((db) => forgetAgentTokens(db, model.id, "machine", id));
+    const tokens = ids.map(() => newToken("llm"));
+    tx.defer(
+      insertMachineSecrets(tx.db, {
+        modelId: model.id,
+        tokenHashes: tokens.map(hash),
+        entities: ids,
+        descriptions: ids.map((id) => `machine ${id}`),
+      }),
+    );
+    return machines.map((machine, i) => ({
+      tag: agentTag({ kind: "machine", modelId: model.id, model: model.name, machine: machine.id }),
+      token: tokens[i]!,
+    }));
+  },
 );
 
 export interface UnitCredentialsInput extends InModel {

@@ -376,14 +376,38 @@ export interface MachinesProvisionedInput extends InModel {
   machines: readonly { machine: string; instanceId: string }[];
 }
 
-/** setMachineProvisioned for several machines in one transaction (Juju's SetInstanceInfo is bulk): all or nothing. */
+const setInstances = statement(["modelId", "ids", "instanceIds"], (db, p) =>
+  db
+    .update(machines)
+    .set({ instanceId: sql`given.instance_id` })
+    .from(sql`unnest(${p.ids}::text[], ${p.instanceIds}::text[]) as given(id, instance_id)`)
+    .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = given.id`)),
+);
+
+/**
+ * setMachineProvisioned for several machines in one transaction (Juju's SetInstanceInfo is bulk): all or nothing,
+ * their instances written in one statement.
+ */
 export const setMachinesProvisioned = machinesOperation(
   "any",
   (input: MachinesProvisionedInput) => input.machines.map((m) => m.machine),
-  async (tx, model, machines, input) => machines.map((machine, i) => recordInstance(tx, model, machine, input.machines[i]!.instanceId)),
+  async (tx, model, machines, input) => {
+    const instanceIds = input.machines.map((m) => m.instanceId);
+    const updated = machines.map((machine, i) => instanceRecorded(tx, model, machine, instanceIds[i]!));
+    tx.defer(setInstances(tx.db, { modelId: model.id, ids: machines.map((m) => m.id), instanceIds }));
+    return updated;
+  },
 );
 
 function recordInstance(tx: Tx, model: ModelRow, machine: MachineRow, instanceId: string): MachineRow {
+  const updated = instanceRecorded(tx, model, machine, instanceId);
+  // Not waited for: the model's lock keeps other writers off the row, so the row it writes is this one.
+  tx.defer(setInstance(tx.db, { modelId: model.id, id: machine.id, instanceId }));
+  return updated;
+}
+
+/** The machine with its instance, checked and its change recorded; the caller writes it. */
+function instanceRecorded(tx: Tx, model: ModelRow, machine: MachineRow, instanceId: string): MachineRow {
   if (!/^[\w./:-]{1,200}$/.test(instanceId))
     throw new LifelineError("INVALID_ARGUMENT", "an instance id is 1 to 200 letters, digits and . / : - _");
   if (machine.life !== Life.Alive) throw notAlive("machine", machine.id, machine.life);
@@ -391,8 +415,6 @@ function recordInstance(tx: Tx, model: ModelRow, machine: MachineRow, instanceId
     throw new LifelineError("ALREADY_PROVISIONED", `machine ${machine.id} already has instance ${machine.instanceId}`, {
       instanceId: machine.instanceId,
     });
-  // Not waited for: the model's lock keeps other writers off the row, so the row it writes is this one.
-  tx.defer(setInstance(tx.db, { modelId: model.id, id: machine.id, instanceId }));
   const updated: MachineRow = { ...machine, instanceId };
   tx.record(model.id, machineProvisioned(updated));
   return updated;
