@@ -234,9 +234,10 @@ export function checkUnitsPerCall(db: Database, count: number | null | undefined
 }
 
 /**
- * Units whose first reads go together (four statements each). postgres.js keeps at most 100 statements in flight on a
- * connection (`max_pipeline`) and sends each one more only as an answer frees a place: past that, every statement
- * became a socket write of its own. 16 leaves room for the previous ones' inserts, still unanswered.
+ * Units whose first reads go together (their numbers and places, two statements for all of them, and each named
+ * machine's row). postgres.js keeps at most 100 statements in flight on a connection (`max_pipeline`) and sends each
+ * one more only as an answer frees a place: past that, every statement became a socket write of its own. 16 leaves
+ * room for the previous ones' inserts, still unanswered.
  */
 const UNITS_TOGETHER = 16;
 
