@@ -245,27 +245,53 @@ export const personTokens = (db: Database, now = Date.now()) =>
     .where(and(eq(credentials.kind, "person"), or(isNull(credentials.expiresAt), gt(credentials.expiresAt, new Date(now)))))
     .orderBy(credentials.id);
 
-/** Replaces an agent's secret: the one issued before stops working. */
-const insertAgentSecret = statement(["tokenHash", "kind", "modelId", "entity", "description"], (db, p) =>
-  db.insert(credentials).values({ tokenHash: p.tokenHash, kind: p.kind, modelId: p.modelId, entity: p.entity, description: p.description }),
+/** Agents' credentials by entity: their old secrets, or those of entities whose rows are being deleted. */
+const deleteAgentsCredentials = statement(["modelId", "kind", "entities"], (db, p) =>
+  db
+    .delete(credentials)
+    .where(and(eq(credentials.modelId, p.modelId), eq(credentials.kind, p.kind), sql`${credentials.entity} = any(${p.entities}::text[])`)),
 );
 
-/** The old secret's delete and the new one's insert go with the commit: nothing waits for their answers. */
-function rotateAgentSecret(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): string {
-  forgetAgent(tx, model, kind, entity);
-  const token = newToken(kind === "machine" ? "llm" : "llu");
-  tx.defer(insertAgentSecret(tx.db, { tokenHash: hash(token), kind, modelId: model.id, entity, description: `${kind} ${entity}` }));
-  return token;
+/**
+ * New secrets for agents, one statement however many (a prepared one: rows given as values would make a statement of
+ * each count). Drizzle names every column of the table in an INSERT ... SELECT, so the select gives each, in the
+ * table's order, as an insert of one row would leave them.
+ */
+const insertAgentSecrets = statement(["modelId", "kind", "tokenHashes", "entities", "descriptions"], (db, p) =>
+  db.insert(credentials).select(
+    sql`select nextval(pg_get_serial_sequence('credentials', 'id')), s.token_hash, ${p.kind}::text, null, ${p.modelId}::uuid,
+      s.entity, s.description, now(), null::timestamptz, null::text[], null, null::timestamptz
+      from unnest(${p.tokenHashes}::text[], ${p.entities}::text[], ${p.descriptions}::text[]) as s(token_hash, entity, description)`,
+  ),
+);
+
+/**
+ * Replaces agents' secrets: the ones issued before stop working. The old secrets' delete and the new ones' insert, a
+ * statement each however many agents, go with the commit: nothing waits for their answers.
+ */
+function rotateAgentSecrets(tx: Tx, model: ModelRow, kind: "machine" | "unit", entities: readonly string[]): string[] {
+  forgetAgents(tx, model, kind, entities);
+  const tokens = entities.map(() => newToken(kind === "machine" ? "llm" : "llu"));
+  tx.defer(
+    insertAgentSecrets(tx.db, {
+      modelId: model.id,
+      kind,
+      tokenHashes: tokens.map(hash),
+      entities,
+      descriptions: entities.map((entity) => `${kind} ${entity}`),
+    }),
+  );
+  return tokens;
 }
 
-/** An entity's row is being deleted: its agent's credentials go with it (sent with the next statement: nothing waits for the answer). */
-const deleteAgentCredentials = statement(["modelId", "kind", "entity"], (db, p) =>
-  db.delete(credentials).where(and(eq(credentials.modelId, p.modelId), eq(credentials.kind, p.kind), eq(credentials.entity, p.entity))),
-);
+/** Entities' rows are being deleted, or their secrets replaced: their agents' credentials go (sent with the next statement). */
+function forgetAgents(tx: Tx, model: ModelRow, kind: "machine" | "unit", entities: readonly string[]): void {
+  tx.defer(deleteAgentsCredentials(tx.db, { modelId: model.id, kind, entities }));
+  for (const entity of entities) tx.afterCommit((db) => forgetAgentTokens(db, model.id, kind, entity));
+}
 
 export function forgetAgent(tx: Tx, model: ModelRow, kind: "machine" | "unit", entity: string): void {
-  tx.defer(deleteAgentCredentials(tx.db, { modelId: model.id, kind, entity }));
-  tx.afterCommit((db) => forgetAgentTokens(db, model.id, kind, entity));
+  forgetAgents(tx, model, kind, [entity]);
 }
 
 export interface AgentCredentials {
@@ -283,65 +309,36 @@ export interface MachineCredentialsInput extends InModel {
   machine: string;
 }
 
-/** A fresh secret for a machine's agent; refused for a Dead machine. */
-function machineCredentials(tx: Tx, model: ModelRow, machine: MachineRow): AgentCredentials {
-  refuseDead("machine", machine.id, machine.life);
-  const token = rotateAgentSecret(tx, model, "machine", machine.id);
-  return { tag: agentTag({ kind: "machine", modelId: model.id, model: model.name, machine: machine.id }), token };
+/** Fresh secrets for machines' agents; refused, all of them, if one is Dead. */
+function machinesCredentials(tx: Tx, model: ModelRow, machines: readonly MachineRow[]): AgentCredentials[] {
+  for (const machine of machines) refuseDead("machine", machine.id, machine.life);
+  const tokens = rotateAgentSecrets(
+    tx,
+    model,
+    "machine",
+    machines.map((m) => m.id),
+  );
+  return machines.map((machine, i) => ({
+    tag: agentTag({ kind: "machine", modelId: model.id, model: model.name, machine: machine.id }),
+    token: tokens[i]!,
+  }));
 }
 
 /** The provisioner's act before it starts an instance: a fresh secret for the machine's agent. */
-export const issueMachineCredentials = machineOperation("any", async (tx, model, machine, _: MachineCredentialsInput) =>
-  machineCredentials(tx, model, machine),
+export const issueMachineCredentials = machineOperation(
+  "any",
+  async (tx, model, machine, _: MachineCredentialsInput) => machinesCredentials(tx, model, [machine])[0]!,
 );
 
 export interface MachinesCredentialsInput extends InModel {
   machines: readonly string[];
 }
 
-const deleteAgentsCredentials = statement(["modelId", "kind", "entities"], (db, p) =>
-  db
-    .delete(credentials)
-    .where(and(eq(credentials.modelId, p.modelId), eq(credentials.kind, p.kind), sql`${credentials.entity} = any(${p.entities}::text[])`)),
-);
-
-/**
- * New secrets for machines' agents, one statement however many (a prepared one: rows given as values would make a
- * statement of each count). Drizzle names every column of the table in an INSERT ... SELECT, so the select gives each,
- * in the table's order, as an insert of one row would leave them.
- */
-const insertMachineSecrets = statement(["modelId", "tokenHashes", "entities", "descriptions"], (db, p) =>
-  db.insert(credentials).select(
-    sql`select nextval(pg_get_serial_sequence('credentials', 'id')), s.token_hash, 'machine', null, ${p.modelId}::uuid,
-      s.entity, s.description, now(), null::timestamptz, null::text[], null, null::timestamptz
-      from unnest(${p.tokenHashes}::text[], ${p.entities}::text[], ${p.descriptions}::text[]) as s(token_hash, entity, description)`,
-  ),
-);
-
 /** issueMachineCredentials for several machines in one transaction (Juju's SetPasswords is bulk): all or nothing. */
 export const issueMachinesCredentials = machinesOperation(
   "any",
   (input: MachinesCredentialsInput) => input.machines,
-  async (tx, model, machines) => {
-    for (const machine of machines) refuseDead("machine", machine.id, machine.life);
-    // Their old secrets' delete and the new ones' insert, a statement each for all of them, with the commit.
-    const ids = machines.map((m) => m.id);
-    tx.defer(deleteAgentsCredentials(tx.db, { modelId: model.id, kind: "machine", entities: ids }));
-    for (const id of ids) tx.afterCommit((db) => forgetAgentTokens(db, model.id, "machine", id));
-    const tokens = ids.map(() => newToken("llm"));
-    tx.defer(
-      insertMachineSecrets(tx.db, {
-        modelId: model.id,
-        tokenHashes: tokens.map(hash),
-        entities: ids,
-        descriptions: ids.map((id) => `machine ${id}`),
-      }),
-    );
-    return machines.map((machine, i) => ({
-      tag: agentTag({ kind: "machine", modelId: model.id, model: model.name, machine: machine.id }),
-      token: tokens[i]!,
-    }));
-  },
+  async (tx, model, machines) => machinesCredentials(tx, model, machines),
 );
 
 export interface UnitCredentialsInput extends InModel {
@@ -368,7 +365,7 @@ export const issueUnitCredentials = unitOperationReading(
     refuseDead("unit", unit.name, unit.life);
     // Its agent's hook calls, which come next, then need not read the charm again (unit-charms.ts).
     if (startup.charm && !charmHooksOf(unit)) charmHooksRead(unit, startup.charm);
-    const token = rotateAgentSecret(tx, model, "unit", unit.name);
+    const token = rotateAgentSecrets(tx, model, "unit", [unit.name])[0]!;
     return {
       tag: agentTag({ kind: "unit", modelId: model.id, model: model.name, unit: unit.name }),
       token,
