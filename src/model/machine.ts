@@ -136,11 +136,13 @@ const machineWhere = (model: ModelRow, id: string) => and(eq(machines.modelId, m
 const deleteMachine = statement(["modelId", "id"], (db, p) =>
   db.delete(machines).where(and(eq(machines.modelId, p.modelId), eq(machines.id, p.id))),
 );
-const setInstance = statement(["modelId", "id", "instanceId"], (db, p) =>
+/** Machines' instances, one statement however many. */
+const setInstances = statement(["modelId", "ids", "instanceIds"], (db, p) =>
   db
     .update(machines)
-    .set({ instanceId: sql`${p.instanceId}` })
-    .where(and(eq(machines.modelId, p.modelId), eq(machines.id, p.id))),
+    .set({ instanceId: sql`given.instance_id` })
+    .from(sql`unnest(${p.ids}::text[], ${p.instanceIds}::text[]) as given(id, instance_id)`)
+    .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = given.id`)),
 );
 
 /** The machine's containers, oldest first. */
@@ -368,45 +370,37 @@ export interface ProvisionedInput extends MachineInput {
  * (Juju's SetProvisioned): a second recording, or one for a machine that is no
  * longer Alive, is refused, and the provisioner then stops the instance it started.
  */
-export const setMachineProvisioned = machineOperation("any", async (tx, model, machine, input: ProvisionedInput) =>
-  recordInstance(tx, model, machine, input.instanceId),
+export const setMachineProvisioned = machineOperation(
+  "any",
+  async (tx, model, machine, input: ProvisionedInput) => recordInstances(tx, model, [machine], [input.instanceId])[0]!,
 );
 
 export interface MachinesProvisionedInput extends InModel {
   machines: readonly { machine: string; instanceId: string }[];
 }
 
-const setInstances = statement(["modelId", "ids", "instanceIds"], (db, p) =>
-  db
-    .update(machines)
-    .set({ instanceId: sql`given.instance_id` })
-    .from(sql`unnest(${p.ids}::text[], ${p.instanceIds}::text[]) as given(id, instance_id)`)
-    .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = given.id`)),
-);
-
-/**
- * setMachineProvisioned for several machines in one transaction (Juju's SetInstanceInfo is bulk): all or nothing,
- * their instances written in one statement.
- */
+/** setMachineProvisioned for several machines in one transaction (Juju's SetInstanceInfo is bulk): all or nothing. */
 export const setMachinesProvisioned = machinesOperation(
   "any",
   (input: MachinesProvisionedInput) => input.machines.map((m) => m.machine),
-  async (tx, model, machines, input) => {
-    const instanceIds = input.machines.map((m) => m.instanceId);
-    const updated = machines.map((machine, i) => instanceRecorded(tx, model, machine, instanceIds[i]!));
-    tx.defer(setInstances(tx.db, { modelId: model.id, ids: machines.map((m) => m.id), instanceIds }));
-    return updated;
-  },
+  async (tx, model, machines, input) =>
+    recordInstances(
+      tx,
+      model,
+      machines,
+      input.machines.map((m) => m.instanceId),
+    ),
 );
 
-function recordInstance(tx: Tx, model: ModelRow, machine: MachineRow, instanceId: string): MachineRow {
-  const updated = instanceRecorded(tx, model, machine, instanceId);
-  // Not waited for: the model's lock keeps other writers off the row, so the row it writes is this one.
-  tx.defer(setInstance(tx.db, { modelId: model.id, id: machine.id, instanceId }));
+/** Each machine with its instance, checked, its change recorded, and all written in one statement. */
+function recordInstances(tx: Tx, model: ModelRow, rows: readonly MachineRow[], instanceIds: readonly string[]): MachineRow[] {
+  const updated = rows.map((machine, i) => instanceRecorded(tx, model, machine, instanceIds[i]!));
+  // Not waited for: the model's lock keeps other writers off the rows, so the rows it writes are these.
+  tx.defer(setInstances(tx.db, { modelId: model.id, ids: rows.map((m) => m.id), instanceIds }));
   return updated;
 }
 
-/** The machine with its instance, checked and its change recorded; the caller writes it. */
+/** The machine with its instance, checked and its change recorded; recordInstances writes it. */
 function instanceRecorded(tx: Tx, model: ModelRow, machine: MachineRow, instanceId: string): MachineRow {
   if (!/^[\w./:-]{1,200}$/.test(instanceId))
     throw new LifelineError("INVALID_ARGUMENT", "an instance id is 1 to 200 letters, digits and . / : - _");
