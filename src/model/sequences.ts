@@ -3,21 +3,7 @@ import { sequences, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import type { Tx } from "./write/index.js";
 
-/** The next number of a per-model counter, starting at 0. Numbers are never reused. */
-const bumpSequence = statement(["modelId", "name"], (db, p) =>
-  db
-    .insert(sequences)
-    .values({ modelId: p.modelId, name: p.name, value: 1 })
-    .onConflictDoUpdate({ target: [sequences.modelId, sequences.name], set: { value: sql`${sequences.value} + 1` } })
-    .returning({ value: sequences.value }),
-);
-
-export async function nextSequence(tx: Tx, modelId: string, name: string): Promise<number> {
-  const [row] = await bumpSequence(tx.db, { modelId, name });
-  return row!.value - 1;
-}
-
-/** Several counters bumped at once, each by how many times it is named: the value after, by name. */
+/** Per-model counters bumped, each by how many times it is named: the value after, by name. */
 const bumpSequences = statement(["modelId", "names", "counts"], (db, p) =>
   db
     .insert(sequences)
@@ -25,6 +11,11 @@ const bumpSequences = statement(["modelId", "names", "counts"], (db, p) =>
     .onConflictDoUpdate({ target: [sequences.modelId, sequences.name], set: { value: sql`${sequences.value} + excluded.value` } })
     .returning({ name: sequences.name, value: sequences.value }),
 );
+
+/** The next number of a per-model counter, starting at 0. Numbers are never reused. */
+export async function nextSequence(tx: Tx, modelId: string, name: string): Promise<number> {
+  return (await nextSequences(tx, modelId, [name]))[0]!;
+}
 
 /**
  * nextSequence for each name, in one statement: a name given k times gets its counter's next k numbers, in the order
@@ -72,10 +63,9 @@ export interface CreationPlace {
   now: Date;
 }
 
-/** A new unit's or machine's place and time (nextSerials). */
+/** A new unit's or machine's place and time. */
 export async function creationPlace(tx: Tx, table: "units" | "machines"): Promise<CreationPlace> {
-  const [{ value, now }] = (await nextSerials(tx, table, "seq", 1)) as [{ value: number; now: Date }];
-  return { seq: value, now };
+  return (await creationPlaces(tx, [table]))[0]!;
 }
 
 /** Places in several tables' creation order at once: one row a place asked for, each table's ascending. */

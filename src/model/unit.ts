@@ -28,7 +28,7 @@ import { type Placement, parsePlacements } from "./placement.js";
 import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from "./references.js";
 import { retireHookRuns } from "./retire-hook-runs.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
-import { creationPlace, creationPlaces, nextSequence, nextSequences } from "./sequences.js";
+import { type CreationPlace, creationPlace, creationPlaces, nextSequence, nextSequences } from "./sequences.js";
 import { scopesOfUnit } from "./unit-agent-reads.js";
 import {
   type InModel,
@@ -117,12 +117,16 @@ const insertUnitRow = statement(
     }),
 );
 
-/** The application's next unit (numbers are never reused), with its application's series. */
+/** The application's unit of this number (numbers are never reused), with its application's series. */
+function newUnit(app: ApplicationRow, number: number, constraints: UnitRow["constraints"], place: CreationPlace): NewUnit {
+  return { name: `${app.name}/${number}`, number, series: app.series, constraints, ...place };
+}
+
+/** The application's next unit. */
 async function nextUnit(tx: Tx, model: ModelRow, app: ApplicationRow, constraints: UnitRow["constraints"]): Promise<NewUnit> {
   const place = sentAhead(creationPlace(tx, "units"));
   const number = await nextSequence(tx, model.id, `unit:${app.name}`);
-  const { seq, now } = await place;
-  return { name: `${app.name}/${number}`, number, series: app.series, constraints, seq, now };
+  return newUnit(app, number, constraints, await place);
 }
 
 /** Writes the new unit's row without waiting (tx.defer), and answers with the row as written: a new unit's columns are known. */
@@ -165,16 +169,9 @@ function startPrincipalUnit(
   placement: Placement,
   constraints: UnitRow["constraints"],
 ): StartedUnit {
-  // Each awaited in finishPrincipalUnit, unless something before it failed first.
-  const numbered = sentAhead(nextUnit(tx, model, app, constraints));
-  switch (placement.kind) {
-    case "machine":
-      return { placement: { kind: "machine", named: sentAhead(getAliveMachine(tx, model, placement.machineId)) }, numbered };
-    case "new-machine":
-      return { placement: { kind: "new-machine", reserved: sentAhead(reserveMachine(tx, model)) }, numbered };
-    case "container":
-      return { placement, numbered };
-  }
+  if (placement.kind !== "container") return startPrincipalUnits(tx, model, app, [placement], constraints)[0]!;
+  // Awaited in finishPrincipalUnit, unless something before it failed first.
+  return { placement, numbered: sentAhead(nextUnit(tx, model, app, constraints)) };
 }
 
 /**
@@ -195,12 +192,8 @@ function startPrincipalUnits(
   ]);
   let machine = placements.length; // the new machines' numbers and places follow the units'
   return placements.map((placement, i) => {
-    const numbered = sentAhead(
-      asked.then(([numbers, places]) => {
-        const number = numbers[i]!;
-        return { name: `${app.name}/${number}`, number, series: app.series, constraints, ...places[i]! };
-      }),
-    );
+    // Each awaited in finishPrincipalUnit, unless something before it failed first.
+    const numbered = sentAhead(asked.then(([numbers, places]) => newUnit(app, numbers[i]!, constraints, places[i]!)));
     if (placement.kind === "machine")
       return { placement: { kind: "machine", named: sentAhead(getAliveMachine(tx, model, placement.machineId)) }, numbered };
     const j = machine++;
