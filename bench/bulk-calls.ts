@@ -14,10 +14,19 @@
 // processes, bench/machine-cpu.ts) and the whole machine's; each as a ratio to a raw single-row insert measured in the
 // same run (bench/raw-postgres.ts), and bulk's against one at a time of the same round pair.
 //
+// Then the same comparison for the agents' own calls, through the agents' connection (src/agents/connection.ts) as a
+// process's agents make them: each machine's agent reports its machine started with its own token, all at once. One at
+// a time, each is setMachineStatus on a request slot of its own; gathered at the slot (request-slots.ts), the calls
+// waiting for a slot go together as setMachinesStatus standing for their agents, each item checked against its own
+// agent's token.
+//
 // It needs PostgreSQL on a loopback address (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres),
 // creates a database of its own there and drops it at the end. Every request has a deadline (BENCH_DEADLINE_S, 120).
-import pLimit from "p-limit";
 import postgres from "postgres";
+import { AgentConnection } from "../src/agents/connection.js";
+import { machineStatusCalls } from "../src/agents/gathered-calls.js";
+import { RequestSlots } from "../src/agents/request-slots.js";
+import { SetMachineStatusDocument } from "../src/client/graphql.js";
 import { createBenchDatabase } from "./database.js";
 import { type LifelineProcess, profileFlags, startLifeline } from "./lifeline-process.js";
 import { cpuWindow, localPostmaster } from "./machine-cpu.js";
@@ -38,8 +47,8 @@ const log = (line: string) => console.error(`bench: ${line}`);
 
 /** Runs `work` over `items`, `count` at a time. */
 async function inFlight<T>(items: readonly T[], count: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  const slots = pLimit(count);
-  await Promise.all(items.map((item) => slots(() => work(item))));
+  const slots = new RequestSlots(count);
+  await Promise.all(items.map((item) => slots.run(() => work(item))));
 }
 
 const instanceOf = (machine: string) => `i-bench-${machine}`;
@@ -76,6 +85,20 @@ const inBulk = (api: WsApi) => (machines: readonly string[]) => {
       throw new Error(`setMachinesProvisioned answered ${JSON.stringify(answer.setMachinesProvisioned[wrong])} for ${call[wrong]}`);
   });
 };
+
+/** Each machine's agent reports it started, with its own token: each call alone, or gathered at the slot. */
+const agentsReport =
+  (agents: AgentConnection, tokens: ReadonlyMap<string, string>, gathered: boolean) => async (machines: readonly string[]) => {
+    await Promise.all(
+      machines.map((machine) => {
+        const item = { model: MODEL, machine, status: "STARTED" as const };
+        const token = tokens.get(machine)!;
+        return gathered
+          ? agents.gather(machineStatusCalls(agents), MODEL, item, token)
+          : agents.request(SetMachineStatusDocument, { input: item }, token);
+      }),
+    );
+  };
 
 interface Round {
   seconds: number;
@@ -141,26 +164,53 @@ async function main() {
     await one(take(Math.ceil(MACHINES / 2)));
     await bulk(take(Math.ceil(MACHINES / 2)));
 
+    // The machines' agents' tokens, for the agents' rounds (on the same machines, still pending).
+    const tokens = new Map<string, string>();
+    for (let i = 0; i < machines.length; i += SIZE) {
+      const issued = await api.request<{ issueMachinesCredentials: { tag: string; token: string }[] }>(
+        "issueMachinesCredentials",
+        `mutation($model: String!, $machines: [String!]!) { issueMachinesCredentials(input: { model: $model, machines: $machines }) { tag token } }`,
+        { model: MODEL, machines: machines.slice(i, i + SIZE) },
+        DEADLINE_MS,
+      );
+      for (const { tag, token } of issued.issueMachinesCredentials) tokens.set(tag.slice("machine-".length), token);
+    }
+    const agents = new AgentConnection(server.url);
+    const reportAlone = agentsReport(agents, tokens, false);
+    const reportGathered = agentsReport(agents, tokens, true);
+    taken = 0;
+    await reportAlone(take(Math.ceil(MACHINES / 2)));
+    await reportGathered(take(Math.ceil(MACHINES / 2)));
+
     const rows: string[][] = [];
+    const perMachine = (seconds: number) => `${Math.round((1e6 * seconds) / MACHINES)} µs`;
+    const row = (round: number, label: string, figures: Round, against?: Round) =>
+      rows.push([
+        String(round),
+        label,
+        Math.round(MACHINES / figures.seconds).toLocaleString("en-US"),
+        perMachine(figures.seconds),
+        ratio((1000 * figures.seconds) / MACHINES / rawMs),
+        perMachine(figures.server),
+        perMachine(figures.postgres),
+        perMachine(figures.machine),
+        against ? ratio(figures.server / against.server) : "",
+      ]);
+    for (let round = 1; round <= ROUNDS; round++) {
+      const alone = await timed(server, postmaster, () => reportAlone(take(MACHINES)));
+      const gathered = await timed(server, postmaster, () => reportGathered(take(MACHINES)));
+      row(round, "agents: setMachineStatus, each alone", alone);
+      row(round, "agents: gathered at the slot (setMachinesStatus)", gathered, alone);
+      log(`agents' round ${round} done`);
+    }
+    await agents.close();
+
+    taken = MACHINES; // the provisioner's rounds: the machines after its warm-up's, none provisioned yet
     for (let round = 1; round <= ROUNDS; round++) {
       const single = await timed(server, postmaster, () => one(take(MACHINES)));
       const many = await timed(server, postmaster, () => bulk(take(MACHINES)));
-      const perMachine = (seconds: number) => `${Math.round((1e6 * seconds) / MACHINES)} µs`;
-      for (const [label, figures] of [
-        ["one a call", single],
-        [`${SIZE} a call`, many],
-      ] as const)
-        rows.push([
-          String(round),
-          label,
-          Math.round(MACHINES / figures.seconds).toLocaleString("en-US"),
-          perMachine(figures.seconds),
-          ratio((1000 * figures.seconds) / MACHINES / rawMs),
-          perMachine(figures.server),
-          perMachine(figures.postgres),
-          perMachine(figures.machine),
-          figures === many ? ratio(many.server / single.server) : "",
-        ]);
+      row(round, "provisioner: one a call", single);
+      row(round, `provisioner: ${SIZE} a call`, many, single);
       log(`round ${round} done`);
     }
 
@@ -180,7 +230,7 @@ async function main() {
       "server CPU",
       "PostgreSQL CPU",
       "machine CPU",
-      "server CPU, bulk ÷ one",
+      "server CPU, ÷ the row above",
     ]);
     printRow(Array(9).fill("---"));
     for (const row of rows) printRow(row);

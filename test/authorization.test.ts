@@ -230,6 +230,15 @@ const operations: Record<string, Operation> = {
     variables: (target) =>
       target === "own" ? input({ machine: "2", status: "PENDING" }) : { input: { ...elsewhere().input, status: "PENDING" } },
   },
+  setMachinesStatus: {
+    responsible: ["machine agent", "host agent", "provisioner"],
+    query: `mutation ($input: MachinesStatusInput!) { setMachinesStatus(input: $input) { id } }`,
+    // Back to pending, as setMachineStatus above; several agents' calls in one request: test/gathered-agents.test.ts.
+    variables: (target, who) =>
+      target === "own"
+        ? input({ machines: [{ machine: machineOf[who] ?? "1", status: "PENDING" }] })
+        : { input: { model: otherModel, machines: [{ machine: "0", status: "PENDING" }] } },
+  },
   recordStartFailure: {
     responsible: ["provisioner"],
     query: `mutation ($input: StartFailureInput!) { recordStartFailure(input: $input) { id } }`,

@@ -15,9 +15,9 @@ import type { Socket } from "node:net";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { print } from "graphql";
 import { type Client, createClient, type ExecutionResult, type Sink, type SubscribePayload } from "graphql-ws";
-import pLimit from "p-limit";
 import WebSocket from "ws";
 import { corkForTurn } from "../net/cork.js";
+import { type Gathered, RequestSlots } from "./request-slots.js";
 import { PASS_RETRY } from "./serial.js";
 import { RetryTimer } from "./uniter/retry.js";
 
@@ -117,7 +117,7 @@ const REQUESTS_IN_FLIGHT = 4 * 32;
 export class AgentConnection {
   private readonly requests: Client;
   private readonly streams: Client[];
-  private readonly slots = pLimit(REQUESTS_IN_FLIGHT);
+  private readonly slots = new RequestSlots(REQUESTS_IN_FLIGHT);
 
   /** `url` is the API's http(s) or ws(s) url. */
   constructor(url: string) {
@@ -127,17 +127,31 @@ export class AgentConnection {
 
   /** Runs a query or mutation as the agent whose token this is, once one of the process's request slots is free. */
   request<R, V>(document: TypedDocumentNode<R, V>, variables: V, token: string): Promise<R> {
-    return this.slots(() => this.send(document, variables, token));
+    return this.slots.run(() => this.send(document, variables, [token]));
   }
 
-  private send<R, V>(document: TypedDocumentNode<R, V>, variables: V, token: string): Promise<R> {
+  /**
+   * Makes `kind`'s call for `item` as the agent whose token this is, once a slot is free, together with the calls of
+   * its kind and `group` (their model) that other agents of the process have waiting beside it (request-slots.ts).
+   */
+  gather<I, R>(kind: Gathered<I, R>, group: string, item: I, token: string): Promise<R> {
+    return this.slots.gather(kind, group, item, token);
+  }
+
+  /**
+   * Sends a request now, outside the slots (a Gathered call's own sending), standing for the agents whose tokens these
+   * are: with several, the server checks each item of its bulk field against its own agent (`authorizations`).
+   */
+  send<R, V>(document: TypedDocumentNode<R, V>, variables: V, tokens: readonly string[]): Promise<R> {
+    const extensions: Record<string, unknown> = { authorization: `Bearer ${tokens[0]}` };
+    if (tokens.length > 1) extensions.authorizations = tokens.map((token) => `Bearer ${token}`);
     return new Promise<R>((resolve, reject) => {
       let settled = false;
       this.requests.subscribe<R>(
         {
           query: textOf(document as TypedDocumentNode<unknown, unknown>),
           variables: variables as Record<string, unknown>,
-          extensions: { authorization: `Bearer ${token}` },
+          extensions,
         },
         {
           next: (result) => {

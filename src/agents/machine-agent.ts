@@ -16,9 +16,10 @@
 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MachineAgentDocument, SetMachineDeadDocument, SetMachineStatusDocument } from "../client/graphql.js";
+import { MachineAgentDocument, SetMachineDeadDocument } from "../client/graphql.js";
 import { type AgentConnection, ApiError, passesAgain } from "./connection.js";
 import { type DeployedUnitView, Deployer } from "./deployer.js";
+import { machineStatusCalls } from "./gathered-calls.js";
 import { HookRunner } from "./hooks/run-hook.js";
 import { MachinesView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
@@ -156,7 +157,7 @@ export class MachineAgent {
     );
     await provisioned;
     if (this.done) return;
-    await this.api.request(SetMachineStatusDocument, { input: { model, machine, status: "STARTED" } }, token);
+    await this.api.gather(machineStatusCalls(this.api), model, { model, machine, status: "STARTED" }, token);
     this.started = true;
     this.log(`${tag}: started`);
     this.passes.poke();

@@ -14,6 +14,7 @@ import {
   isPerson,
   isPersonIn,
   loadModels,
+  ownerAmong,
   type PersonRole,
   provisionsModel,
   type Reached,
@@ -54,6 +55,11 @@ export interface AuthScopes {
   reached: { modelId: string; entity: Reached };
   unitAgent: { model: string; unit: string };
   machineAgent: { model: string; machine: string };
+  /**
+   * Each machine's own agent: item by item, the agents the request stands for (`extensions.authorizations`, in the
+   * machines' order); without them, the request's own agent for every machine.
+   */
+  machineAgents: { model: string; machines: readonly string[] };
   containerHost: { model: string; machine: string };
   deployer: { model: string; unit: string };
   provisioner: { model: string };
@@ -67,12 +73,14 @@ export interface AuthScopes {
 class CallerScopes {
   readonly authenticated: boolean;
   private readonly actor: Context["actor"];
+  private readonly agents: Context["agents"];
   private readonly db: Context["db"];
   /** Model names by id, for the entities a person whose token names models reaches: one read a request. */
   private names?: Map<string, Promise<string | undefined>>;
 
   constructor(ctx: Context) {
     this.actor = ctx.actor;
+    this.agents = ctx.agents;
     this.db = ctx.db;
     this.authenticated = !!ctx.actor;
   }
@@ -105,13 +113,31 @@ class CallerScopes {
     return !!this.actor && watchesRelationAs(this.db, this.actor, target);
   }
   reached({ modelId, entity }: AuthScopes["reached"]) {
-    return !!this.actor && readsReached(this.db, this.actor, modelId, entity, (id) => this.modelName(id));
+    const mine = !!this.actor && readsReached(this.db, this.actor, modelId, entity, (id) => this.modelName(id));
+    return this.agents ? this.anyAgentReads(mine, modelId, entity) : mine;
+  }
+
+  /**
+   * A request standing for several agents returns each item's entity to its own agent: any of them may read it, its
+   * owner (found at once) before the others (each asked in turn).
+   */
+  private async anyAgentReads(mine: boolean | Promise<boolean>, modelId: string, entity: Reached): Promise<boolean> {
+    const agents = this.agents ?? [];
+    if (ownerAmong(agents, modelId, entity) || (await mine)) return true;
+    for (const agent of agents) if (agent && (await readsReached(this.db, agent, modelId, entity, (id) => this.modelName(id)))) return true;
+    return false;
   }
   unitAgent(target: AuthScopes["unitAgent"]) {
     return !!this.actor && actsForUnit(this.actor, target);
   }
   machineAgent(target: AuthScopes["machineAgent"]) {
     return !!this.actor && actsForMachine(this.actor, target);
+  }
+  machineAgents({ model, machines }: AuthScopes["machineAgents"]) {
+    const agents = this.agents ?? machines.map(() => this.actor);
+    return (
+      agents.length === machines.length && machines.every((machine, i) => !!agents[i] && actsForMachine(agents[i]!, { model, machine }))
+    );
   }
   containerHost(target: AuthScopes["containerHost"]) {
     return !!this.actor && hostsContainer(this.actor, target);

@@ -8,6 +8,12 @@ export interface Context {
   db: Database;
   /** Who the request's credentials stand for; null without (valid) credentials. */
   actor: Actor | null;
+  /**
+   * The agents a request stands for, item by item, when it carries several agents' tokens (`extensions.authorizations`:
+   * the calls of agents hosted in one process, gathered into one bulk call); null for an item whose token does not work.
+   * A bulk field that takes them checks each item against its own agent (builder.ts: machineAgents).
+   */
+  agents?: readonly (Actor | null)[];
   /** This process's change feed; absent where no server runs one (subscriptions then refuse). */
   feed?: ChangeFeed;
   /** The cloud this process's agents provision on, for the admin's fault injection; absent without agents. */

@@ -213,6 +213,19 @@ export type Reached =
   | { kind: "application"; name: string }
   | { kind: "relation"; key: string };
 
+/** The agent whose own entity this is (a machine's agent, a unit's), among `agents`: the one that reads it at once. */
+export function ownerAmong(agents: readonly (Actor | null)[], modelId: string, entity: Reached): Actor | undefined {
+  const owns = (agent: Actor | null) =>
+    !!agent &&
+    agent.kind !== "person" &&
+    agent.modelId === modelId &&
+    ((entity.kind === "machine" && agent.kind === "machine" && agent.machine === entity.id) ||
+      ((entity.kind === "unit" || entity.kind === "unitState") &&
+        agent.kind === "unit" &&
+        agent.unit === (entity.kind === "unit" ? entity.name : entity.unit)));
+  return agents.find(owns) ?? undefined;
+}
+
 /**
  * Whether the caller reads an entity of the model `modelId` reached from something it read there (a unit's machine,
  * a relation's application). Every path into a model names it and is checked (Query.model, a mutation's or a

@@ -32,6 +32,7 @@ export {
   hostsContainer,
   isPerson,
   isPersonIn,
+  ownerAmong,
   provisionsModel,
   type Reached,
   reachableModels,
@@ -102,6 +103,7 @@ export {
   type MachineStatusInput,
   type MachinesInput,
   type MachinesProvisionedInput,
+  type MachinesStatusInput,
   machineBlockers,
   type Outcome,
   type ProvisionedInput,
@@ -115,6 +117,7 @@ export {
   setMachineProvisioned,
   setMachineStatus,
   setMachinesProvisioned,
+  setMachinesStatus,
 } from "./machine.js";
 export {
   type AddModelInput,

@@ -177,12 +177,14 @@ export function machinesOperation<I extends InModel, R>(
   needs: ModelLifeNeeded,
   named: (input: I) => readonly string[],
   body: (tx: Tx, model: ModelRow, machines: MachineRow[], input: I) => Promise<R>,
+  footprint?: (input: I) => Footprint | undefined,
 ): Operation<I, R> {
   return modelOperationReading(
     needs,
     // Async, so a list refused comes after the model's own refusal, as a read's would.
     async (tx, model, input: I) => getMachines(tx, model, machineList(named(input))),
     (tx, model, input, machines) => body(tx, model, machines, input),
+    footprint,
   );
 }
 

@@ -215,16 +215,13 @@ const setMachineLife = statement(["modelId", "id", "life"], (db, p) =>
     .set({ life: sql`${p.life}` })
     .where(and(eq(machines.modelId, p.modelId), eq(machines.id, p.id))),
 );
-const setStatusOfMachine = statement(["modelId", "id", "status", "statusMessage", "statusSince"], (db, p) =>
+/** Machines' statuses set at one time, one statement however many (their fields as arrays, unnested in order). */
+const setStatusesOfMachines = statement(["modelId", "ids", "statuses", "messages", "since"], (db, p) =>
   db
     .update(machines)
-    // Placeholders where values go: Drizzle encodes each as its column's (a Date as a timestamp).
-    .set({
-      status: p.status as unknown as MachineStatus,
-      statusMessage: p.statusMessage as unknown as string,
-      statusSince: p.statusSince as unknown as Date,
-    })
-    .where(and(eq(machines.modelId, p.modelId), eq(machines.id, p.id))),
+    .set({ status: sql`given.status`, statusMessage: sql`given.message`, statusSince: sql`${p.since}::timestamptz` })
+    .from(sql`unnest(${p.ids}::text[], ${p.statuses}::text[], ${p.messages}::text[]) as given(id, status, message)`)
+    .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = given.id`)),
 );
 
 /** Sent with the next statement: nothing waits for the answer. */
@@ -426,19 +423,68 @@ export interface MachineStatusInput extends MachineInput {
  */
 export const setMachineStatus = machineOperation(
   "any",
-  async (tx, model, machine, input: MachineStatusInput) => statusSet(tx, model, machine, input.status, input.message ?? ""),
+  async (tx, model, machine, input: MachineStatusInput) =>
+    statusesSet(tx, model, [machine], [{ status: input.status, message: input.message ?? "" }])[0]!,
   (input) => touching([entity.machine(input.machine), "write"]),
 );
 
+export interface MachinesStatusInput extends InModel {
+  machines: readonly { machine: string; status: MachineStatus; message?: string | null }[];
+}
+
+/**
+ * setMachineStatus for several machines in one transaction, in the order named: all or nothing. Their agents' calls
+ * gathered into one (src/agents/gathered-calls.ts), or the provisioner's for several machines.
+ */
+export const setMachinesStatus = machinesOperation(
+  "any",
+  (input: MachinesStatusInput) => input.machines.map((m) => m.machine),
+  async (tx, model, machines, input) =>
+    statusesSet(
+      tx,
+      model,
+      machines,
+      input.machines.map((m) => ({ status: m.status, message: m.message ?? "" })),
+    ),
+  (input) => touching(...input.machines.map((m) => [entity.machine(m.machine), "write"] as const)),
+);
+
 /** The machine with its status set (unchanged when it already is), the write and its change row sent with the commit. */
-function statusSet(tx: Tx, model: ModelRow, machine: MachineRow, status: MachineStatus, text: string): MachineRow {
-  const message = text.slice(0, 1000);
-  if (machine.status === status && machine.statusMessage === message) return machine;
-  const set = { status, statusMessage: message, statusSince: new Date() };
-  // Not waited for: every value is set here, and the model's lock keeps other writers off the row, so it is this one.
-  tx.defer(setStatusOfMachine(tx.db, { modelId: model.id, id: machine.id, ...set }));
-  const updated: MachineRow = { ...machine, ...set };
-  tx.record(model.id, machineStatusSet(updated));
+const statusSet = (tx: Tx, model: ModelRow, machine: MachineRow, status: MachineStatus, message: string): MachineRow =>
+  statusesSet(tx, model, [machine], [{ status, message }])[0]!;
+
+/**
+ * Each machine with its status set (unchanged where it already is), their change rows recorded, and the changed ones
+ * written in one statement sent with the commit.
+ */
+function statusesSet(
+  tx: Tx,
+  model: ModelRow,
+  rows: readonly MachineRow[],
+  statuses: readonly { status: MachineStatus; message: string }[],
+): MachineRow[] {
+  const since = new Date();
+  const changed: MachineRow[] = [];
+  const updated = rows.map((machine, i) => {
+    const { status } = statuses[i]!;
+    const message = statuses[i]!.message.slice(0, 1000);
+    if (machine.status === status && machine.statusMessage === message) return machine;
+    const row: MachineRow = { ...machine, status, statusMessage: message, statusSince: since };
+    tx.record(model.id, machineStatusSet(row));
+    changed.push(row);
+    return row;
+  });
+  // Not waited for: every value is set here, and the model's lock keeps other writers off the rows, so they are these.
+  if (changed.length)
+    tx.defer(
+      setStatusesOfMachines(tx.db, {
+        modelId: model.id,
+        ids: changed.map((m) => m.id),
+        statuses: changed.map((m) => m.status),
+        messages: changed.map((m) => m.statusMessage),
+        since: since.toISOString(), // a timestamp's text: a value in SQL text is sent as is
+      }),
+    );
   return updated;
 }
 

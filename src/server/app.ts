@@ -23,7 +23,7 @@ import {
   startHookHistoryPruner,
   unavailable,
 } from "../model/index.js";
-import { tokenOf, useAuthentication } from "./authentication.js";
+import { agentTokensOf, tokenOf, useAuthentication } from "./authentication.js";
 import { answerClientError } from "./client-errors.js";
 import { coalesceWrites } from "./coalesce-writes.js";
 import { ConnectionCap, defaultHttpLimits, type HttpLimits, httpServerOptions, tooManyConnections } from "./connection-limits.js";
@@ -104,9 +104,15 @@ export function createYogaApp(
       });
       if (credentials?.cookie) refuseForeignPage(origins, headersOf(req ? req.headers : request.headers));
       const provider = typeof cloud === "function" ? cloud() : cloud;
-      const actor = credentials ? await authenticate(store.db, credentials.token, sessions, clock()) : null;
+      const now = clock();
+      const actor = credentials ? await authenticate(store.db, credentials.token, sessions, now) : null;
       await presence?.seen(actor);
-      return { db: store.db, feed, provider, actor };
+      const tokens = agentTokensOf(params?.extensions);
+      if (!tokens) return { db: store.db, feed, provider, actor };
+      // Looked up together (authenticate reads a turn's tokens in one statement); each agent is seen, as by a call of its own.
+      const agents = await Promise.all(tokens.map((token) => (token ? authenticate(store.db, token, sessions, now) : null)));
+      await Promise.all(agents.map((agent) => presence?.seen(agent)));
+      return { db: store.db, feed, provider, actor, agents };
     },
     // The refusal status first, so it sees every refusal; then the limits: a request they refuse costs nothing else.
     // A query's snapshot last: only what runs takes one.

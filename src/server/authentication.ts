@@ -47,6 +47,21 @@ export function tokenOf(request: {
   return session ? { token: session, cookie: true } : undefined;
 }
 
+/** The most agents one request may stand for: a bulk call's most items. */
+export const MAX_AGENTS_A_REQUEST = 100;
+
+/**
+ * The agents' tokens a request carries item by item (`extensions.authorizations`, each "Bearer …"): the calls of agents
+ * hosted in one process, gathered into one bulk call. Undefined when it carries none; an empty list when what it
+ * carries is not a list of at most MAX_AGENTS_A_REQUEST bearer tokens (its bulk field then refuses every item).
+ */
+export function agentTokensOf(extensions: Readonly<Record<string, unknown>> | undefined): (string | undefined)[] | undefined {
+  const listed = extensions?.authorizations;
+  if (listed === undefined) return undefined;
+  if (!Array.isArray(listed) || listed.length > MAX_AGENTS_A_REQUEST) return [];
+  return listed.map(bearer);
+}
+
 /** Only `__schema` / `__type` fields: what GraphiQL and code generators ask before anyone logs in. */
 function introspectionOnly(document: DocumentNode, operationName?: string | null): boolean {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);

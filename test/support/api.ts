@@ -22,7 +22,12 @@ export interface Api {
   /** Runs a GraphQL operation as an admin and returns the raw result. */
   request<T = any>(query: string, variables?: Record<string, unknown>): Promise<Result<T>>;
   /** Runs a GraphQL operation with these credentials (null: none) and returns the raw result. */
-  requestAs<T = any>(token: string | null, query: string, variables?: Record<string, unknown>): Promise<Result<T>>;
+  requestAs<T = any>(
+    token: string | null,
+    query: string,
+    variables?: Record<string, unknown>,
+    extensions?: Record<string, unknown>,
+  ): Promise<Result<T>>;
   /** Posts a request body as given (for bodies JSON.stringify cannot write) as an admin; returns the raw result. */
   raw<T = any>(body: string): Promise<Result<T>>;
   /** Runs an operation that must succeed; returns its data. */
@@ -55,11 +60,11 @@ export function useApi({ store: which = "shared" }: { store?: "shared" | "privat
     request(query, variables) {
       return api.requestAs(ADMIN_TOKEN, query, variables);
     },
-    async requestAs(token, query, variables) {
+    async requestAs(token, query, variables, extensions) {
       const response = await yoga.fetch("http://lifeline.test/graphql", {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ query, variables }),
+        body: JSON.stringify({ query, variables, extensions }),
       });
       return (await response.json()) as ExecutionResult as Result;
     },

@@ -13,6 +13,7 @@ import {
   setMachineProvisioned,
   setMachineStatus,
   setMachinesProvisioned,
+  setMachinesStatus,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { MachineRef } from "../refs.js";
@@ -91,6 +92,25 @@ const MachineStatusInput = builder.inputType("MachineStatusInput", {
     machine: t.string({ required: true }),
     status: t.field({ type: MachineStatusEnum, required: true }),
     message: t.string({ description: "For error: the provider's message." }),
+  }),
+});
+
+const MachinesStatusInput = builder.inputType("MachinesStatusInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    machines: t.field({
+      type: [
+        builder.inputType("MachineStatusItem", {
+          fields: (f) => ({
+            machine: f.string({ required: true }),
+            status: f.field({ type: MachineStatusEnum, required: true }),
+            message: f.string({ description: "For error: the provider's message." }),
+          }),
+        }),
+      ],
+      required: true,
+      description: `At least one, at most ${MAX_MACHINES_A_CALL}, each machine once.`,
+    }),
   }),
 });
 
@@ -191,5 +211,19 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: MachineStatusInput, required: true }) },
     authScopes: (_root, { input }) => ({ $any: { machineAgent: input, provisioner: input } }),
     resolve: (_root, { input }, ctx) => setMachineStatus(ctx.db, input),
+  }),
+  setMachinesStatus: t.field({
+    type: [MachineRef],
+    description:
+      "setMachineStatus for several machines in one transaction, in the order named: all or nothing, the first refusal in that order " +
+      "refusing the call (NOT_FOUND; INVALID_ARGUMENT for no machine, too many, or one named twice). Each machine's own agent may set it, " +
+      "so the agents one process hosts may send their calls together: `extensions.authorizations` lists each agent's bearer token, in " +
+      `the machines' order (at most ${MAX_MACHINES_A_CALL}), and each machine is checked against its own (FORBIDDEN if any may not). ` +
+      "Without that list, the request's own credentials must reach every machine (a machine agent its containers, the provisioner any).",
+    args: { input: t.arg({ type: MachinesStatusInput, required: true }) },
+    authScopes: (_root, { input }) => ({
+      $any: { machineAgents: { model: input.model, machines: input.machines.map((m) => m.machine) }, provisioner: input },
+    }),
+    resolve: (_root, { input }, ctx) => setMachinesStatus(ctx.db, input),
   }),
 }));

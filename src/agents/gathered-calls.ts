@@ -1,0 +1,48 @@
+// The agents' calls that the calls of other agents in the same process may join (request-slots.ts): each is one
+// agent's call for its own entity, and its field's bulk form stands for them all, each item checked against its own
+// agent's token.
+import { type MachineStatus, SetMachineStatusDocument, SetMachinesStatusDocument } from "../client/graphql.js";
+import { type AgentConnection, ApiError } from "./connection.js";
+import type { Gathered } from "./request-slots.js";
+
+/** The API's most items in one bulk call (MAX_MACHINES_A_CALL). */
+const MOST_A_CALL = 100;
+
+/** A refusal of a bulk call as a whole: asked item by item, each agent gets its own answer (or refusal). */
+const refusedAsAWhole = (error: unknown) => error instanceof ApiError && !error.retryable;
+
+export interface MachineStatusItem {
+  model: string;
+  machine: string;
+  status: MachineStatus;
+  message?: string;
+}
+
+/** Each connection's kinds: calls gather with those of the same kind object. */
+const machineStatusKinds = new WeakMap<AgentConnection, Gathered<MachineStatusItem, void>>();
+
+/** A machine agent reports its machine's status (started): setMachineStatus, or setMachinesStatus for several agents. */
+export function machineStatusCalls(api: AgentConnection): Gathered<MachineStatusItem, void> {
+  let kind = machineStatusKinds.get(api);
+  if (!kind) {
+    kind = machineStatusKind(api);
+    machineStatusKinds.set(api, kind);
+  }
+  return kind;
+}
+
+function machineStatusKind(api: AgentConnection): Gathered<MachineStatusItem, void> {
+  return {
+    most: MOST_A_CALL,
+    refusedAsAWhole,
+    one: async (item, token) => void (await api.send(SetMachineStatusDocument, { input: item }, [token])),
+    many: async (items, tokens) => {
+      const { setMachinesStatus } = await api.send(
+        SetMachinesStatusDocument,
+        { input: { model: items[0]!.model, machines: items.map(({ machine, status, message }) => ({ machine, status, message })) } },
+        tokens,
+      );
+      return setMachinesStatus.map(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// Calls of several agents in one request (docs/decisions.md, "Gathered at the slot"): the agents one process hosts
+// send their calls of one field together, as its bulk form, each item checked against its own agent's token
+// (`extensions.authorizations`, in the items' order). Nothing is allowed that the agents' own calls would not be, and
+// a refusal refuses the whole call, changing nothing.
+import { describe, expect, it } from "vitest";
+import { useApi } from "./support/api.js";
+import { ADD_MACHINE } from "./support/fixtures.js";
+
+const api = useApi();
+
+const ISSUE = `mutation ($input: AgentMachinesInput!) { issueMachinesCredentials(input: $input) { tag token } }`;
+const STATUSES = `mutation ($input: MachinesStatusInput!) { setMachinesStatus(input: $input) { id status { current } } }`;
+const MACHINES = `query ($model: String!) { model(name: $model) { machines(first: 100) { edges { node { id status { current } } } } } }`;
+
+/** A model with machines 1 to 3, and their agents' tokens by machine. */
+async function scene() {
+  const model = await api.newModel();
+  for (let i = 0; i < 3; i++) await api.ok(ADD_MACHINE, { input: { model } });
+  const issued = (await api.ok(ISSUE, { input: { model, machines: ["1", "2", "3"] } })).issueMachinesCredentials;
+  const token = Object.fromEntries(issued.map((c: { tag: string; token: string }) => [c.tag.slice("machine-".length), c.token]));
+  const statuses = async () =>
+    Object.fromEntries((await api.ok(MACHINES, { model })).model.machines.edges.map((e: any) => [e.node.id, e.node.status.current]));
+  return { model, token, statuses };
+}
+
+const bearer = (token: string) => `Bearer ${token}`;
+
+describe("setMachinesStatus for several machine agents", () => {
+  it("sets each machine's status, each item checked against its own agent's token", async () => {
+    const { model, token, statuses } = await scene();
+    const result = await api.requestAs(
+      token["3"]!,
+      STATUSES,
+      {
+        input: {
+          model,
+          machines: [
+            { machine: "3", status: "STARTED" },
+            { machine: "1", status: "STARTED" },
+          ],
+        },
+      },
+      { authorizations: [bearer(token["3"]!), bearer(token["1"]!)] },
+    );
+    expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    expect(result.data?.setMachinesStatus.map((m: { id: string }) => m.id)).toEqual(["3", "1"]);
+    expect(await statuses()).toMatchObject({ "1": "started", "2": "pending", "3": "started" });
+  });
+
+  it("is FORBIDDEN, changing nothing, when one item's token is not its machine's agent's", async () => {
+    const { model, token, statuses } = await scene();
+    const result = await api.requestAs(
+      token["1"]!,
+      STATUSES,
+      {
+        input: {
+          model,
+          machines: [
+            { machine: "1", status: "STARTED" },
+            { machine: "2", status: "STARTED" },
+          ],
+        },
+      },
+      { authorizations: [bearer(token["1"]!), bearer(token["3"]!)] },
+    );
+    expect(result.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(await statuses()).toMatchObject({ "1": "pending", "2": "pending", "3": "pending" });
+  });
+
+  it("is FORBIDDEN when the tokens do not match the items one for one, or are not a list of bearer tokens", async () => {
+    const { model, token, statuses } = await scene();
+    const input = {
+      model,
+      machines: [
+        { machine: "1", status: "STARTED" },
+        { machine: "2", status: "STARTED" },
+      ],
+    };
+    for (const authorizations of [[bearer(token["1"]!)], [bearer(token["1"]!), bearer(token["2"]!), bearer(token["3"]!)], "nope", [7, 8]]) {
+      const result = await api.requestAs(token["1"]!, STATUSES, { input }, { authorizations });
+      expect(result.errors?.[0]?.extensions?.code, JSON.stringify(authorizations)).toBe("FORBIDDEN");
+    }
+    expect(await statuses()).toMatchObject({ "1": "pending", "2": "pending" });
+  });
+
+  it("without the list, one agent's own credentials must reach every machine", async () => {
+    const { model, token } = await scene();
+    const input = {
+      model,
+      machines: [
+        { machine: "1", status: "STARTED" },
+        { machine: "2", status: "STARTED" },
+      ],
+    };
+    expect((await api.requestAs(token["1"]!, STATUSES, { input })).errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    // The provisioner's reach every machine of its model.
+    expect((await api.request(STATUSES, { input })).errors).toBeUndefined();
+  });
+
+  it("refuses the whole call, changing nothing, for a machine named twice (INVALID_ARGUMENT) or one not found (NOT_FOUND)", async () => {
+    const { model, statuses } = await scene();
+    const twice = {
+      model,
+      machines: [
+        { machine: "1", status: "STARTED" },
+        { machine: "1", status: "STARTED" },
+      ],
+    };
+    expect(await api.refused("INVALID_ARGUMENT", STATUSES, { input: twice })).toBeDefined();
+    const gone = {
+      model,
+      machines: [
+        { machine: "1", status: "STARTED" },
+        { machine: "9", status: "STARTED" },
+      ],
+    };
+    expect(await api.refused("NOT_FOUND", STATUSES, { input: gone })).toBeDefined();
+    expect(await statuses()).toMatchObject({ "1": "pending" });
+  });
+});
