@@ -192,6 +192,12 @@ const operations: Record<string, Operation> = {
     query: `mutation ($input: AgentUnitInput!) { issueUnitCredentials(input: $input) { tag } }`,
     variables: (target, who) => input({ unit: target === "own" ? (deployed[who] ?? "wordpress/1") : "mysql/0" }),
   },
+  issueUnitsCredentials: {
+    responsible: ["machine agent", "unit agent"],
+    query: `mutation ($input: AgentUnitsInput!) { issueUnitsCredentials(input: $input) { tag } }`,
+    // Several deployers' calls in one request: test/gathered-agents.test.ts.
+    variables: (target, who) => input({ units: [target === "own" ? (deployed[who] ?? "wordpress/1") : "mysql/0"] }),
+  },
   setMachineDead: {
     // The provisioner sets Dying machines that never got an instance Dead.
     responsible: ["machine agent", "host agent", "provisioner"],

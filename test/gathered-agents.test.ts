@@ -4,7 +4,8 @@
 // a refusal refuses the whole call, changing nothing.
 import { describe, expect, it } from "vitest";
 import { useApi } from "./support/api.js";
-import { ADD_MACHINE } from "./support/fixtures.js";
+import { ADD_MACHINE, deploy } from "./support/fixtures.js";
+import { lifecycle } from "./support/lifecycle.js";
 
 const api = useApi();
 
@@ -116,5 +117,65 @@ describe("setMachinesStatus for several machine agents", () => {
     };
     expect(await api.refused("NOT_FOUND", STATUSES, { input: gone })).toBeDefined();
     expect(await statuses()).toMatchObject({ "1": "pending" });
+  });
+});
+
+const ISSUE_UNITS = `mutation ($input: AgentUnitsInput!) {
+  issueUnitsCredentials(input: $input) { tag token startup { allocating relationsInScope hooks { name } } }
+}`;
+const WHO = `{ viewer { tag } }`;
+
+/** wordpress/0 and /1, on machines 1 and 2, and their machines' agents' tokens. */
+async function deployed() {
+  const model = await api.newModel();
+  await deploy(api, model, { charm: "wordpress", numUnits: 2 });
+  const issued = (await api.ok(ISSUE, { input: { model, machines: ["1", "2"] } })).issueMachinesCredentials;
+  const token = Object.fromEntries(issued.map((c: { tag: string; token: string }) => [c.tag.slice("machine-".length), c.token]));
+  return { model, token };
+}
+
+describe("issueUnitsCredentials for several deployers", () => {
+  it("issues each unit's agent a secret and its start-up, each item checked against its own deployer's token", async () => {
+    const { model, token } = await deployed();
+    const result = await api.requestAs(
+      token["2"]!,
+      ISSUE_UNITS,
+      { input: { model, units: ["wordpress/1", "wordpress/0"] } },
+      { authorizations: [bearer(token["2"]!), bearer(token["1"]!)] },
+    );
+    expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    const issued = result.data!.issueUnitsCredentials;
+    expect(issued.map((c: { tag: string }) => c.tag)).toEqual(["unit-wordpress-1", "unit-wordpress-0"]);
+    for (const credentials of issued) {
+      expect(credentials.startup).toMatchObject({ allocating: true, relationsInScope: [] });
+      expect(credentials.startup.hooks.length).toBeGreaterThan(0);
+      expect((await api.requestAs(credentials.token, WHO)).data?.viewer.tag).toBe(credentials.tag);
+    }
+  });
+
+  it("is FORBIDDEN, issuing nothing, when one unit is not its item's deployer's", async () => {
+    const { model, token } = await deployed();
+    const first = (await api.ok(ISSUE_UNITS, { input: { model, units: ["wordpress/0"] } })).issueUnitsCredentials[0];
+    const result = await api.requestAs(
+      token["1"]!,
+      ISSUE_UNITS,
+      { input: { model, units: ["wordpress/0", "wordpress/1"] } },
+      { authorizations: [bearer(token["1"]!), bearer(token["1"]!)] },
+    );
+    expect(result.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    // The secret issued before still works: nothing was rotated.
+    expect((await api.requestAs(first.token, WHO)).data?.viewer.tag).toBe("unit-wordpress-0");
+  });
+
+  it("refuses the whole call, rotating nothing, for a Dead unit (NOT_ALIVE), one named twice (INVALID_ARGUMENT) or one not found (NOT_FOUND)", async () => {
+    const { model } = await deployed();
+    const first = (await api.ok(ISSUE_UNITS, { input: { model, units: ["wordpress/0"] } })).issueUnitsCredentials[0];
+    await lifecycle(api, model).setUnitDead("wordpress/1");
+    expect(
+      (await api.refused("NOT_ALIVE", ISSUE_UNITS, { input: { model, units: ["wordpress/0", "wordpress/1"] } })).extensions,
+    ).toBeDefined();
+    expect(await api.refused("INVALID_ARGUMENT", ISSUE_UNITS, { input: { model, units: ["wordpress/0", "wordpress/0"] } })).toBeDefined();
+    expect(await api.refused("NOT_FOUND", ISSUE_UNITS, { input: { model, units: ["wordpress/0", "wordpress/9"] } })).toBeDefined();
+    expect((await api.requestAs(first.token, WHO)).data?.viewer.tag).toBe("unit-wordpress-0");
   });
 });

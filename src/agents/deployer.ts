@@ -7,13 +7,9 @@
 // left the view is recalled. A unit counts as deployed once its agent has
 // reported (its agent status is no longer `allocating`): that lives on the
 // server, so a restarted deployer redeploys exactly those.
-import {
-  IssueUnitCredentialsDocument,
-  RemoveDeadUnitDocument,
-  SetUnitDeadDocument,
-  type UnitAgentStartupFieldsFragment,
-} from "../client/graphql.js";
+import { RemoveDeadUnitDocument, SetUnitDeadDocument, type UnitAgentStartupFieldsFragment } from "../client/graphql.js";
 import { ApiError, type Call } from "./connection.js";
+import type { IssuedUnitCredentials } from "./gathered-calls.js";
 
 /** A unit as its deployer sees it (from the machine's machineUnits stream). */
 export interface DeployedUnitView {
@@ -49,6 +45,8 @@ export interface DeployerConfig<A extends DeployedAgent> {
   tag: string;
   /** Sends an operation as the deploying agent. */
   call: Call;
+  /** Asks, as the deploying agent, for a unit's agent's credentials (gathered with other deployers': gathered-calls.ts). */
+  credentialsFor: (unit: string) => Promise<IssuedUnitCredentials>;
   /** The units it deploys, of those on the machine. */
   responsibleFor: (name: string, unit: DeployedUnitView) => boolean;
   /** What its log lines call them ("unit", "subordinate"). */
@@ -108,7 +106,7 @@ export class Deployer<A extends DeployedAgent> {
           this.removed.add(name);
           log(`${tag}: removed ${noun} ${name}, which was never deployed`);
         } else if (!this.agents.has(name)) {
-          const credentials = (await call(IssueUnitCredentialsDocument, { input: { model, unit: name } })).issueUnitCredentials;
+          const credentials = await this.config.credentialsFor(name);
           if (this.config.stopped()) return remaining; // stopped meanwhile: whoever deploys next issues credentials again
           await this.run(this.config.agentFor({ model, unit: name, ...credentials }));
           log(`${tag}: deployed ${noun} ${name}`);

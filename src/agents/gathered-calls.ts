@@ -1,7 +1,14 @@
 // The agents' calls that the calls of other agents in the same process may join (request-slots.ts): each is one
 // agent's call for its own entity, and its field's bulk form stands for them all, each item checked against its own
 // agent's token.
-import { type MachineStatus, SetMachineStatusDocument, SetMachinesStatusDocument } from "../client/graphql.js";
+import {
+  IssueUnitCredentialsDocument,
+  type IssueUnitCredentialsMutation,
+  IssueUnitsCredentialsDocument,
+  type MachineStatus,
+  SetMachineStatusDocument,
+  SetMachinesStatusDocument,
+} from "../client/graphql.js";
 import { type AgentConnection, ApiError } from "./connection.js";
 import type { Gathered } from "./request-slots.js";
 
@@ -18,18 +25,21 @@ export interface MachineStatusItem {
   message?: string;
 }
 
-/** Each connection's kinds: calls gather with those of the same kind object. */
-const machineStatusKinds = new WeakMap<AgentConnection, Gathered<MachineStatusItem, void>>();
+/** A kind made once for each connection: calls gather with those of the same kind object. */
+function onePerConnection<I, R>(make: (api: AgentConnection) => Gathered<I, R>): (api: AgentConnection) => Gathered<I, R> {
+  const kinds = new WeakMap<AgentConnection, Gathered<I, R>>();
+  return (api) => {
+    let kind = kinds.get(api);
+    if (!kind) {
+      kind = make(api);
+      kinds.set(api, kind);
+    }
+    return kind;
+  };
+}
 
 /** A machine agent reports its machine's status (started): setMachineStatus, or setMachinesStatus for several agents. */
-export function machineStatusCalls(api: AgentConnection): Gathered<MachineStatusItem, void> {
-  let kind = machineStatusKinds.get(api);
-  if (!kind) {
-    kind = machineStatusKind(api);
-    machineStatusKinds.set(api, kind);
-  }
-  return kind;
-}
+export const machineStatusCalls = onePerConnection(machineStatusKind);
 
 function machineStatusKind(api: AgentConnection): Gathered<MachineStatusItem, void> {
   return {
@@ -44,5 +54,26 @@ function machineStatusKind(api: AgentConnection): Gathered<MachineStatusItem, vo
       );
       return setMachinesStatus.map(() => undefined);
     },
+  };
+}
+
+export interface UnitCredentialsItem {
+  model: string;
+  unit: string;
+}
+
+export type IssuedUnitCredentials = IssueUnitCredentialsMutation["issueUnitCredentials"];
+
+/** A deployer asks for the credentials of a unit it deploys: issueUnitCredentials, or issueUnitsCredentials for several. */
+export const unitCredentialsCalls = onePerConnection(unitCredentialsKind);
+
+function unitCredentialsKind(api: AgentConnection): Gathered<UnitCredentialsItem, IssuedUnitCredentials> {
+  return {
+    most: MOST_A_CALL,
+    refusedAsAWhole,
+    one: async (item, token) => (await api.send(IssueUnitCredentialsDocument, { input: item }, [token])).issueUnitCredentials,
+    many: async (items, tokens) =>
+      (await api.send(IssueUnitsCredentialsDocument, { input: { model: items[0]!.model, units: items.map((i) => i.unit) } }, tokens))
+        .issueUnitsCredentials,
   };
 }

@@ -62,6 +62,8 @@ export interface AuthScopes {
   machineAgents: { model: string; machines: readonly string[] };
   containerHost: { model: string; machine: string };
   deployer: { model: string; unit: string };
+  /** Each unit's deployer, item by item as machineAgents: the request's agents in the units' order, else its own. */
+  deployers: { model: string; units: readonly string[] };
   provisioner: { model: string };
 }
 
@@ -134,16 +136,26 @@ class CallerScopes {
     return !!this.actor && actsForMachine(this.actor, target);
   }
   machineAgents({ model, machines }: AuthScopes["machineAgents"]) {
-    const agents = this.agents ?? machines.map(() => this.actor);
-    return (
-      agents.length === machines.length && machines.every((machine, i) => !!agents[i] && actsForMachine(agents[i]!, { model, machine }))
-    );
+    const agents = this.itemAgents(machines.length);
+    return !!agents && machines.every((machine, i) => !!agents[i] && actsForMachine(agents[i]!, { model, machine }));
+  }
+
+  /** The agent each of a bulk field's `count` items is checked against: the request's agents, one an item, else its own. */
+  private itemAgents(count: number): Context["agents"] {
+    if (!this.agents) return Array.from({ length: count }, () => this.actor);
+    return this.agents.length === count ? this.agents : undefined;
   }
   containerHost(target: AuthScopes["containerHost"]) {
     return !!this.actor && hostsContainer(this.actor, target);
   }
   deployer(target: AuthScopes["deployer"]) {
     return !!this.actor && deploysUnit(this.db, this.actor, target);
+  }
+  async deployers({ model, units }: AuthScopes["deployers"]) {
+    const agents = this.itemAgents(units.length);
+    if (!agents) return false;
+    const allowed = await Promise.all(units.map((unit, i) => !!agents[i] && deploysUnit(this.db, agents[i]!, { model, unit })));
+    return allowed.every(Boolean);
   }
   provisioner(target: AuthScopes["provisioner"]) {
     return !!this.actor && provisionsModel(this.db, this.actor, target);

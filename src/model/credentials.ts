@@ -11,15 +11,15 @@ import { readTogether } from "../db/read-together.js";
 import { credentials, machines, models, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
 import { forgetAgentTokens, forgetPerson, remember, remembered } from "./authentications.js";
-import { unitAlone } from "./footprint.js";
-import { machineOperation, machinesOperation, unitOperationReading } from "./lookup.js";
+import { entity, touching, unitAlone } from "./footprint.js";
+import { getUnits, machineOperation, machinesOperation, unitOperationReading } from "./lookup.js";
 import { checkModelName } from "./names.js";
-import type { MachineRow, ModelRow } from "./rows.js";
+import type { MachineRow, ModelRow, UnitRow } from "./rows.js";
 import { hash, newToken } from "./secrets.js";
 import { defaultSessionLifetimes, noteUse, type SessionLifetimes, workingUntil } from "./sessions.js";
-import { type UnitAgentStartup, unitAgentStartupOf } from "./unit-agent-reads.js";
+import { type UnitAgentStartup, unitAgentStartupsOf } from "./unit-agent-reads.js";
 import { charmHooksOf, charmHooksRead } from "./unit-charms.js";
-import { type InModel, type Tx, transact } from "./write/index.js";
+import { type InModel, modelOperationReading, type Tx, transact } from "./write/index.js";
 
 export type PersonRole = "admin" | "operator" | "read-only";
 
@@ -360,18 +360,51 @@ export interface UnitAgentCredentials extends AgentCredentials {
  */
 export const issueUnitCredentials = unitOperationReading(
   "any",
-  (tx, model, input: UnitCredentialsInput) => unitAgentStartupOf(tx.db, model.id, input.unit),
-  async (tx, model, unit, _, startup): Promise<UnitAgentCredentials> => {
-    refuseDead("unit", unit.name, unit.life);
-    // Its agent's hook calls, which come next, then need not read the charm again (unit-charms.ts).
-    if (startup.charm && !charmHooksOf(unit)) charmHooksRead(unit, startup.charm);
-    const token = rotateAgentSecrets(tx, model, "unit", [unit.name])[0]!;
-    return {
-      tag: agentTag({ kind: "unit", modelId: model.id, model: model.name, unit: unit.name }),
-      token,
-      startup: { ...startup, allocating: unit.agentStatus === UnitAgentStatus.Allocating },
-    };
-  },
+  async (tx, model, input: UnitCredentialsInput) => (await unitAgentStartupsOf(tx.db, model.id, [input.unit]))[0]!,
+  async (tx, model, unit, _, startup): Promise<UnitAgentCredentials> => unitsCredentials(tx, model, [unit], [startup])[0]!,
   undefined,
   unitAlone,
 );
+
+export interface UnitsCredentialsInput extends InModel {
+  units: readonly string[];
+}
+
+/**
+ * issueUnitCredentials for several units in one transaction, in the order named: all or nothing, the first refusal in
+ * that order refusing the call. Their deployers' calls gathered into one (src/agents/gathered-calls.ts): the units,
+ * their start-up reads and their secrets take a statement each however many units.
+ */
+export const issueUnitsCredentials = modelOperationReading(
+  "any",
+  (tx, model, input: UnitsCredentialsInput) =>
+    Promise.all([getUnits(tx, model, input.units), unitAgentStartupsOf(tx.db, model.id, input.units)] as const),
+  async (tx, model, _: UnitsCredentialsInput, [rows, startups]) => unitsCredentials(tx, model, rows, startups),
+  (input) => touching(...input.units.map((unit) => [entity.unit(unit), "write"] as const)),
+);
+
+/** Each unit's agent's credentials and start-up; refused for a Dead unit. Their secrets are written in one statement. */
+function unitsCredentials(
+  tx: Tx,
+  model: ModelRow,
+  rows: readonly UnitRow[],
+  startups: readonly UnitAgentStartup[],
+): UnitAgentCredentials[] {
+  for (const unit of rows) refuseDead("unit", unit.name, unit.life);
+  const tokens = rotateAgentSecrets(
+    tx,
+    model,
+    "unit",
+    rows.map((unit) => unit.name),
+  );
+  return rows.map((unit, i) => {
+    const startup = startups[i]!;
+    // Its agent's hook calls, which come next, then need not read the charm again (unit-charms.ts).
+    if (startup.charm && !charmHooksOf(unit)) charmHooksRead(unit, startup.charm);
+    return {
+      tag: agentTag({ kind: "unit", modelId: model.id, model: model.name, unit: unit.name }),
+      token: tokens[i]!,
+      startup: { ...startup, allocating: unit.agentStatus === UnitAgentStatus.Allocating },
+    };
+  });
+}

@@ -68,6 +68,7 @@ export {
   issueMachinesCredentials,
   issueToken,
   issueUnitCredentials,
+  issueUnitsCredentials,
   MAX_TOKEN_MODELS,
   type MachinesCredentialsInput,
   type PersonRole,
@@ -95,7 +96,7 @@ export {
   recordMissingHooks,
 } from "./hook-runs.js";
 export type { SettingsWrite } from "./hook-settings.js";
-export { MAX_MACHINES_A_CALL } from "./lookup.js";
+export { MAX_MACHINES_A_CALL, MAX_UNITS_A_CALL } from "./lookup.js";
 export {
   type AddMachineInput,
   addMachine,

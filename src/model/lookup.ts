@@ -86,6 +86,35 @@ export async function getUnit(tx: Tx, model: ModelKey, name: string): Promise<Un
   return unit;
 }
 
+/** Units by name, in any order. */
+const unitRows = statement(["modelId", "names"], (db, p) =>
+  db
+    .select()
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names})`)),
+);
+
+/** The most units one call of a bulk unit operation names (several agents' calls gathered: src/agents/request-slots.ts). */
+export const MAX_UNITS_A_CALL = 100;
+
+/** Units by name, in the order named, read in one statement: NOT_FOUND for the first one missing in that order. */
+export async function getUnits(tx: Tx, model: ModelKey, names: readonly string[]): Promise<UnitRow[]> {
+  if (names.length === 0) throw new LifelineError("INVALID_ARGUMENT", "name at least one unit");
+  if (names.length > MAX_UNITS_A_CALL) throw tooManyACall("units", MAX_UNITS_A_CALL, names.length);
+  const seen = new Set<string>();
+  for (const name of names) {
+    parseUnitName(name);
+    if (seen.has(name)) throw new LifelineError("INVALID_ARGUMENT", `unit ${shortQuote(name)} is named twice`);
+    seen.add(name);
+  }
+  const found = new Map((await unitRows(tx.db, { modelId: model.id, names })).map((unit) => [unit.name, unit]));
+  return names.map((name) => {
+    const unit = found.get(name);
+    if (!unit) throw notFound("unit", name, model.name);
+    return unit;
+  });
+}
+
 export async function getRelation(tx: Tx, model: ModelKey, id: number): Promise<RelationRow> {
   if (!Number.isInteger(id) || id < 0) throw new LifelineError("INVALID_ID", `invalid relation id ${id}: expected a non-negative integer`);
   const relation = await findRelation(tx, model, id);

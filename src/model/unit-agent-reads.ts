@@ -72,14 +72,45 @@ export interface UnitAgentStartup {
   charm: CharmRow | null;
 }
 
-/** A unit's agent's start-up reads, sent together (to go with the model's lock in the deployer's issueUnitCredentials). */
-export async function unitAgentStartupOf(db: Queryable, modelId: string, unit: string): Promise<UnitAgentStartup> {
-  const [states, relationsInScope, [charm]] = await Promise.all([
-    agentStateRows(db, { modelId, names: [unit] }),
-    relationsInScopeOf(db, { modelId, name: unit }),
-    charmOfUnit(db, { modelId, unit }),
+/** The relations (by id) whose scope each of the units is in. */
+const scopesOfUnits = statement(["modelId", "names"], (db, p) =>
+  db
+    .select({ unit: relationScopes.unit, id: relations.id })
+    .from(relationScopes)
+    .innerJoin(relations, and(eq(relations.modelId, relationScopes.modelId), eq(relations.id, relationScopes.relationId)))
+    .where(and(eq(relationScopes.modelId, p.modelId), sql`${relationScopes.unit} = any(${p.names})`))
+    .orderBy(asc(relations.id)),
+);
+
+/** Each of the units' charm, through its application. */
+const charmsOfUnits = statement(["modelId", "names"], (db, p) =>
+  db
+    .select({ unit: units.name, charm: charms })
+    .from(units)
+    .innerJoin(applications, and(eq(applications.modelId, units.modelId), eq(applications.name, units.application)))
+    .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
+    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names})`)),
+);
+
+/**
+ * The units' agents' start-up reads, in the order named: three statements however many units, sent together (to go
+ * with the model's lock in the deployer's issueUnitCredentials and issueUnitsCredentials).
+ */
+export async function unitAgentStartupsOf(db: Queryable, modelId: string, names: readonly string[]): Promise<UnitAgentStartup[]> {
+  const [states, scopes, charmRows] = await Promise.all([
+    agentStateRows(db, { modelId, names }),
+    scopesOfUnits(db, { modelId, names }),
+    charmsOfUnits(db, { modelId, names }),
   ]);
-  return { agentState: states[0]?.state ?? null, relationsInScope, charm: charm ?? null };
+  const state = new Map(states.map((row) => [row.unit, row.state]));
+  const charm = new Map(charmRows.map((row) => [row.unit, row.charm]));
+  const inScope = new Map<string, number[]>();
+  for (const { unit, id } of scopes) inScope.set(unit, [...(inScope.get(unit) ?? []), id]);
+  return names.map((unit) => ({
+    agentState: state.get(unit) ?? null,
+    relationsInScope: inScope.get(unit) ?? [],
+    charm: charm.get(unit) ?? null,
+  }));
 }
 
 type Window = { after?: string | undefined; before?: string | undefined; limit: number; inverted: boolean };

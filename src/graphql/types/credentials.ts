@@ -10,8 +10,10 @@ import {
   issueMachinesCredentials,
   issueToken,
   issueUnitCredentials,
+  issueUnitsCredentials,
   MAX_MACHINES_A_CALL,
   MAX_TOKEN_MODELS,
+  MAX_UNITS_A_CALL,
   personTokens,
   reachableModels,
   revokeToken,
@@ -173,6 +175,12 @@ const AgentMachinesInput = builder.inputType("AgentMachinesInput", {
 const AgentUnitInput = builder.inputType("AgentUnitInput", {
   fields: (t) => ({ model: t.string({ required: true, defaultValue: DEFAULT_MODEL }), unit: t.string({ required: true }) }),
 });
+const AgentUnitsInput = builder.inputType("AgentUnitsInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    units: t.stringList({ required: true, description: `At least one, at most ${MAX_UNITS_A_CALL}, each once.` }),
+  }),
+});
 
 builder.mutationFields((t) => ({
   issueToken: t.field({
@@ -214,5 +222,17 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: AgentUnitInput, required: true }) },
     authScopes: (_root, { input }) => ({ deployer: input }),
     resolve: (_root, { input }, ctx) => issueUnitCredentials(ctx.db, input),
+  }),
+  issueUnitsCredentials: t.field({
+    type: [UnitAgentCredentialsRef],
+    description:
+      "issueUnitCredentials for several units in one transaction, in the order named: all or nothing, the first refusal in that order " +
+      "refusing the call (NOT_FOUND, NOT_ALIVE for a Dead unit; INVALID_ARGUMENT for no unit, too many, or one named twice). Each unit's " +
+      "deployer may ask, so the agents one process hosts may send their calls together: `extensions.authorizations` lists each " +
+      `deployer's bearer token, in the units' order (at most ${MAX_UNITS_A_CALL}), and each unit is checked against its own (FORBIDDEN ` +
+      "if any may not). Without that list, the request's own credentials must deploy every unit.",
+    args: { input: t.arg({ type: AgentUnitsInput, required: true }) },
+    authScopes: (_root, { input }) => ({ deployers: input }),
+    resolve: (_root, { input }, ctx) => issueUnitsCredentials(ctx.db, input),
   }),
 }));
