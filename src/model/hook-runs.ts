@@ -23,7 +23,7 @@ import { parseUnitName } from "./names.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
 import { leaveScopeOf, type ScopeToLeave, scopeToLeave } from "./scope.js";
 import { nextSerials } from "./sequences.js";
-import { charmOfUnit } from "./unit-agent-reads.js";
+import { charmsOfUnits } from "./unit-agent-reads.js";
 import { type CharmHooks, charmHooksOf, charmHooksRead, knowsCharmOf } from "./unit-charms.js";
 import type { InModel, ModelKey, Tx } from "./write/index.js";
 
@@ -125,7 +125,7 @@ function hookOperation<I extends InModel & { unit: string }, R>(
       const application = applicationOfUnit(input.unit);
       return Promise.all([
         // The charm as this process knows it, else read: it needs no earlier read, so it goes with the unit's.
-        knowsCharmOf(model.id, input.unit) ? undefined : charmOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
+        knowsCharmOf(model.id, input.unit) ? undefined : charmsOfUnits(tx.db, { modelId: model.id, names: [input.unit] }),
         runningRunsOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
         // Ids for the runs it records, with the time their rows take (nextSerials).
         nextSerials(tx, "hook_runs", "id", Math.max(1, named.length)),
@@ -137,7 +137,8 @@ function hookOperation<I extends InModel & { unit: string }, R>(
       const now = ids[0]!.now;
       // Remembered for another unit of that name (never, in practice): read now.
       const charm =
-        charmHooksOf(unit) ?? charmHooksRead(unit, (charmRead ?? (await charmOfUnit(tx.db, { modelId: model.id, unit: input.unit })))[0]!);
+        charmHooksOf(unit) ??
+        charmHooksRead(unit, (charmRead ?? (await charmsOfUnits(tx.db, { modelId: model.id, names: [input.unit] })))[0]!.charm);
       return body(
         tx,
         model,

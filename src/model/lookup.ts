@@ -99,14 +99,7 @@ export const MAX_UNITS_A_CALL = 100;
 
 /** Units by name, in the order named, read in one statement: NOT_FOUND for the first one missing in that order. */
 export async function getUnits(tx: Tx, model: ModelKey, names: readonly string[]): Promise<UnitRow[]> {
-  if (names.length === 0) throw new LifelineError("INVALID_ARGUMENT", "name at least one unit");
-  if (names.length > MAX_UNITS_A_CALL) throw tooManyACall("units", MAX_UNITS_A_CALL, names.length);
-  const seen = new Set<string>();
-  for (const name of names) {
-    parseUnitName(name);
-    if (seen.has(name)) throw new LifelineError("INVALID_ARGUMENT", `unit ${shortQuote(name)} is named twice`);
-    seen.add(name);
-  }
+  namedOnce("unit", names, MAX_UNITS_A_CALL, parseUnitName);
   const found = new Map((await unitRows(tx.db, { modelId: model.id, names })).map((unit) => [unit.name, unit]));
   return names.map((name) => {
     const unit = found.get(name);
@@ -186,17 +179,21 @@ export function machineOperation<I extends InModel & { machine: string }, R>(
 /** The most machines one call of a bulk machine operation names (the provisioner's: Juju's agent API is bulk). */
 export const MAX_MACHINES_A_CALL = 100;
 
-/** A bulk call's machines: at least one, at most MAX_MACHINES_A_CALL, each once. */
-function machineList(ids: readonly string[]): readonly string[] {
-  if (ids.length === 0) throw new LifelineError("INVALID_ARGUMENT", "name at least one machine");
-  if (ids.length > MAX_MACHINES_A_CALL) throw tooManyACall("machines", MAX_MACHINES_A_CALL, ids.length);
+/** A bulk call's entities of one kind: at least one, at most `most`, each once (`check`ed first, in order). */
+function namedOnce(kind: "machine" | "unit", names: readonly string[], most: number, check: (name: string) => void = () => {}) {
+  if (names.length === 0) throw new LifelineError("INVALID_ARGUMENT", `name at least one ${kind}`);
+  if (names.length > most) throw tooManyACall(`${kind}s`, most, names.length);
   const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) throw new LifelineError("INVALID_ARGUMENT", `machine ${shortQuote(id)} is named twice`);
-    seen.add(id);
+  for (const name of names) {
+    check(name);
+    if (seen.has(name)) throw new LifelineError("INVALID_ARGUMENT", `${kind} ${shortQuote(name)} is named twice`);
+    seen.add(name);
   }
-  return ids;
+  return names;
 }
+
+/** A bulk call's machines: at least one, at most MAX_MACHINES_A_CALL, each once. */
+const machineList = (ids: readonly string[]) => namedOnce("machine", ids, MAX_MACHINES_A_CALL);
 
 /**
  * An operation on several machines at once, all or nothing: the machines are read behind the model's lock in one

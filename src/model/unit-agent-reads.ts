@@ -3,7 +3,7 @@
 // runs, in keyset pages newest first, the hook history of units alive or removed,
 // and the runs' juju-log lines (batched).
 
-import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, like, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, like, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/connect.js";
 import { applications, charms, hookLog, hookRuns, relationScopes, relations, unitAgentStates, units } from "../db/schema.js";
 import { statement } from "../db/statement.js";
@@ -37,32 +37,32 @@ export async function agentStatesOf(db: Database, unitKeys: readonly string[]): 
   return unitKeys.map((key) => found.get(key) ?? null);
 }
 
-/** The unit's charm, through its application (its hooks: what the agent runs, and what recordMissingHooks checks). */
-export const charmOfUnit = statement(["modelId", "unit"], (db, p) =>
+/**
+ * The relations whose scope each of the units is in, by id, with their keys (what keeps a unit from becoming Dead, what
+ * its agent departs). Read by the unit, so an agent in a relation of 10,000 members reads its own rows, not the members.
+ */
+export const scopesOfUnits = statement(["modelId", "names"], (db, p) =>
   db
-    .select(getTableColumns(charms))
-    .from(units)
-    .innerJoin(applications, and(eq(applications.modelId, units.modelId), eq(applications.name, units.application)))
-    .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
-    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.unit))),
-);
-
-/** The relations whose scope a unit is in, with their keys (what keeps it from becoming Dead, what its agent departs). */
-export const scopesOfUnit = statement(["modelId", "unit"], (db, p) =>
-  db
-    .select({ id: relations.id, key: relations.key })
+    .select({ unit: relationScopes.unit, id: relations.id, key: relations.key })
     .from(relationScopes)
     .innerJoin(relations, and(eq(relations.modelId, relationScopes.modelId), eq(relations.id, relationScopes.relationId)))
-    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.unit, p.unit)))
+    .where(and(eq(relationScopes.modelId, p.modelId), sql`${relationScopes.unit} = any(${p.names})`))
     .orderBy(asc(relations.id)),
 );
 
-/**
- * The ids of the relations whose scope a unit is in (Juju's RelationsInScope): what its agent must still depart. Read
- * by the unit, so an agent starting in a relation of 10,000 members reads its own rows, not the members.
- */
+/** Each of the units' charm, through its application (its hooks: what the agent runs, and what recordMissingHooks checks). */
+export const charmsOfUnits = statement(["modelId", "names"], (db, p) =>
+  db
+    .select({ unit: units.name, charm: charms })
+    .from(units)
+    .innerJoin(applications, and(eq(applications.modelId, units.modelId), eq(applications.name, units.application)))
+    .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
+    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names})`)),
+);
+
+/** The ids of the relations whose scope a unit is in (Juju's RelationsInScope): what its agent must still depart. */
 export async function relationsInScopeOf(q: Queryable, unit: Pick<UnitRow, "modelId" | "name">): Promise<number[]> {
-  return (await scopesOfUnit(q, { modelId: unit.modelId, unit: unit.name })).map((s) => s.id);
+  return (await scopesOfUnits(q, { modelId: unit.modelId, names: [unit.name] })).map((s) => s.id);
 }
 
 /** What a unit's agent starts from: its state document, the relations whose scope it is in, its charm. */
@@ -71,26 +71,6 @@ export interface UnitAgentStartup {
   relationsInScope: number[];
   charm: CharmRow | null;
 }
-
-/** The relations (by id) whose scope each of the units is in. */
-const scopesOfUnits = statement(["modelId", "names"], (db, p) =>
-  db
-    .select({ unit: relationScopes.unit, id: relations.id })
-    .from(relationScopes)
-    .innerJoin(relations, and(eq(relations.modelId, relationScopes.modelId), eq(relations.id, relationScopes.relationId)))
-    .where(and(eq(relationScopes.modelId, p.modelId), sql`${relationScopes.unit} = any(${p.names})`))
-    .orderBy(asc(relations.id)),
-);
-
-/** Each of the units' charm, through its application. */
-const charmsOfUnits = statement(["modelId", "names"], (db, p) =>
-  db
-    .select({ unit: units.name, charm: charms })
-    .from(units)
-    .innerJoin(applications, and(eq(applications.modelId, units.modelId), eq(applications.name, units.application)))
-    .innerJoin(charms, and(eq(charms.modelId, applications.modelId), eq(charms.url, applications.charmUrl)))
-    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names})`)),
-);
 
 /**
  * The units' agents' start-up reads, in the order named: three statements however many units, sent together (to go

@@ -30,7 +30,7 @@ export function knowsCharmOf(modelId: string, unit: string): boolean {
   return units.has(unitKey(modelId, unit));
 }
 
-/** The charm's hooks of `unit`, as remembered (undefined: read it, with charmOfUnit, and give it to charmHooksRead). */
+/** The charm's hooks of `unit`, as remembered (undefined: read it, with charmsOfUnits, and give it to charmHooksRead). */
 export function charmHooksOf(unit: UnitRow): CharmHooks | undefined {
   const known = units.get(unitKey(unit.modelId, unit.name));
   return known?.seq === unit.seq ? known.hooks : undefined;

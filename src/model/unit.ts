@@ -29,7 +29,7 @@ import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from 
 import { retireHookRuns } from "./retire-hook-runs.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { type CreationPlace, creationPlace, creationPlaces, nextSequence, nextSequences } from "./sequences.js";
-import { scopesOfUnit } from "./unit-agent-reads.js";
+import { scopesOfUnits } from "./unit-agent-reads.js";
 import {
   type InModel,
   type ModelKey,
@@ -497,7 +497,7 @@ export async function deathHolds(q: Queryable, unit: Pick<UnitRow, "modelId" | "
   const holds: Hold[] = [];
   // Two reads, sent together.
   const [scopes, subordinateRows] = await Promise.all([
-    scopesOfUnit(q, { modelId: unit.modelId, unit: unit.name }),
+    scopesOfUnits(q, { modelId: unit.modelId, names: [unit.name] }),
     subordinatesOf(q, unit.modelId, unit.name),
   ]);
   if (scopes.length)
