@@ -29,6 +29,7 @@ import { describeCleanups, describeMachinesLeft, describeUnitsLeft } from "./lef
 import { type LifelineProcess, profileFlags, startLifeline } from "./lifeline-process.js";
 import { busyShare, type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
 import { ModelWatch } from "./model-watch.js";
+import { countedSince, type FieldFigures, mutationCounts } from "./mutation-counts.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { ChangedHooks, confirmSettled, machinesGap, removalGap, settleGap } from "./settled.js";
@@ -83,6 +84,8 @@ interface Phase {
   elapsed: number;
   /** Write transactions and change rows committed in the model during the phase. */
   writes: { transactions: number; rows: number };
+  /** The mutations the server executed during the phase, by root field (a bulk call counts once), busiest first. */
+  mutations: [string, FieldFigures][];
 }
 
 interface Outcome {
@@ -199,6 +202,7 @@ class Bench {
     onDeadline: () => Promise<string[]>,
   ): Promise<Phase> {
     const from = await revisionOf(this.sql, s.model);
+    const countedBefore = await mutationCounts(this.server.url);
     const measuring = this.sampler.phase();
     const shares = cpuWindow(this.postmaster);
     const started = performance.now();
@@ -212,6 +216,7 @@ class Bench {
     const elapsed = (performance.now() - started) / 1000;
     if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase ends at monotonic ${process.hrtime.bigint() / 1000n} µs`);
     const writes = await writesBetween(this.sql, s.model, from, await revisionOf(this.sql, s.model));
+    const mutations = countedSince(countedBefore, await mutationCounts(this.server.url));
     if ("missing" in result) {
       this.deadlinesHit++;
       log(`${s.label}: ${name}: DEADLINE (${deadlineMs(s.units) / 1000} s) passed; still left: ${result.missing}`);
@@ -220,11 +225,11 @@ class Bench {
       log(
         `  the server logged ${trouble.count} lines that look like trouble; the first: ${trouble.samples.slice(0, 5).join(" | ") || "none"}`,
       );
-      return { seconds: null, figures, cpu, elapsed, writes };
+      return { seconds: null, figures, cpu, elapsed, writes, mutations };
     }
     const seconds = (result.at - started) / 1000;
     log(`${s.label}: ${name} in ${seconds.toFixed(1)} s`);
-    return { seconds, figures, cpu, elapsed, writes };
+    return { seconds, figures, cpu, elapsed, writes, mutations };
   }
 
   async run(s: Scenario): Promise<Outcome> {
@@ -405,6 +410,34 @@ function cpuReport(outcomes: Outcome[]) {
   );
 }
 
+/**
+ * The mutations each phase's agents (and the benchmark) asked for, a unit, by field, with the server's mean time in
+ * each: which calls a unit's cost is made of, and which of them went gathered (a bulk field's calls a unit < 1).
+ */
+function mutationsReport(outcomes: Outcome[]) {
+  printHeader(["units", "phase", "mutation", "calls/unit", "mean ms a call", "server ms/unit in it"]);
+  for (const o of outcomes) {
+    const n = o.scenario.units;
+    for (const [name, phase] of [
+      ["settled", o.settle],
+      ["removed", o.removal],
+      ["machines removed", o.machines],
+    ] as const)
+      for (const [field, { calls, seconds }] of phase.mutations.filter(([, f]) => f.calls / n >= 0.01))
+        printRow([
+          o.scenario.label,
+          name,
+          field,
+          (calls / n).toFixed(2),
+          ((seconds * 1000) / calls).toFixed(2),
+          ((seconds * 1000) / n).toFixed(2),
+        ]);
+  }
+  console.log(
+    "(from the server's /metrics: a bulk call counts once; its time is from the request's execution to its answer, waits included)",
+  );
+}
+
 async function main() {
   const startLoad = loadAverages();
   const database = await createBenchDatabase("agents");
@@ -515,6 +548,8 @@ async function main() {
     }
     console.log("");
     cpuReport(outcomes);
+    console.log("");
+    mutationsReport(outcomes);
     const trouble = server.trouble();
     console.log("");
     console.log(

@@ -160,6 +160,13 @@ const operations: Record<string, Operation> = {
     // Entering again is a no-op.
     variables: (target) => input({ relation: log, unit: target === "own" ? "wordpress/0" : "mysql/0", privateAddress: "10.0.0.9" }),
   },
+  enterScopes: {
+    responsible: ["unit agent"],
+    query: `mutation ($input: EnterScopesInput!) { enterScopes(input: $input) { member { unitName } } }`,
+    // As enterScope; several agents' calls in one request: test/gathered-agents.test.ts.
+    variables: (target) =>
+      input({ relation: log, units: [{ unit: target === "own" ? "wordpress/0" : "mysql/0", privateAddress: "10.0.0.9" }] }),
+  },
   leaveScope: {
     responsible: ["unit agent"],
     query: `mutation ($input: LeaveScopeInput!) { leaveScope(input: $input) { relationRemoved } }`,

@@ -4,7 +4,7 @@
 // a refusal refuses the whole call, changing nothing.
 import { describe, expect, it } from "vitest";
 import { useApi } from "./support/api.js";
-import { ADD_MACHINE, deploy } from "./support/fixtures.js";
+import { ADD_MACHINE, deploy, integrate } from "./support/fixtures.js";
 import { lifecycle } from "./support/lifecycle.js";
 
 const api = useApi();
@@ -177,5 +177,91 @@ describe("issueUnitsCredentials for several deployers", () => {
     expect(await api.refused("INVALID_ARGUMENT", ISSUE_UNITS, { input: { model, units: ["wordpress/0", "wordpress/0"] } })).toBeDefined();
     expect(await api.refused("NOT_FOUND", ISSUE_UNITS, { input: { model, units: ["wordpress/0", "wordpress/9"] } })).toBeDefined();
     expect((await api.requestAs(first.token, WHO)).data?.viewer.tag).toBe("unit-wordpress-0");
+  });
+});
+
+const ENTER_SCOPES = `mutation ($input: EnterScopesInput!) {
+  enterScopes(input: $input) { member { unitName role } subordinateCreated { name } }
+}`;
+const RELATION = `query ($model: String!, $id: Int!) {
+  model(name: $model) { relation(id: $id) { unitCount members { unitName } settings(unit: "wordpress/0") { version values { key value } } } }
+}`;
+
+/** wordpress/0 and /1 related to mysql/0, and each unit agent's token. */
+async function related() {
+  const model = await api.newModel();
+  await deploy(api, model, { charm: "wordpress", numUnits: 2 });
+  await deploy(api, model, { charm: "mysql", numUnits: 1 });
+  const relation = (await integrate(api, model, "wordpress", "mysql")).id as number;
+  const issued = (await api.ok(ISSUE_UNITS, { input: { model, units: ["wordpress/0", "wordpress/1", "mysql/0"] } })).issueUnitsCredentials;
+  const token = Object.fromEntries(issued.map((c: { tag: string; token: string }) => [c.tag, c.token])) as Record<string, string>;
+  const scope = async () => (await api.ok(RELATION, { model, id: relation })).model.relation;
+  const entry = (unit: string, privateAddress = "10.0.0.1") => ({ unit, privateAddress });
+  return { model, relation, token, scope, entry };
+}
+
+describe("enterScopes for several unit agents", () => {
+  it("enters each unit, writing its address, each item checked against its own agent's token", async () => {
+    const { model, relation, token, scope, entry } = await related();
+    const result = await api.requestAs(
+      token["unit-mysql-0"]!,
+      ENTER_SCOPES,
+      { input: { model, relation, units: [entry("mysql/0", "10.0.0.9"), entry("wordpress/0")] } },
+      { authorizations: [bearer(token["unit-mysql-0"]!), bearer(token["unit-wordpress-0"]!)] },
+    );
+    expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    expect(result.data?.enterScopes).toEqual([
+      { member: { unitName: "mysql/0", role: "PROVIDER" }, subordinateCreated: null },
+      { member: { unitName: "wordpress/0", role: "REQUIRER" }, subordinateCreated: null },
+    ]);
+    const after = await scope();
+    expect(after.unitCount).toBe(2);
+    expect(after.members.map((m: { unitName: string }) => m.unitName).sort()).toEqual(["mysql/0", "wordpress/0"]);
+    expect(after.settings).toEqual({
+      version: 1,
+      values: [
+        { key: "ingress-address", value: "10.0.0.1" },
+        { key: "private-address", value: "10.0.0.1" },
+      ],
+    });
+  });
+
+  it("leaves a unit in the scope already as it is, and enters the others (entering again is a no-op)", async () => {
+    const { model, relation, scope, entry } = await related();
+    await api.ok(ENTER_SCOPES, { input: { model, relation, units: [entry("wordpress/0")] } });
+    const result = await api.ok(ENTER_SCOPES, {
+      input: { model, relation, units: [entry("wordpress/0", "10.0.0.7"), entry("wordpress/1")] },
+    });
+    expect(result.enterScopes.map((c: { member: { unitName: string } }) => c.member.unitName)).toEqual(["wordpress/0", "wordpress/1"]);
+    const after = await scope();
+    expect(after.unitCount).toBe(2);
+    // Its settings were not written again.
+    expect(after.settings.version).toBe(1);
+  });
+
+  it("is FORBIDDEN, entering nothing, when one unit is not its item's agent's", async () => {
+    const { model, relation, token, scope, entry } = await related();
+    const result = await api.requestAs(
+      token["unit-wordpress-0"]!,
+      ENTER_SCOPES,
+      { input: { model, relation, units: [entry("wordpress/0"), entry("wordpress/1")] } },
+      { authorizations: [bearer(token["unit-wordpress-0"]!), bearer(token["unit-wordpress-0"]!)] },
+    );
+    expect(result.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect((await scope()).unitCount).toBe(0);
+  });
+
+  it("refuses the whole call, entering nothing, at the first refusal in the units' order", async () => {
+    const { model, relation, scope, entry } = await related();
+    const enter = (units: unknown[]) => ({ input: { model, relation, units } });
+    expect(
+      (await api.refused("INVALID_ARGUMENT", ENTER_SCOPES, enter([entry("wordpress/0"), entry("wordpress/1", "not an address")]))).message,
+    ).toMatch(/not an IP address or host name/);
+    expect(await api.refused("INVALID_ARGUMENT", ENTER_SCOPES, enter([entry("wordpress/0"), entry("wordpress/0")]))).toBeDefined();
+    expect(await api.refused("INVALID_ARGUMENT", ENTER_SCOPES, enter([]))).toBeDefined();
+    expect(await api.refused("NOT_FOUND", ENTER_SCOPES, enter([entry("wordpress/0"), entry("wordpress/9")]))).toBeDefined();
+    await lifecycle(api, model).setUnitDead("wordpress/1");
+    expect(await api.refused("NOT_ALIVE", ENTER_SCOPES, enter([entry("wordpress/0"), entry("wordpress/1")]))).toBeDefined();
+    expect((await scope()).unitCount).toBe(0);
   });
 });

@@ -2,6 +2,8 @@
 // agent's call for its own entity, and its field's bulk form stands for them all, each item checked against its own
 // agent's token.
 import {
+  EnterScopeDocument,
+  EnterScopesDocument,
   IssueUnitCredentialsDocument,
   type IssueUnitCredentialsMutation,
   IssueUnitsCredentialsDocument,
@@ -75,5 +77,35 @@ function unitCredentialsKind(api: AgentConnection): Gathered<UnitCredentialsItem
     many: async (items, tokens) =>
       (await api.send(IssueUnitsCredentialsDocument, { input: { model: items[0]!.model, units: items.map((i) => i.unit) } }, tokens))
         .issueUnitsCredentials,
+  };
+}
+
+export interface ScopeEntryItem {
+  model: string;
+  relation: number;
+  unit: string;
+  privateAddress: string;
+}
+
+/** The calls of one relation's scope gather: enterScopes takes one relation's units. */
+export const scopeEntryGroup = (item: ScopeEntryItem) => `${item.model} ${item.relation}`;
+
+/** A unit agent enters a relation's scope: enterScope, or enterScopes for several units of the relation. */
+export const scopeEntryCalls = onePerConnection(scopeEntryKind);
+
+function scopeEntryKind(api: AgentConnection): Gathered<ScopeEntryItem, void> {
+  return {
+    most: MOST_A_CALL,
+    refusedAsAWhole,
+    one: async (item, token) => void (await api.send(EnterScopeDocument, { input: item }, [token])),
+    many: async (items, tokens) => {
+      const { model, relation } = items[0]!;
+      const { enterScopes } = await api.send(
+        EnterScopesDocument,
+        { input: { model, relation, units: items.map(({ unit, privateAddress }) => ({ unit, privateAddress })) } },
+        tokens,
+      );
+      return enterScopes.map(() => undefined);
+    },
   };
 }

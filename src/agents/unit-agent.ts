@@ -39,7 +39,7 @@ import {
 } from "../client/graphql.js";
 import { type AgentConnection, type Call, passesAgain } from "./connection.js";
 import { type DeployedAgent, type DeployedUnitView, Deployer, type UnitAgentCredentials } from "./deployer.js";
-import { unitCredentialsCalls } from "./gathered-calls.js";
+import { scopeEntryCalls, scopeEntryGroup, unitCredentialsCalls } from "./gathered-calls.js";
 import type { HookRunner } from "./hooks/run-hook.js";
 import { SerialPasses } from "./serial.js";
 import { HookOperations } from "./uniter/hook-operation.js";
@@ -120,7 +120,18 @@ export class UnitAgent implements DeployedAgent {
       { retryable: passesAgain },
     );
     this.remote = new RemoteState(api, { model, unit, token }, () => this.passes.poke());
-    this.scopes = new RelationScopes({ model, unit, tag, call: this.call, privateAddress: options.privateAddress, log });
+    const { privateAddress } = options;
+    this.scopes = new RelationScopes({
+      model,
+      unit,
+      tag,
+      call: this.call,
+      enter: (relation) => {
+        const entry = { model, relation, unit, privateAddress };
+        return api.gather(scopeEntryCalls(api), scopeEntryGroup(entry), entry, token);
+      },
+      log,
+    });
     this.hooks = new HookOperations({
       model,
       unit,

@@ -54,6 +54,8 @@ export interface AuthScopes {
   /** An entity met inside a model already read: each entity type asks it of every object it returns. */
   reached: { modelId: string; entity: Reached };
   unitAgent: { model: string; unit: string };
+  /** Each unit's own agent, item by item as machineAgents: the request's agents in the units' order, else its own. */
+  unitAgents: { model: string; units: readonly string[] };
   machineAgent: { model: string; machine: string };
   /**
    * Each machine's own agent: item by item, the agents the request stands for (`extensions.authorizations`, in the
@@ -131,6 +133,10 @@ class CallerScopes {
   }
   unitAgent(target: AuthScopes["unitAgent"]) {
     return !!this.actor && actsForUnit(this.actor, target);
+  }
+  unitAgents({ model, units }: AuthScopes["unitAgents"]) {
+    const agents = this.itemAgents(units.length);
+    return !!agents && units.every((unit, i) => !!agents[i] && actsForUnit(agents[i]!, { model, unit }));
   }
   machineAgent(target: AuthScopes["machineAgent"]) {
     return !!this.actor && actsForMachine(this.actor, target);

@@ -150,7 +150,16 @@ export {
   removeUnits,
 } from "./removal.js";
 export type * from "./rows.js";
-export { type EnterScopeInput, enterScope, leaveScope, type ScopeChange, type ScopeInput } from "./scope.js";
+export {
+  type EnterScopeInput,
+  type EnterScopesInput,
+  enterScope,
+  enterScopes,
+  leaveScope,
+  type ScopeChange,
+  type ScopeEntry,
+  type ScopeInput,
+} from "./scope.js";
 export { createLoginCode, defaultSessionLifetimes, redeemLoginCode, type SessionLifetimes } from "./sessions.js";
 export {
   type AddUnitInput,

@@ -10,9 +10,9 @@ import { relationEndpoints, relationScopes, relationSettings, relations } from "
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { entity, touching } from "./footprint.js";
-import { findRelation, getRelation, getUnit } from "./lookup.js";
+import { findRelation, getRelation, getUnit, getUnits } from "./lookup.js";
 import { removeRelation } from "./relation.js";
-import type { ModelRow, RelationRow, ScopeRow, UnitRow } from "./rows.js";
+import type { ModelRow, RelationEndpointRow, RelationRow, ScopeRow, UnitRow } from "./rows.js";
 import { ensureSubordinate } from "./unit.js";
 import { type InModel, type ModelKey, modelOperationReading, needsTurnAlone, runsBesideOthers, type Tx } from "./write/index.js";
 
@@ -41,114 +41,189 @@ export interface ScopeChange {
  * relations, which may cause the creation of subordinate units". Entering
  * again is a no-op. A principal whose subordinate of the counterpart
  * application is still Dying or Dead waits until it is removed
- * (CANNOT_ENTER_SCOPE_YET, from ensureSubordinate).
+ * (CANNOT_ENTER_SCOPE_YET, from ensureSubordinate). The one-unit case of
+ * enterScopes.
  */
 export const enterScope = modelOperationReading(
   Life.Alive,
-  (tx, model, input: EnterScopeInput) => scopeReads(tx, model, input, true),
-  async (tx, model, input, read): Promise<ScopeChange> => {
-    const relation = await read.relation;
-    const unit = await read.unit;
-    const entered = (member: ScopeRow, subordinate: UnitRow | null): ScopeChange => ({
-      member,
-      subordinate,
-      relationRemoved: false,
-      modelId: model.id,
-    });
-    const [already] = await read.member;
-    if (already) return entered(already, null);
-    if (relation.life !== Life.Alive) throw notAlive("relation", relation.key, relation.life);
-    if (unit.life !== Life.Alive) throw notAlive("unit", unit.name, unit.life);
-    checkAddress(input.privateAddress);
-
-    const endpoints = await read.endpoints;
-    const own = endpoints.find((e) => e.application === unit.application);
-    if (!own) throw new LifelineError("INVALID_RELATION", `unit ${unit.name} is not of an application in relation "${relation.key}"`);
-    const counterpart = endpoints.find((e) => e.application !== unit.application);
-
-    let container: string | null = null;
-    let subordinate: UnitRow | null = null;
-    if (relation.scope === Scope.Container) {
-      needsTurnAlone(tx); // it reads the principal, or adds its subordinate: more than its footprint says
-      // A container-scoped relation has one scope per principal unit (seed 002).
-      container = unit.principal ?? unit.name;
-      if (unit.principal) {
-        const principal = await getUnit(tx, model, unit.principal);
-        if (principal.application !== counterpart?.application)
-          throw new LifelineError(
-            "INVALID_RELATION",
-            `subordinate ${unit.name}'s principal ${principal.name} is not of an application in relation "${relation.key}"`,
-          );
-      } else if (counterpart) {
-        subordinate = await ensureSubordinate(tx, model, unit, counterpart.application);
-      }
-    }
-
-    // Sent together with the COMMIT, none of them answered first: the membership (its row is what it inserts), its
-    // settings (their version follows the one read with the lock), the relation's count.
-    const member: ScopeRow = {
-      modelId: model.id,
-      relationId: relation.id,
-      unit: unit.name,
-      application: unit.application,
-      role: own.role,
-      container,
-    };
-    tx.defer(insertMember(tx.db, member));
-    const settings = { "private-address": input.privateAddress, "ingress-address": input.privateAddress };
-    tx.defer(upsertSettings(tx.db, { modelId: model.id, relationId: relation.id, unit: unit.name, settings }));
-    const [written] = await read.settings;
-    tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relation.id, count: 1 }));
-    // Membership first, then the settings it wrote: a watcher learns of the member before its settings.
-    tx.record(model.id, scopeEntered(member));
-    tx.record(model.id, settingsWritten(relation.id, unit.name, written ? written.version + 1 : 1));
-    return entered(member, subordinate);
-  },
-  // The unit's membership and settings are its own; of the relation it reads the life and endpoints, and adds one to
-  // its member count. So the units of one relation enter side by side.
-  membersFootprint,
+  (tx, model, input: EnterScopeInput) => entryReads(tx, model, input.relation, [input]),
+  async (tx, model, input, read) => (await scopesEntered(tx, model, read, [input]))[0]!,
+  (input) => membersFootprint(input.relation, [input.unit]),
 );
 
-/** A scope operation's footprint: the unit's own rows written, the relation read, its member count added to. */
-function membersFootprint(input: ScopeInput) {
-  return touching(
-    [entity.unit(input.unit), "write"],
-    [entity.relation(input.relation), "read"],
-    [entity.relationMembers(input.relation), "add"],
-  );
+export interface ScopeEntry {
+  unit: string;
+  /** Written as the unit's `private-address` (and `ingress-address`). */
+  privateAddress: string;
+}
+
+export interface EnterScopesInput extends InModel {
+  relation: number;
+  units: readonly ScopeEntry[];
 }
 
 /**
- * What a scope operation reads, all of it needing only its input: sent together, right behind the model's lock
- * (modelOperationReading), and awaited in this order, so the refusals come as they would one read at a time: the
- * relation's, then the unit's. The membership, and the endpoints and the unit's settings' version (`forEntry`), only
- * for a relation id that is one.
+ * enterScope for several units of one relation in one transaction, in the order named: all or nothing, the first
+ * refusal in that order refusing the call. Their agents' calls gathered into one (src/agents/gathered-calls.ts): the
+ * reads and the writes take a statement each however many units (a container-scoped relation's subordinates are made
+ * one principal at a time, as ensureSubordinate does).
  */
-function scopeReads(tx: Tx, model: ModelKey, input: ScopeInput, forEntry: boolean) {
-  const relation = sentAhead(getRelation(tx, model, input.relation));
-  const unit = sentAhead(getUnit(tx, model, input.unit));
-  const valid = Number.isInteger(input.relation) && input.relation >= 0;
+export const enterScopes = modelOperationReading(
+  Life.Alive,
+  (tx, model, input: EnterScopesInput) => entryReads(tx, model, input.relation, input.units),
+  (tx, model, input, read) => scopesEntered(tx, model, read, input.units),
+  (input) =>
+    membersFootprint(
+      input.relation,
+      input.units.map((u) => u.unit),
+    ),
+);
+
+/**
+ * What entering reads, all of it needing only its input: sent together, right behind the model's lock, and awaited
+ * in this order so the refusals come as they would one read at a time: the relation's, then the units' (in the order
+ * named). The memberships, the endpoints and the settings' versions only for a relation id that is one.
+ */
+function entryReads(tx: Tx, model: ModelKey, relationId: number, entries: readonly ScopeEntry[]) {
+  const names = entries.map((e) => e.unit);
+  const valid = validRelationId(relationId);
   const none = Promise.resolve([]);
+  const of = { modelId: model.id, relationId, units: names };
   return Promise.resolve({
-    relation,
-    unit,
-    member: valid ? sentAhead(memberRow(tx.db, { modelId: model.id, relationId: input.relation, unit: input.unit })) : none,
-    endpoints: valid && forEntry ? sentAhead(endpointsOf(tx.db, { modelId: model.id, relationId: input.relation })) : none,
-    settings:
-      valid && forEntry ? sentAhead(settingsVersionOf(tx.db, { modelId: model.id, relationId: input.relation, unit: input.unit })) : none,
+    relation: sentAhead(getRelation(tx, model, relationId)),
+    units: sentAhead(getUnits(tx, model, names)),
+    members: valid ? sentAhead(membersAmong(tx.db, of)) : none,
+    endpoints: valid ? sentAhead(endpointsOf(tx.db, { modelId: model.id, relationId })) : none,
+    versions: valid ? sentAhead(settingsVersionsOf(tx.db, of)) : none,
+  });
+}
+
+type EntryReads = Awaited<ReturnType<typeof entryReads>>;
+
+/**
+ * Each unit in the scope, in the order named (one in it already is left as it is): the memberships, their settings
+ * and the relation's count each written in one statement sent with the commit, the changes recorded unit by unit
+ * (the membership, then the settings it wrote: a watcher learns of the member before its settings).
+ */
+async function scopesEntered(tx: Tx, model: ModelRow, read: EntryReads, entries: readonly ScopeEntry[]): Promise<ScopeChange[]> {
+  const relation = await read.relation;
+  const units = await read.units;
+  const members = new Map((await read.members).map((m) => [m.unit, m]));
+  const endpoints = await read.endpoints;
+  const versions = new Map((await read.versions).map((v) => [v.unit, v.version]));
+  const entered: { member: ScopeRow; address: string }[] = [];
+  const changes: ScopeChange[] = [];
+  for (const [i, unit] of units.entries()) {
+    const already = members.get(unit.name);
+    if (already) {
+      changes.push({ member: already, subordinate: null, relationRemoved: false, modelId: model.id });
+      continue;
+    }
+    const address = entries[i]!.privateAddress;
+    const { member, subordinate } = await entry(tx, model, relation, unit, endpoints, address);
+    entered.push({ member, address });
+    changes.push({ member, subordinate, relationRemoved: false, modelId: model.id });
+  }
+  if (!entered.length) return changes;
+  const of = { modelId: model.id, relationId: relation.id };
+  tx.defer(
+    insertMembers(tx.db, {
+      ...of,
+      units: entered.map((e) => e.member.unit),
+      applications: entered.map((e) => e.member.application),
+      roles: entered.map((e) => e.member.role),
+      containers: entered.map((e) => e.member.container),
+    }),
+  );
+  tx.defer(addressesWritten(tx.db, { ...of, units: entered.map((e) => e.member.unit), addresses: entered.map((e) => e.address) }));
+  tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relation.id, count: entered.length }));
+  for (const { member } of entered) {
+    tx.record(model.id, scopeEntered(member));
+    tx.record(model.id, settingsWritten(relation.id, member.unit, (versions.get(member.unit) ?? 0) + 1));
+  }
+  return changes;
+}
+
+/** One unit's entry, checked in this order; for a container-scoped relation, its principal checked or its subordinate made. */
+async function entry(
+  tx: Tx,
+  model: ModelRow,
+  relation: RelationRow,
+  unit: UnitRow,
+  endpoints: readonly RelationEndpointRow[],
+  address: string,
+): Promise<{ member: ScopeRow; subordinate: UnitRow | null }> {
+  if (relation.life !== Life.Alive) throw notAlive("relation", relation.key, relation.life);
+  if (unit.life !== Life.Alive) throw notAlive("unit", unit.name, unit.life);
+  checkAddress(address);
+  const own = endpoints.find((e) => e.application === unit.application);
+  if (!own) throw new LifelineError("INVALID_RELATION", `unit ${unit.name} is not of an application in relation "${relation.key}"`);
+  const counterpart = endpoints.find((e) => e.application !== unit.application);
+
+  let container: string | null = null;
+  let subordinate: UnitRow | null = null;
+  if (relation.scope === Scope.Container) {
+    needsTurnAlone(tx); // it reads the principal, or adds its subordinate: more than its footprint says
+    // A container-scoped relation has one scope per principal unit (seed 002).
+    container = unit.principal ?? unit.name;
+    if (unit.principal) {
+      const principal = await getUnit(tx, model, unit.principal);
+      if (principal.application !== counterpart?.application)
+        throw new LifelineError(
+          "INVALID_RELATION",
+          `subordinate ${unit.name}'s principal ${principal.name} is not of an application in relation "${relation.key}"`,
+        );
+    } else if (counterpart) {
+      subordinate = await ensureSubordinate(tx, model, unit, counterpart.application);
+    }
+  }
+  const member: ScopeRow = {
+    modelId: model.id,
+    relationId: relation.id,
+    unit: unit.name,
+    application: unit.application,
+    role: own.role,
+    container,
+  };
+  return { member, subordinate };
+}
+
+/**
+ * A scope operation's footprint: the units' own rows written (membership, settings), the relation read (its life and
+ * endpoints), its member count added to. So the units of one relation enter and leave side by side.
+ */
+function membersFootprint(relation: number, units: readonly string[]) {
+  return touching(
+    ...units.map((unit) => [entity.unit(unit), "write"] as const),
+    [entity.relation(relation), "read"],
+    [entity.relationMembers(relation), "add"],
+  );
+}
+
+const validRelationId = (id: number) => Number.isInteger(id) && id >= 0;
+
+/**
+ * What leaving reads, needing only its input: sent together, right behind the model's lock, and awaited in this order,
+ * so the refusals come as they would one read at a time: the relation's, then the unit's. The membership only for a
+ * relation id that is one.
+ */
+function leavingReads(tx: Tx, model: ModelKey, input: ScopeInput) {
+  return Promise.resolve({
+    relation: sentAhead(getRelation(tx, model, input.relation)),
+    unit: sentAhead(getUnit(tx, model, input.unit)),
+    member: validRelationId(input.relation)
+      ? sentAhead(memberRow(tx.db, { modelId: model.id, relationId: input.relation, unit: input.unit }))
+      : Promise.resolve([]),
   });
 }
 
 // The scope's writes, built once (src/db/statement.ts): every unit agent enters and leaves.
-const insertMember = statement(["modelId", "relationId", "unit", "application", "role", "container"], (db, p) =>
-  db.insert(relationScopes).values({
-    modelId: p.modelId,
-    relationId: p.relationId,
-    unit: p.unit,
-    application: p.application,
-    role: p.role,
-    container: p.container,
-  }),
+const insertMembers = statement(["modelId", "relationId", "units", "applications", "roles", "containers"], (db, p) =>
+  db.insert(relationScopes).select(
+    sql`select ${p.modelId}::uuid, ${p.relationId}::int, given.unit, given.application, given.role::relation_role, given.container
+      from unnest(${p.units}::text[], ${p.applications}::text[], ${p.roles}::text[], ${p.containers}::text[])
+        as given(unit, application, role, container)`,
+  ),
 );
 const deleteMember = statement(["modelId", "relationId", "unit"], (db, p) =>
   db
@@ -169,12 +244,30 @@ const memberRow = statement(["modelId", "relationId", "unit"], (db, p) =>
     .from(relationScopes)
     .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.relationId, p.relationId), eq(relationScopes.unit, p.unit))),
 );
-/** The version of a unit's settings in a relation: they outlive its membership, so a unit entering again has some. */
-const settingsVersionOf = statement(["modelId", "relationId", "unit"], (db, p) =>
+const membersAmong = statement(["modelId", "relationId", "units"], (db, p) =>
   db
-    .select({ version: relationSettings.version })
+    .select()
+    .from(relationScopes)
+    .where(
+      and(
+        eq(relationScopes.modelId, p.modelId),
+        eq(relationScopes.relationId, p.relationId),
+        sql`${relationScopes.unit} = any(${p.units}::text[])`,
+      ),
+    ),
+);
+/** The versions of units' settings in a relation: they outlive a membership, so a unit entering again has some. */
+const settingsVersionsOf = statement(["modelId", "relationId", "units"], (db, p) =>
+  db
+    .select({ unit: relationSettings.unit, version: relationSettings.version })
     .from(relationSettings)
-    .where(and(eq(relationSettings.modelId, p.modelId), eq(relationSettings.relationId, p.relationId), eq(relationSettings.unit, p.unit))),
+    .where(
+      and(
+        eq(relationSettings.modelId, p.modelId),
+        eq(relationSettings.relationId, p.relationId),
+        sql`${relationSettings.unit} = any(${p.units}::text[])`,
+      ),
+    ),
 );
 const endpointsOf = statement(["modelId", "relationId"], (db, p) =>
   db
@@ -183,11 +276,18 @@ const endpointsOf = statement(["modelId", "relationId"], (db, p) =>
     .where(and(eq(relationEndpoints.modelId, p.modelId), eq(relationEndpoints.relationId, p.relationId))),
 );
 
-/** Merges `settings` into the unit's settings for the relation: version 1 for the first, one more each time after. */
-const upsertSettings = statement(["modelId", "relationId", "unit", "settings"], (db, p) =>
+/**
+ * Merges each unit's address (private-address and ingress-address, as Juju writes them) into its settings for the
+ * relation: version 1 for the first, one more each time after.
+ */
+const addressesWritten = statement(["modelId", "relationId", "units", "addresses"], (db, p) =>
   db
     .insert(relationSettings)
-    .values({ modelId: p.modelId, relationId: p.relationId, unit: p.unit, settings: p.settings, version: 1 })
+    .select(
+      sql`select ${p.modelId}::uuid, ${p.relationId}::int, given.unit,
+          jsonb_build_object('private-address', given.address, 'ingress-address', given.address), 1
+        from unnest(${p.units}::text[], ${p.addresses}::text[]) as given(unit, address)`,
+    )
     .onConflictDoUpdate({
       target: [relationSettings.modelId, relationSettings.relationId, relationSettings.unit],
       set: {
@@ -289,7 +389,7 @@ export async function forceMembersOut(tx: Tx, model: ModelRow, relationId: numbe
 /** The unit agent leaves a scope (a no-op when not in it); agents leave scopes in Dying models too: that is how a model empties. */
 export const leaveScope = modelOperationReading(
   "any",
-  (tx, model, input: ScopeInput) => scopeReads(tx, model, input, false),
+  (tx, model, input: ScopeInput) => leavingReads(tx, model, input),
   async (tx, model, _, read): Promise<ScopeChange> => {
     const relation = await read.relation;
     const unit = await read.unit;
@@ -297,9 +397,8 @@ export const leaveScope = modelOperationReading(
     const { relationRemoved } = await leaveScopeOf(tx, model, unit.name, { member, relation });
     return { member: null, subordinate: null, relationRemoved, modelId: model.id };
   },
-  // As enterScope's: the unit's own rows, the relation read, one taken from its member count (the last member of a
-  // Dying relation, which removes it, takes a turn alone). So the units of one relation leave side by side.
-  membersFootprint,
+  // As enterScope's; the last member of a Dying relation, which removes it, takes a turn alone.
+  (input) => membersFootprint(input.relation, [input.unit]),
 );
 
 /** The scopes a unit is in, each with its relation, as leaveScopeOf decides by them: one statement for all. */

@@ -4,7 +4,7 @@
 // entering a container-scoped relation creates its subordinate); a peer relation
 // it is leaving, all of whose members have departed, is left without a hook (a
 // peer relation gets no -broken). Any other scope is left by committing -broken.
-import { EnterScopeDocument, LeaveScopeDocument, SetUnitAgentStateDocument } from "../../client/graphql.js";
+import { LeaveScopeDocument, SetUnitAgentStateDocument } from "../../client/graphql.js";
 import { ApiError, type Call } from "../connection.js";
 import { ownEndpoint, type RelationView, relationsToLeave, type Situation, type StoredProgress, scopesToEnter } from "./resolver.js";
 
@@ -15,8 +15,8 @@ export interface RelationScopesConfig {
   tag: string;
   /** Sends an operation as the unit's agent. */
   call: Call;
-  /** The address the unit publishes in its relations (its settings' private-address). */
-  privateAddress: string;
+  /** Enters a relation's scope as the unit's agent (enterScope, perhaps gathered with other agents' entries). */
+  enter: (relation: number) => Promise<void>;
   log: (line: string) => void;
 }
 
@@ -25,11 +25,11 @@ export class RelationScopes {
 
   /** Enters the scope of each Alive relation of `application` the unit belongs in and is not in yet, noting it in `progress`. */
   async enter(progress: StoredProgress, relations: readonly RelationView[], application: string, principal: string | null): Promise<void> {
-    const { model, unit, tag, call, privateAddress, log } = this.config;
+    const { tag, enter, log } = this.config;
     for (const relation of scopesToEnter(relations, progress, principal)) {
       const id = Number(relation.entity);
       try {
-        await call(EnterScopeDocument, { input: { model, relation: id, unit, privateAddress } });
+        await enter(id);
         progress.relations[id] = { endpoint: ownEndpoint(relation.info, application), members: {}, changedPending: null };
         log(`${tag}: entered the scope of relation ${id} "${relation.info.key ?? ""}"`);
       } catch (error) {

@@ -1,6 +1,15 @@
 // A relation's operations: a person's (integrate, remove-relation) and its units' agents', which enter and leave its
 // scope (seed 001 "Agents").
-import { DEFAULT_MODEL, enterScope, integrate, leaveScope, removeRelations, type ScopeChange } from "../../model/index.js";
+import {
+  DEFAULT_MODEL,
+  enterScope,
+  enterScopes,
+  integrate,
+  leaveScope,
+  MAX_UNITS_A_CALL,
+  removeRelations,
+  type ScopeChange,
+} from "../../model/index.js";
 import { builder } from "../builder.js";
 import { RelationRef, UnitRef } from "../refs.js";
 import { ScopeMemberRef } from "./relation.js";
@@ -33,6 +42,25 @@ const EnterScopeInput = builder.inputType("EnterScopeInput", {
     relation: t.int({ required: true }),
     unit: t.string({ required: true }),
     privateAddress: t.string({ required: true, description: "Written as the unit's private-address (and ingress-address) settings." }),
+  }),
+});
+
+const ScopeEntryInput = builder.inputType("ScopeEntryInput", {
+  fields: (t) => ({
+    unit: t.string({ required: true }),
+    privateAddress: t.string({ required: true, description: "Written as the unit's private-address (and ingress-address) settings." }),
+  }),
+});
+
+const EnterScopesInput = builder.inputType("EnterScopesInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    relation: t.int({ required: true }),
+    units: t.field({
+      type: [ScopeEntryInput],
+      required: true,
+      description: `At least one, at most ${MAX_UNITS_A_CALL}, each unit once.`,
+    }),
   }),
 });
 
@@ -82,6 +110,17 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: EnterScopeInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgent: input }),
     resolve: (_root, { input }, ctx) => enterScope(ctx.db, input),
+  }),
+  enterScopes: t.field({
+    type: [ScopeChangeRef],
+    description:
+      "enterScope for several units of one relation in one transaction, in the order named: all or nothing, the first refusal in that " +
+      "order refusing the call (INVALID_ARGUMENT for no unit, too many, or one named twice). Each unit's agent may ask, so the agents one " +
+      "process hosts may send their calls together: `extensions.authorizations` lists each agent's bearer token, in the units' order, and " +
+      "each unit is checked against its own (FORBIDDEN if any may not). Without that list, the request's own agent must be every unit's.",
+    args: { input: t.arg({ type: EnterScopesInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgents: { model: input.model, units: input.units.map((u) => u.unit) } }),
+    resolve: (_root, { input }, ctx) => enterScopes(ctx.db, input),
   }),
   leaveScope: t.field({
     type: ScopeChangeRef,
