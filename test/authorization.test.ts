@@ -180,6 +180,12 @@ const operations: Record<string, Operation> = {
     // In a scope: IN_SCOPE.
     variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0" }),
   },
+  setUnitsDead: {
+    responsible: ["unit agent"],
+    query: `mutation ($input: AgentUnitsInput!) { setUnitsDead(input: $input) { name } }`,
+    // In a scope: IN_SCOPE. Several agents' calls in one request: test/gathered-agents.test.ts.
+    variables: (target) => input({ units: [target === "own" ? "wordpress/0" : "mysql/0"] }),
+  },
   setUnitAgentStatus: {
     responsible: ["unit agent", "machine agent"],
     query: `mutation ($input: UnitAgentStatusInput!) { setUnitAgentStatus(input: $input) { name } }`,

@@ -265,3 +265,59 @@ describe("enterScopes for several unit agents", () => {
     expect((await scope()).unitCount).toBe(0);
   });
 });
+
+const UNITS_DEAD = `mutation ($input: AgentUnitsInput!) { setUnitsDead(input: $input) { name life } }`;
+const LIVES = `query ($model: String!) { model(name: $model) { units(first: 100) { edges { node { name life } } } } }`;
+
+describe("setUnitsDead for several unit agents", () => {
+  const lives = async (model: string) =>
+    Object.fromEntries((await api.ok(LIVES, { model })).model.units.edges.map((e: any) => [e.node.name, e.node.life]));
+
+  it("sets each unit Dead, each item checked against its own agent's token", async () => {
+    const { model, token } = await related();
+    const result = await api.requestAs(
+      token["unit-wordpress-1"]!,
+      UNITS_DEAD,
+      { input: { model, units: ["wordpress/1", "wordpress/0"] } },
+      { authorizations: [bearer(token["unit-wordpress-1"]!), bearer(token["unit-wordpress-0"]!)] },
+    );
+    expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    expect(result.data?.setUnitsDead).toEqual([
+      { name: "wordpress/1", life: "DEAD" },
+      { name: "wordpress/0", life: "DEAD" },
+    ]);
+    expect(await lives(model)).toEqual({ "wordpress/0": "DEAD", "wordpress/1": "DEAD", "mysql/0": "ALIVE" });
+  });
+
+  it("is FORBIDDEN, setting nothing Dead, when one unit is not its item's agent's", async () => {
+    const { model, token } = await related();
+    const result = await api.requestAs(
+      token["unit-wordpress-0"]!,
+      UNITS_DEAD,
+      { input: { model, units: ["wordpress/0", "mysql/0"] } },
+      { authorizations: [bearer(token["unit-wordpress-0"]!), bearer(token["unit-wordpress-0"]!)] },
+    );
+    expect(result.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(await lives(model)).toEqual({ "wordpress/0": "ALIVE", "wordpress/1": "ALIVE", "mysql/0": "ALIVE" });
+  });
+
+  it("seed 001: refuses the whole call, setting nothing Dead, while one unit is still in a relation's scope (IN_SCOPE)", async () => {
+    const { model, relation, entry } = await related();
+    await api.ok(ENTER_SCOPES, { input: { model, relation, units: [entry("wordpress/1")] } });
+    const refused = await api.refused("IN_SCOPE", UNITS_DEAD, { input: { model, units: ["wordpress/0", "wordpress/1"] } });
+    expect(refused.message).toMatch(/wordpress\/1/);
+    expect(await lives(model)).toEqual({ "wordpress/0": "ALIVE", "wordpress/1": "ALIVE", "mysql/0": "ALIVE" });
+  });
+
+  it("leaves a Dead unit as it is, and refuses a unit named twice (INVALID_ARGUMENT) or not found (NOT_FOUND)", async () => {
+    const { model } = await related();
+    await api.ok(UNITS_DEAD, { input: { model, units: ["wordpress/0"] } });
+    expect((await api.ok(UNITS_DEAD, { input: { model, units: ["wordpress/0", "wordpress/1"] } })).setUnitsDead).toEqual([
+      { name: "wordpress/0", life: "DEAD" },
+      { name: "wordpress/1", life: "DEAD" },
+    ]);
+    expect(await api.refused("INVALID_ARGUMENT", UNITS_DEAD, { input: { model, units: ["mysql/0", "mysql/0"] } })).toBeDefined();
+    expect(await api.refused("NOT_FOUND", UNITS_DEAD, { input: { model, units: ["mysql/0", "mysql/9"] } })).toBeDefined();
+    expect((await lives(model))["mysql/0"]).toBe("ALIVE");
+  });
+});

@@ -10,6 +10,8 @@ import {
   type MachineStatus,
   SetMachineStatusDocument,
   SetMachinesStatusDocument,
+  SetUnitDeadDocument,
+  SetUnitsDeadDocument,
 } from "../client/graphql.js";
 import { type AgentConnection, ApiError } from "./connection.js";
 import type { Gathered } from "./request-slots.js";
@@ -59,17 +61,12 @@ function machineStatusKind(api: AgentConnection): Gathered<MachineStatusItem, vo
   };
 }
 
-export interface UnitCredentialsItem {
-  model: string;
-  unit: string;
-}
-
 export type IssuedUnitCredentials = IssueUnitCredentialsMutation["issueUnitCredentials"];
 
 /** A deployer asks for the credentials of a unit it deploys: issueUnitCredentials, or issueUnitsCredentials for several. */
 export const unitCredentialsCalls = onePerConnection(unitCredentialsKind);
 
-function unitCredentialsKind(api: AgentConnection): Gathered<UnitCredentialsItem, IssuedUnitCredentials> {
+function unitCredentialsKind(api: AgentConnection): Gathered<UnitItem, IssuedUnitCredentials> {
   return {
     most: MOST_A_CALL,
     refusedAsAWhole,
@@ -106,6 +103,26 @@ function scopeEntryKind(api: AgentConnection): Gathered<ScopeEntryItem, void> {
         tokens,
       );
       return enterScopes.map(() => undefined);
+    },
+  };
+}
+
+export interface UnitItem {
+  model: string;
+  unit: string;
+}
+
+/** A unit agent's last act, its unit set Dead: setUnitDead, or setUnitsDead for several agents. */
+export const unitDeadCalls = onePerConnection(unitDeadKind);
+
+function unitDeadKind(api: AgentConnection): Gathered<UnitItem, void> {
+  return {
+    most: MOST_A_CALL,
+    refusedAsAWhole,
+    one: async (item, token) => void (await api.send(SetUnitDeadDocument, { input: item }, [token])),
+    many: async (items, tokens) => {
+      const input = { model: items[0]!.model, units: items.map((i) => i.unit) };
+      return (await api.send(SetUnitsDeadDocument, { input }, tokens)).setUnitsDead.map(() => undefined);
     },
   };
 }

@@ -31,7 +31,6 @@ import { join } from "node:path";
 import {
   ModelRetriesHooksDocument,
   SetUnitAgentStatusDocument,
-  SetUnitDeadDocument,
   SetUnitDyingDocument,
   type UnitAgentStartupFieldsFragment,
   UnitAgentStateDocument,
@@ -39,7 +38,7 @@ import {
 } from "../client/graphql.js";
 import { type AgentConnection, type Call, passesAgain } from "./connection.js";
 import { type DeployedAgent, type DeployedUnitView, Deployer, type UnitAgentCredentials } from "./deployer.js";
-import { scopeEntryCalls, scopeEntryGroup, unitCredentialsCalls } from "./gathered-calls.js";
+import { scopeEntryCalls, scopeEntryGroup, unitCredentialsCalls, unitDeadCalls } from "./gathered-calls.js";
 import type { HookRunner } from "./hooks/run-hook.js";
 import { SerialPasses } from "./serial.js";
 import { HookOperations } from "./uniter/hook-operation.js";
@@ -81,6 +80,8 @@ const startupRead = (unit: NonNullable<UnitAgentStateQuery["model"]>["unit"]): S
 export class UnitAgent implements DeployedAgent {
   private readonly remote: RemoteState;
   private readonly scopes: RelationScopes;
+  /** Its last act (perhaps gathered with other agents' last acts). */
+  private readonly setDead: () => Promise<void>;
   private readonly hooks: HookOperations;
   private readonly deployer: Deployer<UnitAgent>;
   /** Its local state, made by its first pass from what start() read (null until then). */
@@ -121,6 +122,7 @@ export class UnitAgent implements DeployedAgent {
     );
     this.remote = new RemoteState(api, { model, unit, token }, () => this.passes.poke());
     const { privateAddress } = options;
+    this.setDead = () => api.gather(unitDeadCalls(api), model, { model, unit }, token);
     this.scopes = new RelationScopes({
       model,
       unit,
@@ -238,7 +240,7 @@ export class UnitAgent implements DeployedAgent {
       local.allocating = false;
     }
     if (readyToBeDead(unit.life, progress, subordinates)) {
-      await this.call(SetUnitDeadDocument, { input: { model, unit: name } });
+      await this.setDead();
       this.log(`${tag}: unit ${name} is Dead; stopping for good`);
       this.stop();
     }

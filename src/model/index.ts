@@ -169,7 +169,9 @@ export {
   removeDeadUnit,
   setUnitDead,
   setUnitDying,
+  setUnitsDead,
   type UnitInput,
+  type UnitsInput,
   unitBlockers,
 } from "./unit.js";
 export { agentStatesOf, type HookLogLine, hookHistoryPage, hookLogsOf, hookRunsPage, relationsInScopeOf } from "./unit-agent-reads.js";

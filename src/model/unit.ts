@@ -21,7 +21,7 @@ import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js"
 import { mergeConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
 import { entity, touching, unitAlone } from "./footprint.js";
-import { getAliveMachine, getApplication, getUnit, unitOperation, unitOperationReading } from "./lookup.js";
+import { getAliveMachine, getApplication, getUnit, getUnits, unitOperation, unitOperationReading } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome, type ReservedMachine, reserveMachine } from "./machine.js";
 import { parseUnitName } from "./names.js";
 import { type Placement, parsePlacements } from "./placement.js";
@@ -363,11 +363,18 @@ const unprovisionedMachines = statement(["modelId", "ids"], (db, p) =>
     .from(machines)
     .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = any(${p.ids})`, isNull(machines.instanceId))),
 );
-const setUnitLife = statement(["modelId", "name", "life"], (db, p) =>
+const setUnitsDeadRows = statement(["modelId", "names"], (db, p) =>
   db
     .update(units)
-    .set({ life: sql`${p.life}` })
-    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
+    .set({ life: Life.Dead })
+    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names})`)),
+);
+const subordinatesOfPrincipals = statement(["modelId", "principals"], (db, p) =>
+  db
+    .select({ name: units.name, principal: units.principal })
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), sql`${units.principal} = any(${p.principals})`))
+    .orderBy(asc(units.seq)),
 );
 const deleteUnitRow = statement(["modelId", "name"], (db, p) =>
   db.delete(units).where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
@@ -492,14 +499,41 @@ export async function removeNeverDeployed(
 /**
  * What keeps a unit from becoming Dead: it "may not become Dead while any unit
  * subordinate to it exists, or while the unit is in scope for any relation" (seed 001).
+ * The one-unit case of deathHoldsOf.
  */
 export async function deathHolds(q: Queryable, unit: Pick<UnitRow, "modelId" | "name">): Promise<Hold[]> {
-  const holds: Hold[] = [];
-  // Two reads, sent together.
-  const [scopes, subordinateRows] = await Promise.all([
-    scopesOfUnits(q, { modelId: unit.modelId, names: [unit.name] }),
-    subordinatesOf(q, unit.modelId, unit.name),
+  return (await deathHoldsOf(q, unit.modelId, [unit.name]))[0]!;
+}
+
+/** Each named unit's death holds, in the order named: two statements, sent together, however many units. */
+export async function deathHoldsOf(q: Queryable, modelId: string, names: readonly string[]): Promise<Hold[][]> {
+  const [scopeRows, subordinateRows] = await Promise.all([
+    scopesOfUnits(q, { modelId, names }),
+    subordinatesOfPrincipals(q, { modelId, principals: names }),
   ]);
+  const scopes = groupedBy(scopeRows, (s) => s.unit);
+  const subordinates = groupedBy(subordinateRows, (s) => s.principal!);
+  return names.map((name) =>
+    holdsOf(
+      scopes.get(name) ?? [],
+      (subordinates.get(name) ?? []).map((s) => s.name),
+    ),
+  );
+}
+
+function groupedBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
+
+/** A unit's holds from the scopes it is in and its subordinates, in that order. */
+function holdsOf(scopes: readonly { id: number; key: string }[], subordinates: string[]): Hold[] {
+  const holds: Hold[] = [];
   if (scopes.length)
     holds.push({
       kind: "in-scope",
@@ -509,7 +543,6 @@ export async function deathHolds(q: Queryable, unit: Pick<UnitRow, "modelId" | "
       reason: `it is still in the scope of relation(s) ${scopes.map((s) => s.id).join(", ")}: leave them first`,
       details: { relations: scopes.map((s) => s.id) },
     });
-  const subordinates = subordinateRows.map((s) => s.name);
   if (subordinates.length)
     holds.push({
       kind: "subordinates",
@@ -528,17 +561,30 @@ export const holdsOnDeath = (q: Queryable, unit: UnitRow): Promise<Hold[]> =>
 
 /**
  * Sets a unit Dead once nothing holds it; refused with the first hold otherwise. `holds`: its death holds (deathHolds),
- * read by the caller, with the model's lock when it can (setUnitDead).
+ * read by the caller, with the model's lock when it can (setUnitDead). The one-unit case of ensureUnitsDead.
  */
 export async function ensureUnitDead(tx: Tx, model: ModelRow, unit: UnitRow, holds: readonly Hold[]): Promise<UnitRow> {
-  if (unit.life === Life.Dead) return unit;
-  const [hold] = holds;
-  if (hold) throw refusal(hold, `set unit ${unit.name} Dead`);
-  const life = advance(`unit ${unit.name}`, unit.life, Life.Dead);
-  // Not waited for: the model's lock keeps every other writer off the row, so the row it writes is this one.
-  tx.defer(setUnitLife(tx.db, { modelId: model.id, name: unit.name, life }));
-  tx.record(model.id, unitLifeSet(unit, Life.Dead));
-  return { ...unit, life };
+  return ensureUnitsDead(tx, model, [unit], [holds])[0]!;
+}
+
+/**
+ * Each unit Dead, in order, once nothing holds it (a Dead one as it is); refused at the first unit held. `holds`: each
+ * unit's death holds (deathHoldsOf). The units that change are written in one statement sent with the commit.
+ */
+export function ensureUnitsDead(tx: Tx, model: ModelRow, rows: readonly UnitRow[], holds: readonly (readonly Hold[])[]): UnitRow[] {
+  const dying: string[] = [];
+  const dead = rows.map((unit, i) => {
+    if (unit.life === Life.Dead) return unit;
+    const [hold] = holds[i]!;
+    if (hold) throw refusal(hold, `set unit ${unit.name} Dead`);
+    const life = advance(`unit ${unit.name}`, unit.life, Life.Dead);
+    tx.record(model.id, unitLifeSet(unit, Life.Dead));
+    dying.push(unit.name);
+    return { ...unit, life };
+  });
+  // Not waited for: the model's lock keeps every other writer off the rows, so the rows it writes are these.
+  if (dying.length) tx.defer(setUnitsDeadRows(tx.db, { modelId: model.id, names: dying }));
+  return dead;
 }
 
 /**
@@ -619,6 +665,23 @@ export const setUnitDead = unitOperationReading(
   // Its scopes are its own; its subordinates change only by writers that take a turn alone (a subordinate's entry
   // creates it, its removal below): so the unit is all it touches.
   unitAlone,
+);
+
+export interface UnitsInput extends InModel {
+  units: readonly string[];
+}
+
+/**
+ * setUnitDead for several units in one transaction, in the order named: all or nothing, the first refusal in that
+ * order refusing the call. Their agents' last calls gathered into one (src/agents/gathered-calls.ts): the units, what
+ * holds them and their writes take a statement each however many units.
+ */
+export const setUnitsDead = modelOperationReading(
+  "any",
+  (tx, model, input: UnitsInput) => Promise.all([getUnits(tx, model, input.units), deathHoldsOf(tx.db, model.id, input.units)] as const),
+  async (tx, model, _: UnitsInput, [rows, holds]) => ensureUnitsDead(tx, model, rows, holds),
+  // As setUnitDead's: each unit is all it touches.
+  (input) => touching(...input.units.map((unit) => [entity.unit(unit), "write"] as const)),
 );
 
 /** The deployer's act: the machine agent for a principal, the principal's unit agent for a subordinate. */

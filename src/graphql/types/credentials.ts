@@ -175,7 +175,7 @@ const AgentMachinesInput = builder.inputType("AgentMachinesInput", {
 const AgentUnitInput = builder.inputType("AgentUnitInput", {
   fields: (t) => ({ model: t.string({ required: true, defaultValue: DEFAULT_MODEL }), unit: t.string({ required: true }) }),
 });
-const AgentUnitsInput = builder.inputType("AgentUnitsInput", {
+export const AgentUnitsInput = builder.inputType("AgentUnitsInput", {
   fields: (t) => ({
     model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
     units: t.stringList({ required: true, description: `At least one, at most ${MAX_UNITS_A_CALL}, each once.` }),

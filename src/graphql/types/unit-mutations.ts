@@ -10,10 +10,12 @@ import {
   setUnitAgentStatus,
   setUnitDead,
   setUnitDying,
+  setUnitsDead,
   setWorkloadStatus,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { UnitRef } from "../refs.js";
+import { AgentUnitsInput } from "./credentials.js";
 import { UnitAgentStatusEnum, WorkloadStatusEnum } from "./enums.js";
 import { RemovalResultRef, removal, removalOptions } from "./removal.js";
 
@@ -121,6 +123,17 @@ builder.mutationFields((t) => ({
     // Juju's deployer removes a non-Alive unit it never deployed directly: no agent of its own will ever run.
     authScopes: (_root, { input }) => ({ $any: { unitAgent: input, deployer: input } }),
     resolve: (_root, { input }, ctx) => setUnitDead(ctx.db, input),
+  }),
+  setUnitsDead: t.field({
+    type: [UnitRef],
+    description:
+      "setUnitDead for several units in one transaction, in the order named: all or nothing, the first refusal in that order refusing " +
+      "the call (IN_SCOPE, HAS_SUBORDINATES; NOT_FOUND; INVALID_ARGUMENT for no unit, too many, or one named twice). Each unit's own agent " +
+      "may ask, so the agents one process hosts may send their last calls together: `extensions.authorizations` lists each agent's " +
+      "bearer token, in the units' order, and each unit is checked against its own (FORBIDDEN if any may not).",
+    args: { input: t.arg({ type: AgentUnitsInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgents: input }),
+    resolve: (_root, { input }, ctx) => setUnitsDead(ctx.db, input),
   }),
   removeDeadUnit: t.field({
     type: "Boolean",
