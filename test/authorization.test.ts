@@ -331,6 +331,12 @@ const operations: Record<string, Operation> = {
     // A hook the charm ships: INVALID_ARGUMENT.
     variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0", hooks: [{ hook: "install" }] }),
   },
+  recordUnitsMissingHooks: {
+    responsible: ["unit agent"],
+    query: `mutation ($input: RecordUnitsMissingHooksInput!) { recordUnitsMissingHooks(input: $input) { id } }`,
+    // As recordMissingHooks; several agents' calls in one request: test/gathered-agents.test.ts.
+    variables: (target) => input({ units: [{ unit: target === "own" ? "wordpress/0" : "mysql/0", hooks: [{ hook: "install" }] }] }),
+  },
   setUnitAgentState: {
     responsible: ["unit agent"],
     query: `mutation ($input: UnitAgentStateInput!) { setUnitAgentState(input: $input) { name } }`,

@@ -5,10 +5,10 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rowsOf } from "../src/db/connect.js";
-import { AGENT_STATE_LIMIT, HOOK_RUNS_KEPT, MAX_MISSING_HOOKS } from "../src/model/index.js";
+import { AGENT_STATE_LIMIT, HOOK_RUNS_KEPT, MAX_MISSING_HOOKS, MAX_MISSING_HOOKS_OF_UNITS } from "../src/model/index.js";
 import { useApi } from "./support/api.js";
 import { deploy, integrate } from "./support/fixtures.js";
-import { agent, BEGIN_HOOK, COMMIT_HOOK, RECORD_MISSING_HOOKS, SET_AGENT_STATE } from "./support/hooks.js";
+import { agent, BEGIN_HOOK, COMMIT_HOOK, RECORD_MISSING_HOOKS, RECORD_UNITS_MISSING_HOOKS, SET_AGENT_STATE } from "./support/hooks.js";
 import { lifecycle } from "./support/lifecycle.js";
 
 const api = useApi();
@@ -173,6 +173,120 @@ describe('recordMissingHooks (hooks the charm does not ship: Juju\'s "skipped mi
     expect((await record("UNIT_IN_ERROR", { hooks: missing(db) })).extensions).toMatchObject({ hook: "install" });
     await l.setUnitDead("wordpress/1");
     await record("NOT_ALIVE", { unit: "wordpress/1", hooks: missing(db) });
+  });
+});
+
+describe("recordUnitsMissingHooks (several unit agents' recordMissingHooks in one call)", () => {
+  const ISSUE = `mutation ($input: AgentUnitsInput!) { issueUnitsCredentials(input: $input) { tag token } }`;
+  const MEMBERS = `query ($model: String!, $id: Int!) { model(name: $model) { relation(id: $id) { unitCount members { unitName } } } }`;
+  const bearer = (token: string) => `Bearer ${token}`;
+
+  /** The scene, with each unit agent's token. */
+  async function withTokens() {
+    const s = await scene();
+    const issued = (await api.ok(ISSUE, { input: { model: s.model, units: ["wordpress/0", "wordpress/1", "mysql/0"] } }))
+      .issueUnitsCredentials;
+    const token = Object.fromEntries(issued.map((c: { tag: string; token: string }) => [c.tag, c.token])) as Record<string, string>;
+    return { ...s, token };
+  }
+
+  it("records each unit's runs in order, each unit checked against its own agent's token; each agent idle, its state saved", async () => {
+    const { model, db, a, token } = await withTokens();
+    const result = await api.requestAs(
+      token["unit-wordpress-1"]!,
+      RECORD_UNITS_MISSING_HOOKS,
+      {
+        input: {
+          model,
+          units: [
+            { unit: "wordpress/1", hooks: [{ hook: "update-status" }, { hook: "leader-elected" }], state: { at: "w1" } },
+            { unit: "mysql/0", hooks: [{ hook: "db-relation-changed", relation: db, remoteUnit: "wordpress/0" }], state: { at: "m0" } },
+          ],
+        },
+      },
+      { authorizations: [bearer(token["unit-wordpress-1"]!), bearer(token["unit-mysql-0"]!)] },
+    );
+    expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    expect(result.data!.recordUnitsMissingHooks.map((r: any) => [r.unit.name, r.hook, r.result])).toEqual([
+      ["wordpress/1", "update-status", "MISSING"],
+      ["wordpress/1", "leader-elected", "MISSING"],
+      ["mysql/0", "db-relation-changed", "MISSING"],
+    ]);
+    for (const [unit, at] of [
+      ["wordpress/1", "w1"],
+      ["mysql/0", "m0"],
+    ] as const) {
+      const view = await a.unit(unit);
+      expect(view.agentStatus).toMatchObject({ current: "idle", hook: null });
+      expect(view.agentState).toEqual({ at });
+    }
+    expect((await a.unit("wordpress/0")).runs).toEqual([]);
+  });
+
+  it("leaves each unit's scope of a -broken hook among them, taking each from the relation's count", async () => {
+    const { model, peer, l } = await scene();
+    // mysql ships no cluster-relation-broken.
+    await api.ok(`mutation ($input: AddUnitInput!) { addUnit(input: $input) { name } }`, {
+      input: { model, application: "mysql", count: 1 },
+    });
+    await l.enter(peer, "mysql/1", "10.0.0.3");
+    const broken = { hook: "cluster-relation-broken", relation: peer };
+    await api.ok(RECORD_UNITS_MISSING_HOOKS, {
+      input: {
+        model,
+        units: [
+          { unit: "mysql/1", hooks: [broken] },
+          { unit: "mysql/0", hooks: [broken] },
+        ],
+      },
+    });
+    expect((await api.ok(MEMBERS, { model, id: peer })).model.relation).toEqual({ unitCount: 0, members: [] });
+  });
+
+  it("is FORBIDDEN, recording nothing, when one unit is not its item's agent's", async () => {
+    const { model, a, token } = await withTokens();
+    const before = await a.revision();
+    const result = await api.requestAs(
+      token["unit-wordpress-0"]!,
+      RECORD_UNITS_MISSING_HOOKS,
+      {
+        input: {
+          model,
+          units: [
+            { unit: "wordpress/0", hooks: [{ hook: "update-status" }] },
+            { unit: "wordpress/1", hooks: [{ hook: "update-status" }] },
+          ],
+        },
+      },
+      { authorizations: [bearer(token["unit-wordpress-0"]!), bearer(token["unit-wordpress-0"]!)] },
+    );
+    expect(result.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(await a.revision()).toBe(before);
+  });
+
+  it("refuses the whole call, changing nothing, at the first refusal in the units' order", async () => {
+    const { model, a, l } = await withTokens();
+    const before = await a.revision();
+    const record = (code: string, units: unknown[]) => api.refused(code, RECORD_UNITS_MISSING_HOOKS, { input: { model, units } });
+    const fine = { unit: "wordpress/0", hooks: [{ hook: "update-status" }] };
+    expect((await record("INVALID_ARGUMENT", [fine, { unit: "wordpress/1", hooks: [{ hook: "install" }] }])).message).toMatch(
+      /ships hook "install"/,
+    );
+    await record("INVALID_ARGUMENT", [fine, { unit: "wordpress/1", hooks: [] }]);
+    await record("INVALID_ARGUMENT", [fine, fine]);
+    await record("INVALID_ARGUMENT", []);
+    // Each unit within its own bound, all of them past the call's (checked before any unit is looked up).
+    const many = Array.from({ length: MAX_MISSING_HOOKS }, () => ({ hook: "update-status" }));
+    const units = Array.from({ length: MAX_MISSING_HOOKS_OF_UNITS / MAX_MISSING_HOOKS + 1 }, (_, i) => ({
+      unit: `wordpress/${i}`,
+      hooks: many,
+    }));
+    expect((await record("INVALID_ARGUMENT", units)).extensions).toMatchObject({ max: MAX_MISSING_HOOKS_OF_UNITS });
+    await record("NOT_FOUND", [fine, { unit: "wordpress/9", hooks: [{ hook: "update-status" }] }]);
+    expect(await a.revision()).toBe(before);
+    await l.setUnitDead("wordpress/1");
+    await record("NOT_ALIVE", [fine, { unit: "wordpress/1", hooks: [{ hook: "update-status" }] }]);
+    expect((await a.unit("wordpress/0")).runs).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentConnection } from "../src/agents/connection.js";
+import { passMissingHooks } from "../src/agents/gathered-calls.js";
 import { HookRunner } from "../src/agents/hooks/run-hook.js";
 import { HookOperations, type HookSurroundings } from "../src/agents/uniter/hook-operation.js";
 import { LocalState } from "../src/agents/uniter/local-state.js";
@@ -65,6 +66,7 @@ async function operationsOf(model: string, unit: string, surroundings = alone) {
     unit,
     tag,
     call: api.callerFor(token),
+    passMissing: (hooks, state) => passMissingHooks(api, { model, unit, hooks, state: { ...state } }, token),
     runner,
     charmDir: join(dataDir, "charm"),
     machineId: "0",

@@ -4,10 +4,13 @@
 import {
   EnterScopeDocument,
   EnterScopesDocument,
+  type HookTargetInput,
   IssueUnitCredentialsDocument,
   type IssueUnitCredentialsMutation,
   IssueUnitsCredentialsDocument,
   type MachineStatus,
+  RecordMissingHooksDocument,
+  RecordUnitsMissingHooksDocument,
   SetMachineStatusDocument,
   SetMachinesStatusDocument,
   SetUnitDeadDocument,
@@ -123,6 +126,43 @@ function unitDeadKind(api: AgentConnection): Gathered<UnitItem, void> {
     many: async (items, tokens) => {
       const input = { model: items[0]!.model, units: items.map((i) => i.unit) };
       return (await api.send(SetUnitsDeadDocument, { input }, tokens)).setUnitsDead.map(() => undefined);
+    },
+  };
+}
+
+export interface MissingHooksItem {
+  model: string;
+  unit: string;
+  hooks: HookTargetInput[];
+  /** The agent's state document after the last of them. */
+  state: Record<string, unknown>;
+}
+
+/** The server's most hooks in one recordUnitsMissingHooks call (MAX_MISSING_HOOKS_OF_UNITS). */
+const MOST_MISSING_HOOKS_A_CALL = 5000;
+/** An agent's missing hooks go gathered when a full bulk call of such items stays within the server's bound. */
+const MOST_GATHERED_HOOKS = MOST_MISSING_HOOKS_A_CALL / MOST_A_CALL;
+
+/**
+ * A unit agent moves past hooks its charm does not ship: recordMissingHooks, or recordUnitsMissingHooks for several
+ * agents. A long run of them (a hub joined by many units) goes alone.
+ */
+export function passMissingHooks(api: AgentConnection, item: MissingHooksItem, token: string): Promise<void> {
+  if (item.hooks.length > MOST_GATHERED_HOOKS) return api.request(RecordMissingHooksDocument, { input: item }, token).then(() => {});
+  return api.gather(missingHooksCalls(api), item.model, item, token);
+}
+
+const missingHooksCalls = onePerConnection(missingHooksKind);
+
+function missingHooksKind(api: AgentConnection): Gathered<MissingHooksItem, void> {
+  return {
+    most: MOST_A_CALL,
+    refusedAsAWhole,
+    one: async (item, token) => void (await api.send(RecordMissingHooksDocument, { input: item }, [token])),
+    many: async (items, tokens) => {
+      const input = { model: items[0]!.model, units: items.map(({ unit, hooks, state }) => ({ unit, hooks, state })) };
+      await api.send(RecordUnitsMissingHooksDocument, { input }, tokens);
+      return items.map(() => undefined);
     },
   };
 }

@@ -38,7 +38,7 @@ import {
 } from "../client/graphql.js";
 import { type AgentConnection, type Call, passesAgain } from "./connection.js";
 import { type DeployedAgent, type DeployedUnitView, Deployer, type UnitAgentCredentials } from "./deployer.js";
-import { scopeEntryCalls, scopeEntryGroup, unitCredentialsCalls, unitDeadCalls } from "./gathered-calls.js";
+import { passMissingHooks, scopeEntryCalls, scopeEntryGroup, unitCredentialsCalls, unitDeadCalls } from "./gathered-calls.js";
 import type { HookRunner } from "./hooks/run-hook.js";
 import { SerialPasses } from "./serial.js";
 import { HookOperations } from "./uniter/hook-operation.js";
@@ -139,6 +139,7 @@ export class UnitAgent implements DeployedAgent {
       unit,
       tag,
       call: this.call,
+      passMissing: (hooks, state) => passMissingHooks(api, { model, unit, hooks, state: { ...state } }, token),
       runner: options.runner,
       // Per model and unit: unit names repeat across models, and two agents must never share (or wipe) one directory.
       charmDir: join(options.dataDir, model, tag, "charm"),

@@ -5,10 +5,9 @@
 // (only if it succeeded), the agent's status and its state document.
 import { and, eq, isNull, type Placeholder, sql } from "drizzle-orm";
 import { hookRunRecorded } from "../changes/change.js";
-import { LifelineError, tooManyACall } from "../core/errors.js";
+import { LifelineError } from "../core/errors.js";
 import { HookResult, type ResolvedMode } from "../core/hooks.js";
 import { Life } from "../core/life.js";
-import { UnitAgentStatus } from "../core/machine.js";
 import { applicationOfUnit } from "../core/unit-name.js";
 import { hookRuns, relationEndpoints, relationScopes, relations } from "../db/schema.js";
 import { statement } from "../db/statement.js";
@@ -21,11 +20,11 @@ import { applySettingsWrites, type SettingsWrite } from "./hook-settings.js";
 import { unitOperationReading } from "./lookup.js";
 import { parseUnitName } from "./names.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
-import { leaveScopeOf, type ScopeToLeave, scopeToLeave } from "./scope.js";
+import { leaveScopeOf, type ScopeToLeave } from "./scope.js";
 import { nextSerials } from "./sequences.js";
 import { charmsOfUnits } from "./unit-agent-reads.js";
 import { type CharmHooks, charmHooksOf, charmHooksRead, knowsCharmOf } from "./unit-charms.js";
-import type { InModel, ModelKey, Tx } from "./write/index.js";
+import type { InModel, Tx } from "./write/index.js";
 
 /**
  * Runs kept per unit name, newest first, its removed units' included; older ones are deleted as new ones begin (the
@@ -74,23 +73,14 @@ interface HookReads {
   now: Date;
   /** The relations the input names, each with the unit's application's endpoint in it; a relation gone is absent. */
   relations: Map<number, string | null>;
-  /** For an operation that leaves the scopes of the -broken hooks it names: what leaving each decides on. */
-  leaving: Map<number, ScopeToLeave>;
 }
 
-const INTERRUPTED_MESSAGE = "interrupted: its agent began another hook before committing this one";
+export const INTERRUPTED_MESSAGE = "interrupted: its agent began another hook before committing this one";
 
 /** Relation ids an input names that can be looked up (a malformed one is refused by the checks, in their order). */
-const relationIdsNamed = (targets: readonly HookTarget[]) => [
+export const relationIdsNamed = (targets: readonly HookTarget[]) => [
   ...new Set(targets.map((t) => t.relation).filter((r): r is number => Number.isInteger(r) && r! >= 0 && r! <= 2 ** 31 - 1)),
 ];
-
-/** The scopes the -broken hooks among `targets` leave, each read once (scopeToLeave), sent together. */
-async function scopesToLeave(tx: Tx, model: ModelKey, unit: string, targets: readonly HookTarget[]): Promise<Map<number, ScopeToLeave>> {
-  const relations = relationIdsNamed(targets.filter((t) => t.hook.endsWith("-relation-broken")));
-  const reads = relations.map((id) => [id, scopeToLeave(tx, model, id, unit)] as const);
-  return new Map(await Promise.all(reads.map(async ([id, read]) => [id, await read] as const)));
-}
 
 /**
  * A unit agent's operation on its hooks. Everything its checks and its change rows need is read with the model's
@@ -104,16 +94,11 @@ function hookOperation<I extends InModel & { unit: string }, R>(
   targets: (input: I) => readonly HookTarget[],
   body: (tx: Tx, model: ModelRow, unit: UnitRow, reads: HookReads, input: I) => Promise<R>,
   check?: (input: I) => void,
-  /** It leaves the scope of each -broken hook it names (recordMissingHooks): the memberships are read with the lock. */
-  leavesBroken = false,
 ) {
   const footprint = (input: I): Footprint => {
-    const named = targets(input);
-    const left = leavesBroken ? relationIdsNamed(named.filter((t) => t.hook.endsWith("-relation-broken"))) : [];
     return touching(
       [entity.unit(input.unit), "write"],
-      ...relationIdsNamed(named).map((id) => [entity.relation(id), "read"] as const),
-      ...left.map((id) => [entity.relationMembers(id), "add"] as const),
+      ...relationIdsNamed(targets(input)).map((id) => [entity.relation(id), "read"] as const),
     );
   };
 
@@ -130,10 +115,9 @@ function hookOperation<I extends InModel & { unit: string }, R>(
         // Ids for the runs it records, with the time their rows take (nextSerials).
         nextSerials(tx, "hook_runs", "id", Math.max(1, named.length)),
         relationIds.length ? relationEndpointsOf(tx.db, { modelId: model.id, relations: relationIds, application }) : [],
-        leavesBroken ? scopesToLeave(tx, model, input.unit, named) : new Map<number, ScopeToLeave>(),
       ]);
     },
-    async (tx, model, unit, input, [charmRead, running, ids, named, leaving]) => {
+    async (tx, model, unit, input, [charmRead, running, ids, named]) => {
       const now = ids[0]!.now;
       // Remembered for another unit of that name (never, in practice): read now.
       const charm =
@@ -149,7 +133,6 @@ function hookOperation<I extends InModel & { unit: string }, R>(
           ids: ids.map((r) => r.value),
           now,
           relations: new Map(named.map((r) => [r.relation, r.endpoint])),
-          leaving,
         },
         input,
       );
@@ -169,7 +152,7 @@ export interface HookTarget {
 }
 
 /** A relation hook names a relation of its endpoint; a unit hook names none. A relation already gone is taken on trust (-departed and -broken run after a forced removal). */
-function checkHookTarget(
+export function checkHookTarget(
   relationsRead: ReadonlyMap<number, string | null>,
   unit: UnitRow,
   input: HookTarget,
@@ -213,37 +196,7 @@ const insertRunningHookRun = statement(runKeys, (db, p) =>
     .values({ id: p.id, modelId: p.modelId, unit: p.unit, hook: p.hook, relationId: p.relationId, remoteUnit: p.remoteUnit }),
 );
 
-const MISSING_MESSAGE = "the charm ships no such hook";
-
-/**
- * Hooks the charm does not ship: `missing` runs, begun and ended at once. One statement for all of a call's runs (their
- * fields as arrays, unnested in order), the same text whatever their count, so built and prepared once.
- */
-const insertMissingHookRuns = statement(["ids", "modelId", "unit", "hooks", "relationIds", "remoteUnits"], (db, p) =>
-  db.insert(hookRuns).select(
-    sql`select run.id, ${p.modelId}::uuid, ${p.unit}::text, run.hook, run.relation_id, run.remote_unit, ${HookResult.Missing}::text, ${MISSING_MESSAGE}::text, now(), now(),
-        null::timestamptz, 0
-      from unnest(${p.ids}::bigint[], ${p.hooks}::text[], ${p.relationIds}::int[], ${p.remoteUnits}::text[]) with ordinality
-        as run(id, hook, relation_id, remote_unit, n)
-      order by run.n`,
-  ),
-);
-
-/** Sends the insert of a call's missing runs (built by newRun), without waiting. */
-function insertMissingHookRunsOf(tx: Tx, runs: readonly HookRunRow[]): void {
-  const [first] = runs;
-  if (!first) return;
-  tx.defer(
-    insertMissingHookRuns(tx.db, {
-      ids: runs.map((r) => r.id),
-      modelId: first.modelId,
-      unit: first.unit,
-      hooks: runs.map((r) => r.hook),
-      relationIds: runs.map((r) => r.relationId),
-      remoteUnits: runs.map((r) => r.remoteUnit),
-    }),
-  );
-}
+export const MISSING_MESSAGE = "the charm ships no such hook";
 
 /** A new run's row, as its insert writes it: the id read ahead, begun (a missing one also ended) at the transaction's time. */
 function newRun(
@@ -358,7 +311,7 @@ export const beginHook = hookOperation(
  * record of a missing -broken, in the same transaction, so no crash falls between the hook and the leaving. A unit
  * already out of the scope (an agent that left first) changes nothing.
  */
-async function leaveBrokenScopes(
+export async function leaveBrokenScopes(
   tx: Tx,
   model: ModelRow,
   unit: string,
@@ -475,75 +428,3 @@ export const commitHook = unitOperationReading(
   },
   (input) => void parseRunId(input.run),
 );
-
-/** The most hooks one recordMissingHooks call takes. */
-export const MAX_MISSING_HOOKS = 1000;
-
-export interface RecordMissingHooksInput extends InModel {
-  unit: string;
-  /** In the order the agent passed them. */
-  hooks: readonly HookTarget[];
-  /** The agent's state document after the last of them. */
-  state?: Record<string, unknown> | null;
-}
-
-/**
- * The agent came to hooks its charm does not ship, and moved past them
- * (Juju's uniter logs "skipped missing hook" and commits its state). One
- * transaction records them all, in order, as `missing` runs that began and
- * ended together, makes the agent idle and saves its state: one round trip
- * where begin and commit would take two per hook. Refused, with nothing
- * recorded, for a hook the charm does ship (that one must run), for a hook
- * the charm cannot have, for a Dead unit and for a unit in error (its failed
- * hook comes first).
- */
-export const recordMissingHooks = hookOperation(
-  (input: RecordMissingHooksInput) => input.hooks,
-  async (tx, model, unit, reads, input: RecordMissingHooksInput): Promise<HookRunRow[]> => {
-    const { charm, endpoints, ships } = reads.charm;
-    if (unit.life === Life.Dead)
-      throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
-    if (unit.agentStatus === UnitAgentStatus.Error)
-      throw new LifelineError("UNIT_IN_ERROR", `unit ${unit.name} is in error: its failed hook comes first (resolveUnit)`, {
-        hook: unit.agentStatusData.hook ?? null,
-      });
-    const recorded: HookRunRow[] = [];
-    // One check per distinct target: a principal's hub joins many units of one relation.
-    const checked = new Set<string>();
-    for (const target of input.hooks) {
-      const parsed = parseHookName(target.hook, endpoints, charm);
-      if (ships(parsed.name))
-        throw new LifelineError("INVALID_ARGUMENT", `charm "${charm}" ships hook "${parsed.name}": run it (beginHook, commitHook)`, {
-          hook: parsed.name,
-        });
-      const key = `${parsed.relation?.endpoint} ${target.relation}`;
-      checkHookTarget(reads.relations, unit, target, parsed.relation?.endpoint, parsed.relation?.kind, checked.has(key));
-      checked.add(key);
-      const run = {
-        hook: parsed.name,
-        relationId: parsed.relation ? target.relation! : null,
-        remoteUnit: parsed.relation ? (target.remoteUnit ?? null) : null,
-      };
-      recorded.push(newRun(model, unit, reads, recorded.length, run, true));
-    }
-    const state = input.state == null ? null : checkAgentState(input.state);
-
-    // Sent together with the COMMIT: the interrupted runs' end, the runs (one statement), the prune. Their changes
-    // are recorded in that order.
-    interruptRunning(tx, model, unit.name, reads);
-    insertMissingHookRunsOf(tx, recorded);
-    prune(tx, model, unit.name);
-    for (const run of recorded) tx.record(model.id, hookRunRecorded(run));
-    await leaveBrokenScopes(tx, model, unit.name, recorded, reads.leaving);
-    await updateAgent(tx, model, unit, idle, null);
-    if (state) saveAgentState(tx, model, unit.name, state);
-    return recorded;
-  },
-  checkHookCount,
-  true,
-);
-
-function checkHookCount(input: RecordMissingHooksInput): void {
-  if (input.hooks.length === 0) throw new LifelineError("INVALID_ARGUMENT", "recordMissingHooks needs at least one hook");
-  if (input.hooks.length > MAX_MISSING_HOOKS) throw tooManyACall("hooks", MAX_MISSING_HOOKS, input.hooks.length);
-}

@@ -91,9 +91,6 @@ export {
   HOOK_RUNS_KEPT,
   type HookCommitResult,
   type HookTarget,
-  MAX_MISSING_HOOKS,
-  type RecordMissingHooksInput,
-  recordMissingHooks,
 } from "./hook-runs.js";
 export type { SettingsWrite } from "./hook-settings.js";
 export { MAX_MACHINES_A_CALL, MAX_UNITS_A_CALL } from "./lookup.js";
@@ -120,6 +117,15 @@ export {
   setMachinesProvisioned,
   setMachinesStatus,
 } from "./machine.js";
+export {
+  MAX_MISSING_HOOKS,
+  MAX_MISSING_HOOKS_OF_UNITS,
+  type RecordMissingHooksInput,
+  type RecordUnitsMissingHooksInput,
+  recordMissingHooks,
+  recordUnitsMissingHooks,
+  type UnitMissingHooks,
+} from "./missing-hooks.js";
 export {
   type AddModelInput,
   addModel,

@@ -8,8 +8,8 @@
 import {
   BeginHookDocument,
   CommitHookDocument,
+  type HookTargetInput,
   LogHookDocument,
-  RecordMissingHooksDocument,
   SetWorkloadStatusDocument,
   UnitCharmDocument,
   type UnitCharmHooksFragment,
@@ -61,6 +61,8 @@ export interface HookOperationsConfig {
   tag: string;
   /** Sends an operation as the unit's agent. */
   call: Call;
+  /** Records hooks the charm does not ship as passed, with the state after them (perhaps gathered with other agents'). */
+  passMissing: (hooks: HookTargetInput[], state: StoredProgress) => Promise<void>;
   /** Runs hooks; one per process, shared by its agents. */
   runner: HookRunner;
   /** Where the unit's charm is written (a cache of what the API holds). */
@@ -159,7 +161,7 @@ export class HookOperations {
    * two round trips per join. A -broken among them leaves its scope with the record, as a commit does.
    */
   async passMissingHooks(first: Hook, local: LocalState, situation: Situation, shipped: ReadonlySet<string>): Promise<void> {
-    const { model, unit, tag, call, log } = this.config;
+    const { tag, passMissing, log } = this.config;
     const passed: Hook[] = [first];
     const next: StoredProgress = { ...copyProgress(local.progress), pending: null };
     applyHook(next, first, situation);
@@ -168,14 +170,10 @@ export class HookOperations {
       passed.push(hook);
       applyHook(next, hook, situation);
     }
-    await call(RecordMissingHooksDocument, {
-      input: {
-        model,
-        unit,
-        hooks: passed.map((h) => ({ hook: h.name, relation: h.relation?.id ?? null, remoteUnit: h.remoteUnit ?? null })),
-        state: next,
-      },
-    });
+    await passMissing(
+      passed.map((h) => ({ hook: h.name, relation: h.relation?.id ?? null, remoteUnit: h.remoteUnit ?? null })),
+      next,
+    );
     local.committed(next);
     log(`${tag}: no hook ${passed.map((h) => `${h.name}${h.remoteUnit ? ` (${h.remoteUnit})` : ""}`).join(", ")}`);
   }

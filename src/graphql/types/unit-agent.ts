@@ -21,8 +21,11 @@ import {
   hookRunsPage,
   logHook,
   MAX_MISSING_HOOKS,
+  MAX_MISSING_HOOKS_OF_UNITS,
+  MAX_UNITS_A_CALL,
   type PageWindow,
   recordMissingHooks,
+  recordUnitsMissingHooks,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { cursorConnection } from "../connections.js";
@@ -269,6 +272,29 @@ const RecordMissingHooksInput = builder.inputType("RecordMissingHooksInput", {
   }),
 });
 
+const UnitMissingHooksInput = builder.inputType("UnitMissingHooksInput", {
+  fields: (t) => ({
+    unit: t.string({ required: true }),
+    hooks: t.field({
+      type: [HookTargetInput],
+      required: true,
+      description: `In the order the agent came to them; 1 to ${MAX_MISSING_HOOKS}.`,
+    }),
+    state: t.field({ type: "JSONObject", description: "The agent's state document after the last of them." }),
+  }),
+});
+
+const RecordUnitsMissingHooksInput = builder.inputType("RecordUnitsMissingHooksInput", {
+  fields: (t) => ({
+    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
+    units: t.field({
+      type: [UnitMissingHooksInput],
+      required: true,
+      description: `At least one, at most ${MAX_UNITS_A_CALL}, each unit once; at most ${MAX_MISSING_HOOKS_OF_UNITS} hooks in all.`,
+    }),
+  }),
+});
+
 const RelationSettingsWriteInput = builder.inputType("RelationSettingsWriteInput", {
   description: "A hook's relation-set writes to the unit's own settings in one relation.",
   fields: (t) => ({
@@ -346,5 +372,16 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: RecordMissingHooksInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgent: input }),
     resolve: (_root, { input }, ctx) => recordMissingHooks(ctx.db, input),
+  }),
+  recordUnitsMissingHooks: t.field({
+    type: [HookRunRef],
+    description:
+      "recordMissingHooks for several units in one transaction, in the order named: all or nothing, the first refusal in that order " +
+      "refusing the call; every unit's runs, in order. Each unit's own agent may ask, so the agents one process hosts may send their " +
+      "calls together: `extensions.authorizations` lists each agent's bearer token, in the units' order, and each unit is checked against " +
+      "its own (FORBIDDEN if any may not).",
+    args: { input: t.arg({ type: RecordUnitsMissingHooksInput, required: true }) },
+    authScopes: (_root, { input }) => ({ unitAgents: { model: input.model, units: input.units.map((u) => u.unit) } }),
+    resolve: async (_root, { input }, ctx) => (await recordUnitsMissingHooks(ctx.db, input)).flat(),
   }),
 }));

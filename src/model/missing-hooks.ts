@@ -1,0 +1,408 @@
+// Hooks a unit's charm does not ship (Juju's uniter logs "skipped missing hook" and commits its state): its agent moves
+// past them in one call, recorded as `missing` runs. The agents one process hosts send theirs together
+// (recordUnitsMissingHooks), so what a call reads and writes takes a statement each however many units it stands for.
+import { and, eq, sql } from "drizzle-orm";
+import { hookRunRecorded, unitAgentChanged } from "../changes/change.js";
+import { LifelineError, tooManyACall } from "../core/errors.js";
+import { HookResult } from "../core/hooks.js";
+import { Life } from "../core/life.js";
+import { UnitAgentStatus } from "../core/machine.js";
+import { applicationOfUnit } from "../core/unit-name.js";
+import { hookRuns, relationEndpoints, relationScopes, relations, unitAgentStates, units } from "../db/schema.js";
+import { sentAhead } from "../db/sent-ahead.js";
+import { statement } from "../db/statement.js";
+import { type CheckedAgentState, checkAgentState } from "./agent-state.js";
+import { idle } from "./agent-status.js";
+import { entity, touching } from "./footprint.js";
+import { parseHookName } from "./hook-names.js";
+import {
+  checkHookTarget,
+  HOOK_RUNS_KEPT,
+  type HookTarget,
+  INTERRUPTED_MESSAGE,
+  leaveBrokenScopes,
+  MISSING_MESSAGE,
+  relationIdsNamed,
+} from "./hook-runs.js";
+import { getUnits } from "./lookup.js";
+import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
+import type { ScopeToLeave } from "./scope.js";
+import { nextSerials } from "./sequences.js";
+import { charmsOfUnits } from "./unit-agent-reads.js";
+import { charmHooksOf, charmHooksRead, knowsCharmOf } from "./unit-charms.js";
+import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./write/index.js";
+
+/** The most hooks one unit passes in a call. */
+export const MAX_MISSING_HOOKS = 1000;
+/** The most hooks one call records for all its units together. */
+export const MAX_MISSING_HOOKS_OF_UNITS = 5000;
+
+/** The hooks one unit's agent moves past. */
+export interface UnitMissingHooks {
+  unit: string;
+  /** In the order the agent passed them. */
+  hooks: readonly HookTarget[];
+  /** The agent's state document after the last of them. */
+  state?: Record<string, unknown> | null;
+}
+
+export interface RecordMissingHooksInput extends InModel, UnitMissingHooks {}
+
+export interface RecordUnitsMissingHooksInput extends InModel {
+  units: readonly UnitMissingHooks[];
+}
+
+/**
+ * The agent came to hooks its charm does not ship, and moved past them
+ * (Juju's uniter logs "skipped missing hook" and commits its state). One
+ * transaction records them all, in order, as `missing` runs that began and
+ * ended together, makes the agent idle and saves its state: one round trip
+ * where begin and commit would take two per hook. Refused, with nothing
+ * recorded, for a hook the charm does ship (that one must run), for a hook
+ * the charm cannot have, for a Dead unit and for a unit in error (its failed
+ * hook comes first). The one-unit case of recordUnitsMissingHooks.
+ */
+export const recordMissingHooks = modelOperationReading(
+  "any",
+  (tx, model, input: RecordMissingHooksInput) => missingReads(tx, model, [input]),
+  async (tx, model, input, reads) => (await missingRecorded(tx, model, reads, [input]))[0]!,
+  (input) => missingFootprint([input]),
+);
+
+/**
+ * recordMissingHooks for several units in one transaction, in the order named: all or nothing, the first refusal in
+ * that order refusing the call. Their agents' calls gathered into one (src/agents/gathered-calls.ts). Each unit's runs,
+ * in its order.
+ */
+export const recordUnitsMissingHooks = modelOperationReading(
+  "any",
+  (tx, model, input: RecordUnitsMissingHooksInput) => missingReads(tx, model, input.units),
+  (tx, model, input, reads) => missingRecorded(tx, model, reads, input.units),
+  (input) => missingFootprint(input.units),
+);
+
+/**
+ * Its footprint (footprint.ts): each unit's runs, agent status and state are its own; of each relation named, the row
+ * and endpoints are read; a -broken hook's relation has one taken from its member count, as leaveScope does (the last
+ * member of a Dying relation, which removes it, takes a turn alone).
+ */
+function missingFootprint(calls: readonly UnitMissingHooks[]) {
+  const targets = calls.flatMap((c) => c.hooks);
+  return touching(
+    ...calls.map((c) => [entity.unit(c.unit), "write"] as const),
+    ...relationIdsNamed(targets).map((id) => [entity.relation(id), "read"] as const),
+    ...relationIdsNamed(brokenOf(targets)).map((id) => [entity.relationMembers(id), "add"] as const),
+  );
+}
+
+const brokenOf = (targets: readonly HookTarget[]) => targets.filter((t) => t.hook.endsWith("-relation-broken"));
+
+function checkHookCounts(calls: readonly UnitMissingHooks[]): void {
+  for (const { hooks } of calls) {
+    if (hooks.length === 0) throw new LifelineError("INVALID_ARGUMENT", "recordMissingHooks needs at least one hook");
+    if (hooks.length > MAX_MISSING_HOOKS) throw tooManyACall("hooks", MAX_MISSING_HOOKS, hooks.length);
+  }
+  const total = calls.reduce((sum, c) => sum + c.hooks.length, 0);
+  if (total > MAX_MISSING_HOOKS_OF_UNITS) throw tooManyACall("hooks of all units", MAX_MISSING_HOOKS_OF_UNITS, total);
+}
+
+/**
+ * Everything the checks and the change rows need, read with the model's lock in one round trip: the units, the charms
+ * this process does not know yet, their running runs, the new runs' ids, the relations named (each with every unit's
+ * application's endpoint in it) and the memberships the -broken hooks leave. So the writes go out with the COMMIT.
+ */
+async function missingReads(tx: Tx, model: ModelKey, calls: readonly UnitMissingHooks[]) {
+  checkHookCounts(calls);
+  const names = calls.map((c) => c.unit);
+  const modelId = model.id;
+  const targets = calls.flatMap((c) => c.hooks);
+  const relationIds = relationIdsNamed(targets);
+  const broken = calls.flatMap((c) => relationIdsNamed(brokenOf(c.hooks)).map((relation) => ({ relation, unit: c.unit })));
+  const unknown = names.filter((name) => !knowsCharmOf(modelId, name));
+  const none = Promise.resolve([]);
+  return {
+    units: sentAhead(getUnits(tx, model, names)),
+    charms: unknown.length ? sentAhead(charmsOfUnits(tx.db, { modelId, names: unknown })) : none,
+    running: sentAhead(runningRunsOfUnits(tx.db, { modelId, units: names })),
+    ids: sentAhead(nextSerials(tx, "hook_runs", "id", targets.length)),
+    endpoints: relationIds.length
+      ? sentAhead(
+          endpointsOfApplications(tx.db, { modelId, relations: relationIds, applications: [...new Set(names.map(applicationOfUnit))] }),
+        )
+      : none,
+    members: broken.length
+      ? sentAhead(membersOfPairs(tx.db, { modelId, relations: broken.map((b) => b.relation), units: broken.map((b) => b.unit) }))
+      : none,
+    leftRelations: broken.length ? sentAhead(relationsByIds(tx.db, { modelId, ids: relationIdsNamed(brokenOf(targets)) })) : none,
+  };
+}
+
+type MissingReads = Awaited<ReturnType<typeof missingReads>>;
+
+/** Each unit's runs recorded, in order; its agent idle and its state saved. Refused at the first unit that may not. */
+async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, calls: readonly UnitMissingHooks[]): Promise<HookRunRow[][]> {
+  const rows = await reads.units;
+  const charms = new Map((await reads.charms).map((c) => [c.unit, c.charm]));
+  // Remembered for another unit of that name (never, in practice): read now.
+  const stale = rows.filter((unit) => !charmHooksOf(unit) && !charms.has(unit.name)).map((unit) => unit.name);
+  if (stale.length) for (const c of await charmsOfUnits(tx.db, { modelId: model.id, names: stale })) charms.set(c.unit, c.charm);
+  const running = grouped(await reads.running, (r) => r.unit);
+  const ids = await reads.ids;
+  const now = ids[0]!.now;
+  const endpointRows = await reads.endpoints;
+  const relationsFound = new Set(endpointRows.map((r) => r.relation));
+  const endpointOf = new Map(endpointRows.filter((r) => r.application).map((r) => [`${r.relation} ${r.application}`, r.endpoint]));
+  const members = new Map((await reads.members).map((m) => [`${m.relationId} ${m.unit}`, m]));
+  const leftRelations = new Map((await reads.leftRelations).map((r) => [r.id, r]));
+
+  let next = 0;
+  const recorded: HookRunRow[][] = [];
+  const states: { unit: string; state: CheckedAgentState }[] = [];
+  for (const [i, unit] of rows.entries()) {
+    const call = calls[i]!;
+    const named = new Map([...relationsFound].map((id) => [id, endpointOf.get(`${id} ${unit.application}`) ?? null]));
+    const runs = missingRuns(unit, charms.get(unit.name), named, call.hooks, (run) => ({ ...run, id: ids[next++]!.value, now }));
+    if (call.state != null) states.push({ unit: unit.name, state: checkAgentState(call.state) });
+    recorded.push(runs);
+  }
+
+  // Sent together with the COMMIT: the interrupted runs' end, the runs (one statement), the prune, the agents' status
+  // and state. Each unit's changes recorded in that order: its interrupted runs, its runs, the scopes it left, its agent.
+  const interrupted = rows.flatMap((unit) => running.get(unit.name) ?? []);
+  if (interrupted.length) tx.defer(interruptRunsOf(tx.db, { ids: interrupted.map((r) => r.id) }));
+  const all = recorded.flat();
+  tx.defer(insertMissingRuns(tx.db, runColumns(all)));
+  tx.defer(pruneRunsOf(tx.db, { modelId: model.id, units: rows.map((u) => u.name) }));
+  const idled: { unit: UnitRow; restamp: boolean }[] = [];
+  for (const [i, unit] of rows.entries()) {
+    for (const run of running.get(unit.name) ?? [])
+      tx.record(model.id, hookRunRecorded({ ...run, result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: now }));
+    for (const run of recorded[i]!) tx.record(model.id, hookRunRecorded(run));
+    const leaving = new Map<number, ScopeToLeave>(
+      relationIdsNamed(brokenOf(calls[i]!.hooks)).map((id) => [
+        id,
+        { member: members.get(`${id} ${unit.name}`), relation: leftRelations.get(id) },
+      ]),
+    );
+    await leaveBrokenScopes(tx, model, unit.name, recorded[i]!, leaving);
+    const idling = idleChange(unit);
+    if (idling) {
+      const since = idling.restamp ? now : unit.agentSince;
+      tx.record(
+        model.id,
+        unitAgentChanged({
+          ...unit,
+          agentStatus: idle.status,
+          agentMessage: idle.message,
+          agentStatusData: idle.data,
+          agentSince: since,
+          resolved: null,
+        }),
+      );
+      idled.push({ unit, restamp: idling.restamp });
+    }
+  }
+  if (idled.length)
+    tx.defer(
+      agentsIdled(tx.db, {
+        modelId: model.id,
+        names: idled.map((u) => u.unit.name),
+        restamp: idled.map((u) => u.restamp),
+        since: now.toISOString(),
+      }),
+    );
+  if (states.length)
+    tx.defer(
+      statesSaved(tx.db, {
+        modelId: model.id,
+        units: states.map((s) => s.unit),
+        states: states.map((s) => s.state.json),
+      }),
+    );
+  return recorded;
+}
+
+/** One unit's missing runs, checked in order: refused for a Dead unit, a unit in error, a hook its charm ships or cannot have. */
+function missingRuns(
+  unit: UnitRow,
+  charmRead: Parameters<typeof charmHooksRead>[1] | undefined,
+  relationsRead: ReadonlyMap<number, string | null>,
+  hooks: readonly HookTarget[],
+  newRun: (run: Pick<HookRunRow, "hook" | "relationId" | "remoteUnit">) => Pick<HookRunRow, "hook" | "relationId" | "remoteUnit"> & {
+    id: number;
+    now: Date;
+  },
+): HookRunRow[] {
+  const { charm, endpoints, ships } = charmHooksOf(unit) ?? charmHooksRead(unit, charmRead!);
+  if (unit.life === Life.Dead)
+    throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
+  if (unit.agentStatus === UnitAgentStatus.Error)
+    throw new LifelineError("UNIT_IN_ERROR", `unit ${unit.name} is in error: its failed hook comes first (resolveUnit)`, {
+      hook: unit.agentStatusData.hook ?? null,
+    });
+  const runs: HookRunRow[] = [];
+  // One check per distinct target: a principal's hub joins many units of one relation.
+  const checked = new Set<string>();
+  for (const target of hooks) {
+    const parsed = parseHookName(target.hook, endpoints, charm);
+    if (ships(parsed.name))
+      throw new LifelineError("INVALID_ARGUMENT", `charm "${charm}" ships hook "${parsed.name}": run it (beginHook, commitHook)`, {
+        hook: parsed.name,
+      });
+    const key = `${parsed.relation?.endpoint} ${target.relation}`;
+    checkHookTarget(relationsRead, unit, target, parsed.relation?.endpoint, parsed.relation?.kind, checked.has(key));
+    checked.add(key);
+    const { id, now, ...run } = newRun({
+      hook: parsed.name,
+      relationId: parsed.relation ? target.relation! : null,
+      remoteUnit: parsed.relation ? (target.remoteUnit ?? null) : null,
+    });
+    runs.push({
+      id,
+      modelId: unit.modelId,
+      unit: unit.name,
+      ...run,
+      result: HookResult.Missing,
+      message: MISSING_MESSAGE,
+      startedAt: now,
+      endedAt: now,
+      unitRemovedAt: null,
+      logLines: 0,
+    });
+  }
+  return runs;
+}
+
+/** Whether making the unit's agent idle (its resolution cleared) changes it, and whether its status's time moves with it. */
+function idleChange(unit: UnitRow): { restamp: boolean } | null {
+  const restamp =
+    unit.agentStatus !== idle.status || unit.agentMessage !== idle.message || Object.keys(unit.agentStatusData ?? {}).length !== 0;
+  return restamp || unit.resolved !== null ? { restamp } : null;
+}
+
+function grouped<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) groups.set(key(row), [...(groups.get(key(row)) ?? []), row]);
+  return groups;
+}
+
+const runColumns = (runs: readonly HookRunRow[]) => ({
+  ids: runs.map((r) => r.id),
+  modelId: runs[0]!.modelId,
+  units: runs.map((r) => r.unit),
+  hooks: runs.map((r) => r.hook),
+  relationIds: runs.map((r) => r.relationId),
+  remoteUnits: runs.map((r) => r.remoteUnit),
+});
+
+/** The units' runs still `running`: a new run ends them `interrupted` (their agent restarted mid-hook). */
+const runningRunsOfUnits = statement(["modelId", "units"], (db, p) =>
+  db
+    .select()
+    .from(hookRuns)
+    .where(
+      and(
+        eq(hookRuns.modelId, p.modelId),
+        sql`${hookRuns.unit} = any(${p.units}::text[])`,
+        sql`${hookRuns.unitRemovedAt} is null`,
+        eq(hookRuns.result, HookResult.Running),
+      ),
+    ),
+);
+
+const interruptRunsOf = statement(["ids"], (db, p) =>
+  db
+    .update(hookRuns)
+    .set({ result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: sql`now()` })
+    .where(sql`${hookRuns.id} = any(${p.ids}::bigint[])`),
+);
+
+/** The runs, begun and ended at once: their fields as arrays, unnested in order, one text whatever their count. */
+const insertMissingRuns = statement(["ids", "modelId", "units", "hooks", "relationIds", "remoteUnits"], (db, p) =>
+  db.insert(hookRuns).select(
+    sql`select run.id, ${p.modelId}::uuid, run.unit, run.hook, run.relation_id, run.remote_unit, ${HookResult.Missing}::text, ${MISSING_MESSAGE}::text, now(), now(),
+        null::timestamptz, 0
+      from unnest(${p.ids}::bigint[], ${p.units}::text[], ${p.hooks}::text[], ${p.relationIds}::int[], ${p.remoteUnits}::text[]) with ordinality
+        as run(id, unit, hook, relation_id, remote_unit, n)
+      order by run.n`,
+  ),
+);
+
+/** Keeps each unit name's latest HOOK_RUNS_KEPT runs (its removed units' among them: one bound per name). */
+const pruneRunsOf = statement(["modelId", "units"], (db, p) =>
+  db.delete(hookRuns).where(
+    and(
+      eq(hookRuns.modelId, p.modelId),
+      sql`${hookRuns.id} in (
+        select old.id from (
+          select h.id, row_number() over (partition by h.unit order by h.id desc) as n
+          from ${hookRuns} h where h.model_id = ${p.modelId} and h.unit = any(${p.units}::text[])
+        ) old where old.n > ${HOOK_RUNS_KEPT})`,
+    ),
+  ),
+);
+
+/** Relations (by id), if they exist, each with the endpoint of each of `applications` in it (a row with none when none is). */
+const endpointsOfApplications = statement(["modelId", "relations", "applications"], (db, p) =>
+  db
+    .select({ relation: relations.id, application: relationEndpoints.application, endpoint: relationEndpoints.name })
+    .from(relations)
+    .leftJoin(
+      relationEndpoints,
+      and(
+        eq(relationEndpoints.modelId, relations.modelId),
+        eq(relationEndpoints.relationId, relations.id),
+        sql`${relationEndpoints.application} = any(${p.applications}::text[])`,
+      ),
+    )
+    .where(and(eq(relations.modelId, p.modelId), sql`${relations.id} = any(${p.relations}::int[])`)),
+);
+
+/** The memberships of (relation, unit) pairs, given as two arrays in step. */
+const membersOfPairs = statement(["modelId", "relations", "units"], (db, p) =>
+  db
+    .select()
+    .from(relationScopes)
+    .where(
+      and(
+        eq(relationScopes.modelId, p.modelId),
+        sql`(${relationScopes.relationId}, ${relationScopes.unit}) in (select * from unnest(${p.relations}::int[], ${p.units}::text[]))`,
+      ),
+    ),
+);
+
+const relationsByIds = statement(["modelId", "ids"], (db, p) =>
+  db
+    .select()
+    .from(relations)
+    .where(and(eq(relations.modelId, p.modelId), sql`${relations.id} = any(${p.ids}::int[])`)),
+);
+
+/** The units' agents idle, their resolution cleared; the status's time moved where the status changed (`restamp`). */
+const agentsIdled = statement(["modelId", "names", "restamp", "since"], (db, p) =>
+  db
+    .update(units)
+    .set({
+      agentStatus: UnitAgentStatus.Idle,
+      agentMessage: "",
+      agentStatusData: {},
+      resolved: null,
+      agentSince: sql`case when given.restamp then ${p.since}::timestamptz else ${units.agentSince} end`,
+    })
+    .from(sql`unnest(${p.names}::text[], ${p.restamp}::bool[]) as given(name, restamp)`)
+    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = given.name`)),
+);
+
+// The text goes in as it is: the jsonb column's own mapping would stringify each document a second time.
+const statesSaved = statement(["modelId", "units", "states"], (db, p) =>
+  db
+    .insert(unitAgentStates)
+    .select(
+      sql`select ${p.modelId}::uuid, given.unit, given.state::jsonb, now()
+        from unnest(${p.units}::text[], ${p.states}::text[]) as given(unit, state)`,
+    )
+    .onConflictDoUpdate({
+      target: [unitAgentStates.modelId, unitAgentStates.unit],
+      set: { state: sql`excluded.state`, updatedAt: sql`now()` },
+    }),
+);
