@@ -243,6 +243,29 @@ describe("recordUnitsMissingHooks (several unit agents' recordMissingHooks in on
     expect((await api.ok(MEMBERS, { model, id: peer })).model.relation).toEqual({ unitCount: 0, members: [] });
   });
 
+  it("seed 001: the last of its units to leave a Dying relation removes it, when they leave in one call", async () => {
+    const { model, l } = await scene();
+    // Neither side ships its -broken hook: wordpress's website-relation-broken, haproxy's reverseproxy-relation-broken.
+    await deploy(api, model, { charm: "haproxy", numUnits: 2 });
+    const proxy = (await integrate(api, model, "wordpress:website", "haproxy:reverseproxy")).id as number;
+    for (const unit of ["wordpress/0", "haproxy/0", "haproxy/1"]) await l.enter(proxy, unit, "10.0.0.5");
+    await api.ok(`mutation ($input: RemoveRelationInput!) { removeRelation(input: $input) { outcome } }`, {
+      input: { model, relations: [String(proxy)] },
+    });
+    expect((await api.ok(MEMBERS, { model, id: proxy })).model.relation.unitCount).toBe(3);
+    await api.ok(RECORD_UNITS_MISSING_HOOKS, {
+      input: {
+        model,
+        units: [
+          { unit: "haproxy/1", hooks: [{ hook: "reverseproxy-relation-broken", relation: proxy }] },
+          { unit: "wordpress/0", hooks: [{ hook: "website-relation-broken", relation: proxy }] },
+          { unit: "haproxy/0", hooks: [{ hook: "reverseproxy-relation-broken", relation: proxy }] },
+        ],
+      },
+    });
+    expect(await api.refused("NOT_FOUND", MEMBERS, { model, id: proxy })).toBeDefined();
+  });
+
   it("is FORBIDDEN, recording nothing, when one unit is not its item's agent's", async () => {
     const { model, a, token } = await withTokens();
     const before = await a.revision();

@@ -297,9 +297,11 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
   });
 
   it("recordMissingHooks with a -broken: its membership and relation with the lock too; leaving the scope with the commit", async () => {
-    const unit = await newUnit();
-    await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.4" });
+    const [first, unit] = [await newUnit(), await newUnit()];
+    for (const u of [first, unit]) await enterScope(store.db, { model, relation, unit: u, privateAddress: "10.0.0.4" });
     const hooks = [{ hook: "cache-relation-broken", relation }];
+    // The first describes the statements this process had not sent yet (a round trip each, once): the second is as every later one.
+    await recordMissingHooks(store.db, { model, unit: first, hooks });
     expect(await roundTrips(() => recordMissingHooks(store.db, { model, unit, hooks }))).toBe(2);
   });
 

@@ -185,6 +185,9 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
       ]),
     );
     await leaveBrokenScopes(tx, model, unit.name, recorded[i]!, leaving);
+    // The next unit leaving one of these relations finds it with this one gone (the last to leave a Dying one removes it).
+    for (const [id, { member, relation }] of leaving)
+      if (member && relation) leftRelations.set(id, { ...relation, unitCount: relation.unitCount - 1 });
     const idling = idleChange(unit);
     if (idling) {
       const since = idling.restamp ? now : unit.agentSince;
@@ -207,7 +210,7 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
       agentsIdled(tx.db, {
         modelId: model.id,
         names: idled.map((u) => u.unit.name),
-        restamp: idled.map((u) => u.restamp),
+        restamped: idled.filter((u) => u.restamp).map((u) => u.unit.name),
         since: now.toISOString(),
       }),
     );
@@ -378,8 +381,8 @@ const relationsByIds = statement(["modelId", "ids"], (db, p) =>
     .where(and(eq(relations.modelId, p.modelId), sql`${relations.id} = any(${p.ids}::int[])`)),
 );
 
-/** The units' agents idle, their resolution cleared; the status's time moved where the status changed (`restamp`). */
-const agentsIdled = statement(["modelId", "names", "restamp", "since"], (db, p) =>
+/** The units' agents idle, their resolution cleared; the status's time moved for those whose status changed (`restamped`). */
+const agentsIdled = statement(["modelId", "names", "restamped", "since"], (db, p) =>
   db
     .update(units)
     .set({
@@ -387,10 +390,9 @@ const agentsIdled = statement(["modelId", "names", "restamp", "since"], (db, p) 
       agentMessage: "",
       agentStatusData: {},
       resolved: null,
-      agentSince: sql`case when given.restamp then ${p.since}::timestamptz else ${units.agentSince} end`,
+      agentSince: sql`case when ${units.name} = any(${p.restamped}::text[]) then ${p.since}::timestamptz else ${units.agentSince} end`,
     })
-    .from(sql`unnest(${p.names}::text[], ${p.restamp}::bool[]) as given(name, restamp)`)
-    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = given.name`)),
+    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names}::text[])`)),
 );
 
 // The text goes in as it is: the jsonb column's own mapping would stringify each document a second time.
