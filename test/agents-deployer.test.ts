@@ -7,7 +7,7 @@ import type { DocumentNode } from "graphql";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentConnection } from "../src/agents/connection.js";
 import { type DeployedAgent, type DeployedUnitView, Deployer, type UnitAgentCredentials } from "../src/agents/deployer.js";
-import { unitCredentialsCalls } from "../src/agents/gathered-calls.js";
+import { deadUnitRemovalCalls, unitCredentialsCalls } from "../src/agents/gathered-calls.js";
 import { issueMachineCredentials } from "../src/model/index.js";
 import { provisionMachines } from "./support/fixtures.js";
 import { useLiveServer } from "./support/streams.js";
@@ -90,6 +90,10 @@ async function scene(options: { startFails?: (unit: string) => boolean } = {}) {
     credentialsFor: (unit) => {
       sent.push("IssueUnitCredentials");
       return api.gather(unitCredentialsCalls(api), model, { model, unit }, token);
+    },
+    removeDead: (unit) => {
+      sent.push("RemoveDeadUnit");
+      return api.gather(deadUnitRemovalCalls(api), model, { model, unit }, token);
     },
     responsibleFor: (_, unit) => unit.principal === null && unit.machineId === "1",
     noun: "unit",

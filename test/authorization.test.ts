@@ -200,6 +200,12 @@ const operations: Record<string, Operation> = {
     query: `mutation ($input: UnitTargetInput!) { removeDeadUnit(input: $input) }`,
     variables: (target, who) => input({ unit: target === "own" ? (deployed[who] ?? "wordpress/1") : "mysql/0" }),
   },
+  removeDeadUnits: {
+    responsible: ["machine agent", "unit agent"],
+    query: `mutation ($input: AgentUnitsInput!) { removeDeadUnits(input: $input) }`,
+    // As removeDeadUnit; several deployers' calls in one request: test/gathered-agents.test.ts.
+    variables: (target, who) => input({ units: [target === "own" ? (deployed[who] ?? "wordpress/1") : "mysql/0"] }),
+  },
   issueUnitCredentials: {
     responsible: ["machine agent", "unit agent"],
     query: `mutation ($input: AgentUnitInput!) { issueUnitCredentials(input: $input) { tag } }`,

@@ -321,3 +321,58 @@ describe("setUnitsDead for several unit agents", () => {
     expect((await lives(model))["mysql/0"]).toBe("ALIVE");
   });
 });
+
+const REMOVE_DEAD = `mutation ($input: AgentUnitsInput!) { removeDeadUnits(input: $input) }`;
+const APPLICATION = `query ($model: String!) { model(name: $model) { application(name: "wordpress") { life unitCount } units(first: 100) { edges { node { name } } } } }`;
+
+describe("removeDeadUnits for several deployers", () => {
+  const state = async (model: string) => {
+    const { application, units } = (await api.ok(APPLICATION, { model })).model;
+    return { application, units: units.edges.map((e: any) => e.node.name).sort() };
+  };
+
+  it("removes each Dead unit, each item checked against its own deployer's token", async () => {
+    const { model, token } = await deployed();
+    for (const unit of ["wordpress/0", "wordpress/1"]) await lifecycle(api, model).setUnitDead(unit);
+    const result = await api.requestAs(
+      token["2"]!,
+      REMOVE_DEAD,
+      { input: { model, units: ["wordpress/1", "wordpress/0"] } },
+      { authorizations: [bearer(token["2"]!), bearer(token["1"]!)] },
+    );
+    expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    expect(await state(model)).toEqual({ application: { life: "ALIVE", unitCount: 0 }, units: [] });
+  });
+
+  it("seed 000: the last units of a Dying application, removed in one call, take it with them", async () => {
+    const { model } = await deployed();
+    await api.ok(`mutation ($input: RemoveApplicationInput!) { removeApplication(input: $input) { outcome } }`, {
+      input: { model, applications: ["wordpress"] },
+    });
+    for (const unit of ["wordpress/0", "wordpress/1"]) await lifecycle(api, model).setUnitDead(unit);
+    await api.ok(REMOVE_DEAD, { input: { model, units: ["wordpress/0", "wordpress/1"] } });
+    expect(await api.refused("NOT_FOUND", APPLICATION, { model })).toBeDefined();
+  });
+
+  it("is FORBIDDEN, removing nothing, when one unit is not its item's deployer's", async () => {
+    const { model, token } = await deployed();
+    for (const unit of ["wordpress/0", "wordpress/1"]) await lifecycle(api, model).setUnitDead(unit);
+    const result = await api.requestAs(
+      token["1"]!,
+      REMOVE_DEAD,
+      { input: { model, units: ["wordpress/0", "wordpress/1"] } },
+      { authorizations: [bearer(token["1"]!), bearer(token["1"]!)] },
+    );
+    expect(result.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect((await state(model)).units).toEqual(["wordpress/0", "wordpress/1"]);
+  });
+
+  it("refuses the whole call, removing nothing, for a unit not Dead (NOT_DEAD), named twice or not found", async () => {
+    const { model } = await deployed();
+    await lifecycle(api, model).setUnitDead("wordpress/0");
+    expect(await api.refused("NOT_DEAD", REMOVE_DEAD, { input: { model, units: ["wordpress/0", "wordpress/1"] } })).toBeDefined();
+    expect(await api.refused("INVALID_ARGUMENT", REMOVE_DEAD, { input: { model, units: ["wordpress/0", "wordpress/0"] } })).toBeDefined();
+    expect(await api.refused("NOT_FOUND", REMOVE_DEAD, { input: { model, units: ["wordpress/0", "wordpress/9"] } })).toBeDefined();
+    expect(await state(model)).toEqual({ application: { life: "ALIVE", unitCount: 2 }, units: ["wordpress/0", "wordpress/1"] });
+  });
+});

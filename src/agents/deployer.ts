@@ -47,6 +47,8 @@ export interface DeployerConfig<A extends DeployedAgent> {
   call: Call;
   /** Asks, as the deploying agent, for a unit's agent's credentials (gathered with other deployers': gathered-calls.ts). */
   credentialsFor: (unit: string) => Promise<IssuedUnitCredentials>;
+  /** Removes, as the deploying agent, a Dead unit it deployed (gathered with other deployers' removals). */
+  removeDead: (unit: string) => Promise<void>;
   /** The units it deploys, of those on the machine. */
   responsibleFor: (name: string, unit: DeployedUnitView) => boolean;
   /** What its log lines call them ("unit", "subordinate"). */
@@ -96,7 +98,7 @@ export class Deployer<A extends DeployedAgent> {
         if (unit.life === "DEAD") {
           this.agents.get(name)?.stop();
           this.agents.delete(name);
-          await call(RemoveDeadUnitDocument, { input: { model, unit: name } });
+          await this.config.removeDead(name);
           this.removed.add(name);
           log(`${tag}: recalled and removed ${noun} ${name}`);
         } else if (!deployed && unit.life !== "ALIVE") {

@@ -11,6 +11,8 @@ import {
   type MachineStatus,
   RecordMissingHooksDocument,
   RecordUnitsMissingHooksDocument,
+  RemoveDeadUnitDocument,
+  RemoveDeadUnitsDocument,
   SetMachineStatusDocument,
   SetMachinesStatusDocument,
   SetUnitDeadDocument,
@@ -162,6 +164,21 @@ function missingHooksKind(api: AgentConnection): Gathered<MissingHooksItem, void
     many: async (items, tokens) => {
       const input = { model: items[0]!.model, units: items.map(({ unit, hooks, state }) => ({ unit, hooks, state })) };
       await api.send(RecordUnitsMissingHooksDocument, { input }, tokens);
+      return items.map(() => undefined);
+    },
+  };
+}
+
+/** A deployer removes a Dead unit it deployed: removeDeadUnit, or removeDeadUnits for several deployers. */
+export const deadUnitRemovalCalls = onePerConnection(deadUnitRemovalKind);
+
+function deadUnitRemovalKind(api: AgentConnection): Gathered<UnitItem, void> {
+  return {
+    most: MOST_A_CALL,
+    refusedAsAWhole,
+    one: async (item, token) => void (await api.send(RemoveDeadUnitDocument, { input: item }, [token])),
+    many: async (items, tokens) => {
+      await api.send(RemoveDeadUnitsDocument, { input: { model: items[0]!.model, units: items.map((i) => i.unit) } }, tokens);
       return items.map(() => undefined);
     },
   };

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { MachineAgentDocument, SetMachineDeadDocument } from "../client/graphql.js";
 import { type AgentConnection, ApiError, passesAgain } from "./connection.js";
 import { type DeployedUnitView, Deployer } from "./deployer.js";
-import { machineStatusCalls, unitCredentialsCalls } from "./gathered-calls.js";
+import { deadUnitRemovalCalls, machineStatusCalls, unitCredentialsCalls } from "./gathered-calls.js";
 import { HookRunner } from "./hooks/run-hook.js";
 import { MachinesView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
@@ -87,6 +87,7 @@ export class MachineAgent {
       tag,
       call: api.callerFor(token),
       credentialsFor: (unit) => api.gather(unitCredentialsCalls(api), model, { model, unit }, token),
+      removeDead: (unit) => api.gather(deadUnitRemovalCalls(api), model, { model, unit }, token),
       // Subordinates are their principals' to deploy.
       responsibleFor: (_, unit) => unit.principal === null && unit.machineId === machine,
       noun: "unit",

@@ -38,7 +38,14 @@ import {
 } from "../client/graphql.js";
 import { type AgentConnection, type Call, passesAgain } from "./connection.js";
 import { type DeployedAgent, type DeployedUnitView, Deployer, type UnitAgentCredentials } from "./deployer.js";
-import { passMissingHooks, scopeEntryCalls, scopeEntryGroup, unitCredentialsCalls, unitDeadCalls } from "./gathered-calls.js";
+import {
+  deadUnitRemovalCalls,
+  passMissingHooks,
+  scopeEntryCalls,
+  scopeEntryGroup,
+  unitCredentialsCalls,
+  unitDeadCalls,
+} from "./gathered-calls.js";
 import type { HookRunner } from "./hooks/run-hook.js";
 import { SerialPasses } from "./serial.js";
 import { HookOperations } from "./uniter/hook-operation.js";
@@ -154,6 +161,7 @@ export class UnitAgent implements DeployedAgent {
       tag,
       call: this.call,
       credentialsFor: (subordinate) => api.gather(unitCredentialsCalls(api), model, { model, unit: subordinate }, token),
+      removeDead: (subordinate) => api.gather(deadUnitRemovalCalls(api), model, { model, unit: subordinate }, token),
       responsibleFor: (_, view) => view.principal === unit,
       noun: "subordinate",
       // Its subordinates run beside it, sharing its addresses and machine (seed 003).

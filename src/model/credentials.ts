@@ -285,7 +285,7 @@ function rotateAgentSecrets(tx: Tx, model: ModelRow, kind: "machine" | "unit", e
 }
 
 /** Entities' rows are being deleted, or their secrets replaced: their agents' credentials go (sent with the next statement). */
-function forgetAgents(tx: Tx, model: ModelRow, kind: "machine" | "unit", entities: readonly string[]): void {
+export function forgetAgents(tx: Tx, model: ModelRow, kind: "machine" | "unit", entities: readonly string[]): void {
   tx.defer(deleteAgentsCredentials(tx.db, { modelId: model.id, kind, entities }));
   for (const entity of entities) tx.afterCommit((db) => forgetAgentTokens(db, model.id, kind, entity));
 }

@@ -173,6 +173,7 @@ export {
   MAX_UNITS_PER_REQUEST,
   MAX_UNITS_PER_REQUEST_IN_PROCESS,
   removeDeadUnit,
+  removeDeadUnits,
   setUnitDead,
   setUnitDying,
   setUnitsDead,

@@ -90,6 +90,25 @@ export function releaseUnitReference(
   };
 }
 
+/**
+ * `count` units of `name` were removed, one after another (releaseUnitReference for each, in one transaction): the
+ * releases that leave the application held whatever the others do go as one statement; the rest one at a time, the last
+ * holder removing it.
+ */
+export function releaseUnitReferences(tx: Tx, model: ModelRow, name: string, app: ApplicationCounts, count: number): () => Promise<void> {
+  let counts = app;
+  let held = 0;
+  while (held < count && stillHeld(counts) && (counts.life === Life.Alive || !runsBesideOthers(tx))) {
+    held++;
+    counts = { ...counts, unitCount: counts.unitCount - 1 };
+  }
+  if (held) tx.defer(addToUnitCount(tx.db, { modelId: model.id, name, count: -held }));
+  const rest = Array.from({ length: count - held }, () => releaseUnitReference(tx, model, name, counts));
+  return async () => {
+    for (const released of rest) await released();
+  };
+}
+
 /** What seed 000's condition reads of an application. */
 export type ApplicationCounts = Pick<ApplicationRow, "life" | "unitCount" | "relationCount">;
 

@@ -15,7 +15,7 @@ const UNIT_GONE_MESSAGE = "interrupted: its unit was removed before its agent co
  * The unit's row is being deleted: its runs are marked with the time, so a unit of the same name later starts a history
  * of its own, and a run its agent never committed ends `interrupted`. The history bounds (hook-history.ts) prune them.
  */
-const retireRuns = statement(["modelId", "unit"], (db, p) =>
+const retireRuns = statement(["modelId", "units"], (db, p) =>
   db
     .update(hookRuns)
     .set({
@@ -24,14 +24,16 @@ const retireRuns = statement(["modelId", "unit"], (db, p) =>
       message: sql`case when ${hookRuns.result} = ${HookResult.Running} then ${UNIT_GONE_MESSAGE} else ${hookRuns.message} end`,
       endedAt: sql`coalesce(${hookRuns.endedAt}, now())`,
     })
-    .where(and(eq(hookRuns.modelId, p.modelId), eq(hookRuns.unit, p.unit), isNull(hookRuns.unitRemovedAt))),
+    .where(and(eq(hookRuns.modelId, p.modelId), sql`${hookRuns.unit} = any(${p.units}::text[])`, isNull(hookRuns.unitRemovedAt))),
 );
 
 /**
- * Retires the runs of a unit that has some (as read before, with the model's lock when it can), without waiting, and
- * records that the unit's latest run is gone from the streams (its history stays: Model.hookHistory).
+ * Retires the runs of units that have some (as read before, with the model's lock when it can), in one statement
+ * without waiting, and records that each unit's latest run is gone from the streams (its history stays:
+ * Model.hookHistory).
  */
-export function retireHookRuns(tx: Tx, model: ModelRow, unit: string): void {
-  tx.defer(retireRuns(tx.db, { modelId: model.id, unit }));
-  tx.record(model.id, hookRunsRemoved(unit));
+export function retireHookRuns(tx: Tx, model: ModelRow, units: readonly string[]): void {
+  if (!units.length) return;
+  tx.defer(retireRuns(tx.db, { modelId: model.id, units }));
+  for (const unit of units) tx.record(model.id, hookRunsRemoved(unit));
 }

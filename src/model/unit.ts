@@ -19,13 +19,13 @@ import { hookFailure } from "./agent-status.js";
 import { type Blocker, type Hold, listed, refusal } from "./blocker.js";
 import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js";
 import { mergeConstraints } from "./constraints.js";
-import { forgetAgent } from "./credentials.js";
+import { forgetAgents } from "./credentials.js";
 import { entity, touching, unitAlone } from "./footprint.js";
 import { getAliveMachine, getApplication, getUnit, getUnits, unitOperation, unitOperationReading } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome, type ReservedMachine, reserveMachine } from "./machine.js";
 import { parseUnitName } from "./names.js";
 import { type Placement, parsePlacements } from "./placement.js";
-import { type ApplicationCounts, addUnitReferences, releaseUnitReference } from "./references.js";
+import { type ApplicationCounts, addUnitReferences, releaseUnitReferences } from "./references.js";
 import { retireHookRuns } from "./retire-hook-runs.js";
 import type { ApplicationRow, MachineRow, ModelRow, Queryable, UnitRow } from "./rows.js";
 import { type CreationPlace, creationPlace, creationPlaces, nextSequence, nextSequences } from "./sequences.js";
@@ -376,8 +376,8 @@ const subordinatesOfPrincipals = statement(["modelId", "principals"], (db, p) =>
     .where(and(eq(units.modelId, p.modelId), sql`${units.principal} = any(${p.principals})`))
     .orderBy(asc(units.seq)),
 );
-const deleteUnitRow = statement(["modelId", "name"], (db, p) =>
-  db.delete(units).where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
+const deleteUnitRows = statement(["modelId", "names"], (db, p) =>
+  db.delete(units).where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names}::text[])`)),
 );
 
 /** A machine with no instance, and its jobs (a manager machine counts as provisioned: removeNeverDeployed). */
@@ -590,18 +590,40 @@ export function ensureUnitsDead(tx: Tx, model: ModelRow, rows: readonly UnitRow[
 /**
  * The deployer's removal of a Dead unit (seed 000): unassign it from its
  * machine or principal, delete it, and release its application, which goes
- * too when it was the last reference to a Dying application.
+ * too when it was the last reference to a Dying application. The one-unit case
+ * of removeUnitRows.
  */
 export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow, facts: RemovalFacts): Promise<void> {
-  if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
-  // All sent without waiting, as `facts` say what the answers would be: none awaited unless the application may go
-  // with the unit (releaseUnitReference). Its runs stay, retired: they outlive it (retire-hook-runs.ts).
-  if (facts.hasRuns) retireHookRuns(tx, model, unit.name);
-  tx.defer(deleteUnitRow(tx.db, { modelId: model.id, name: unit.name }));
-  forgetAgent(tx, model, "unit", unit.name);
-  const released = releaseUnitReference(tx, model, unit.application, facts.application);
-  tx.record(model.id, unitRemoved(unit));
-  await released();
+  await removeUnitRows(tx, model, [unit], [facts]);
+}
+
+/**
+ * Dead units removed, in order, each as removeUnitRow would (refused at the first not Dead): their runs retired, their
+ * rows and their agents' credentials deleted a statement each, and their applications released, one statement for
+ * each application's releases that leave it held.
+ */
+export async function removeUnitRows(tx: Tx, model: ModelRow, rows: readonly UnitRow[], facts: readonly RemovalFacts[]): Promise<void> {
+  for (const unit of rows)
+    if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
+  const names = rows.map((u) => u.name);
+  // All sent without waiting, as `facts` say what the answers would be: none awaited unless an application may go
+  // with its units (releaseUnitReferences). Their runs stay, retired: they outlive them (retire-hook-runs.ts).
+  retireHookRuns(
+    tx,
+    model,
+    rows.filter((_, i) => facts[i]!.hasRuns).map((u) => u.name),
+  );
+  tx.defer(deleteUnitRows(tx.db, { modelId: model.id, names }));
+  forgetAgents(tx, model, "unit", names);
+  const byApplication = new Map<string, { counts: ApplicationCounts; count: number }>();
+  for (const [i, unit] of rows.entries()) {
+    const released = byApplication.get(unit.application);
+    if (released) released.count++;
+    else byApplication.set(unit.application, { counts: facts[i]!.application, count: 1 });
+  }
+  const releases = [...byApplication].map(([name, { counts, count }]) => releaseUnitReferences(tx, model, name, counts, count));
+  for (const unit of rows) tx.record(model.id, unitRemoved(unit));
+  for (const released of releases) await released();
 }
 
 /** What a Dead unit's removal decides by: whether it has hook runs (not yet retired), and its application's counts and life. */
@@ -612,18 +634,27 @@ interface RemovalFacts {
 
 /**
  * RemovalFacts of a unit by its name (undefined when there is no such unit): it needs no earlier read, so it goes
- * with the unit's, behind the model's lock (removeDeadUnit).
+ * with the unit's, behind the model's lock (removeDeadUnit). The one-unit case of removalFactsOf.
  */
 export async function removalFacts(tx: Tx, model: ModelKey, name: string): Promise<RemovalFacts | undefined> {
-  const [row] = await removalFactsOf(tx.db, { modelId: model.id, name });
-  if (!row) return undefined;
-  const { hasRuns, ...application } = row;
-  return { hasRuns, application };
+  return (await removalFactsOf(tx, model, [name]))[0];
 }
 
-const removalFactsOf = statement(["modelId", "name"], (db, p) =>
+/** Each named unit's RemovalFacts, in the order named (undefined for a unit not found): one statement however many. */
+export async function removalFactsOf(tx: Tx, model: ModelKey, names: readonly string[]): Promise<(RemovalFacts | undefined)[]> {
+  const found = new Map(
+    (await removalFactsRows(tx.db, { modelId: model.id, names })).map(({ unit, hasRuns, ...application }) => [
+      unit,
+      { hasRuns, application },
+    ]),
+  );
+  return names.map((name) => found.get(name));
+}
+
+const removalFactsRows = statement(["modelId", "names"], (db, p) =>
   db
     .select({
+      unit: units.name,
       hasRuns: sql<boolean>`exists (select 1 from ${hookRuns} where ${hookRuns.modelId} = ${units.modelId} and ${hookRuns.unit} = ${units.name} and ${hookRuns.unitRemovedAt} is null)`,
       life: applications.life,
       unitCount: applications.unitCount,
@@ -631,7 +662,7 @@ const removalFactsOf = statement(["modelId", "name"], (db, p) =>
     })
     .from(units)
     .innerJoin(applications, and(eq(applications.modelId, units.modelId), eq(applications.name, units.application)))
-    .where(and(eq(units.modelId, p.modelId), eq(units.name, p.name))),
+    .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names}::text[])`)),
 );
 
 export interface UnitInput extends InModel {
@@ -700,6 +731,34 @@ export const removeDeadUnit = unitOperationReading(
     touching(
       [entity.unit(input.unit), "write"],
       [entity.applicationUnits(applicationOfUnit(input.unit)), "add"],
+      [entity.unitAssignments, "add"],
+    ),
+);
+
+/**
+ * removeDeadUnit for several units in one transaction, in the order named: all or nothing, the first refusal in that
+ * order refusing the call. Their deployers' calls gathered into one (src/agents/gathered-calls.ts).
+ */
+export const removeDeadUnits = modelOperationReading(
+  "any",
+  (tx, model, input: UnitsInput) => Promise.all([getUnits(tx, model, input.units), removalFactsOf(tx, model, input.units)] as const),
+  async (tx, model, _: UnitsInput, [rows, facts]) => {
+    if (rows.some((unit) => unit.principal !== null)) needsTurnAlone(tx); // it changes principals' subordinates
+    await removeUnitRows(
+      tx,
+      model,
+      rows,
+      facts.map((f) => f!),
+    );
+    return true;
+  },
+  // As removeDeadUnit's, for each unit.
+  (input) =>
+    touching(
+      ...input.units.flatMap((unit) => [
+        [entity.unit(unit), "write"] as const,
+        [entity.applicationUnits(applicationOfUnit(unit)), "add"] as const,
+      ]),
       [entity.unitAssignments, "add"],
     ),
 );

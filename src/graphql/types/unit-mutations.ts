@@ -4,6 +4,7 @@ import {
   addUnit,
   DEFAULT_MODEL,
   removeDeadUnit,
+  removeDeadUnits,
   removeUnits,
   resolveUnit,
   setUnitAgentState,
@@ -142,6 +143,17 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: UnitTargetInput, required: true }) },
     authScopes: (_root, { input }) => ({ deployer: input }),
     resolve: (_root, { input }, ctx) => removeDeadUnit(ctx.db, input),
+  }),
+  removeDeadUnits: t.field({
+    type: "Boolean",
+    description:
+      "removeDeadUnit for several units in one transaction, in the order named: all or nothing, the first refusal in that order refusing " +
+      "the call (NOT_DEAD, NOT_FOUND; INVALID_ARGUMENT for no unit, too many, or one named twice). Each unit's deployer may ask, so the " +
+      "agents one process hosts may send their calls together: `extensions.authorizations` lists each deployer's bearer token, in the " +
+      "units' order, and each unit is checked against its own (FORBIDDEN if any may not).",
+    args: { input: t.arg({ type: AgentUnitsInput, required: true }) },
+    authScopes: (_root, { input }) => ({ deployers: input }),
+    resolve: (_root, { input }, ctx) => removeDeadUnits(ctx.db, input),
   }),
   setUnitAgentStatus: t.field({
     type: UnitRef,
