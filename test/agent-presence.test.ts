@@ -130,6 +130,20 @@ describe("an agent whose connection is gone for longer than the grace period is 
     expect(Math.abs(Date.parse(agentStatus.since) - left)).toBeLessThan(1000);
   });
 
+  it("an agent whose unit is Dead by then has finished: its presence is forgotten, its unit not marked lost", async () => {
+    const { model, unitAgent } = await scene();
+    await ok(`mutation ($input: UnitTargetInput!) { setUnitDead(input: $input) { life } }`, { input: { model, unit: "wordpress/0" } });
+    await unitAgent.gone();
+    const presence = async () =>
+      rowsOf<{ n: number }>(
+        await store.db.execute(
+          sql`select count(*)::int as n from agent_presence p join models m on m.id = p.model_id where m.name = ${model} and p.kind = 'unit'`,
+        ),
+      )[0]!.n;
+    await expect.poll(presence, DEADLINE).toBe(0);
+    expect((await unitOf(model, "wordpress/0")).agentStatus.current).not.toBe("lost");
+  });
+
   it("a changes stream sees the unit's agent lost as a CHANGE event", async () => {
     const { model, unitAgent } = await scene();
     const stream = subscribe(url, CHANGES, { model, kinds: ["UNIT"], entities: ["wordpress/0"] });

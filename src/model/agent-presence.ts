@@ -204,6 +204,8 @@ const dueOfModel = statement(["modelId", "limit"], (db, p) =>
     .limit(p.limit)
     .for("update", { of: agentPresence, skipLocked: true }),
 );
+/** Presence rows of agents that have finished: a sweep takes up to LOST_BATCH, so they go as arrays, not a listed key each. */
+const forgetFinished = statement(["modelIds", "kinds", "entities"], (db, p) => db.delete(agentPresence).where(keyIn(p)));
 const unitsNamed = statement(["modelId", "names"], (db, p) =>
   db.select().from(units).where(sql`${units.modelId} = ${p.modelId}::uuid and ${units.name} = any(${p.names}::text[])`),
 );
@@ -270,7 +272,7 @@ export const markAgentsLost = modelOperation("any", async (tx, model, _input: In
     ...machineRows.filter((m) => m.life !== Life.Dead).map((m) => `machine ${m.id}`),
   ]);
   const finished = rows.filter((r) => !living.has(`${r.kind} ${r.entity}`));
-  if (finished.length) await tx.db.delete(agentPresence).where(keyListed(model.id, finished));
+  if (finished.length) await forgetFinished(tx.db, columns(finished.map((r) => ({ ...r, modelId: model.id }))));
   const lost = rows.filter((r) => living.has(`${r.kind} ${r.entity}`));
   if (lost.length === 0) return rows.length;
   const sinceOf = (r: (typeof rows)[number]) => r.lastSeen.toISOString();
