@@ -224,6 +224,13 @@ const operations: Record<string, Operation> = {
     // Each has a unit assigned: HAS_UNITS.
     variables: (target, who) => (target === "own" ? input({ machine: machineOf[who] ?? "1" }) : elsewhere()),
   },
+  setMachinesDead: {
+    responsible: ["machine agent", "host agent"],
+    query: `mutation ($input: AgentMachinesInput!) { setMachinesDead(input: $input) { id } }`,
+    // Each has a unit assigned: HAS_UNITS. Several agents' calls in one request: test/gathered-agents.test.ts.
+    variables: (target, who) =>
+      target === "own" ? input({ machines: [machineOf[who] ?? "1"] }) : { input: { model: otherModel, machines: ["0"] } },
+  },
   "setMachineDead on machine 2 (no machine agent's here; the provisioner's)": {
     responsible: ["provisioner"],
     query: `mutation ($input: MachineTargetInput!) { setMachineDead(input: $input) { id } }`,

@@ -376,3 +376,50 @@ describe("removeDeadUnits for several deployers", () => {
     expect(await state(model)).toEqual({ application: { life: "ALIVE", unitCount: 2 }, units: ["wordpress/0", "wordpress/1"] });
   });
 });
+
+const MACHINES_DEAD = `mutation ($input: AgentMachinesInput!) { setMachinesDead(input: $input) { id life status { current } } }`;
+const MACHINE_LIVES = `query ($model: String!) { model(name: $model) { machines(first: 100) { edges { node { id life } } } } }`;
+
+describe("setMachinesDead for several machine agents", () => {
+  const lives = async (model: string) =>
+    Object.fromEntries((await api.ok(MACHINE_LIVES, { model })).model.machines.edges.map((e: any) => [e.node.id, e.node.life]));
+
+  it("sets each machine Dead, a started one stopped with it, each item checked against its own agent's token", async () => {
+    const { model, token } = await scene();
+    await api.ok(STATUSES, { input: { model, machines: [{ machine: "3", status: "STARTED" }] } });
+    const result = await api.requestAs(
+      token["3"]!,
+      MACHINES_DEAD,
+      { input: { model, machines: ["3", "1"] } },
+      { authorizations: [bearer(token["3"]!), bearer(token["1"]!)] },
+    );
+    expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    expect(result.data?.setMachinesDead).toEqual([
+      { id: "3", life: "DEAD", status: { current: "stopped" } },
+      { id: "1", life: "DEAD", status: { current: "pending" } },
+    ]);
+    expect(await lives(model)).toMatchObject({ "1": "DEAD", "2": "ALIVE", "3": "DEAD" });
+  });
+
+  it("is FORBIDDEN, setting nothing Dead, when one machine is not its item's agent's", async () => {
+    const { model, token } = await scene();
+    const result = await api.requestAs(
+      token["1"]!,
+      MACHINES_DEAD,
+      { input: { model, machines: ["1", "2"] } },
+      { authorizations: [bearer(token["1"]!), bearer(token["1"]!)] },
+    );
+    expect(result.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(await lives(model)).toMatchObject({ "1": "ALIVE", "2": "ALIVE" });
+  });
+
+  it("seed 001: refuses the whole call, setting nothing Dead, while a machine has a unit assigned (HAS_UNITS)", async () => {
+    const { model } = await deployed();
+    await api.ok(ADD_MACHINE, { input: { model } });
+    const refused = await api.refused("HAS_UNITS", MACHINES_DEAD, { input: { model, machines: ["3", "1"] } });
+    expect(refused.message).toMatch(/wordpress\/0/);
+    expect(await lives(model)).toMatchObject({ "1": "ALIVE", "3": "ALIVE" });
+    expect(await api.refused("INVALID_ARGUMENT", MACHINES_DEAD, { input: { model, machines: ["3", "3"] } })).toBeDefined();
+    expect(await api.refused("NOT_FOUND", MACHINES_DEAD, { input: { model, machines: ["3", "9"] } })).toBeDefined();
+  });
+});

@@ -13,7 +13,9 @@ import {
   RecordUnitsMissingHooksDocument,
   RemoveDeadUnitDocument,
   RemoveDeadUnitsDocument,
+  SetMachineDeadDocument,
   SetMachineStatusDocument,
+  SetMachinesDeadDocument,
   SetMachinesStatusDocument,
   SetUnitDeadDocument,
   SetUnitsDeadDocument,
@@ -180,6 +182,26 @@ function deadUnitRemovalKind(api: AgentConnection): Gathered<UnitItem, void> {
     many: async (items, tokens) => {
       await api.send(RemoveDeadUnitsDocument, { input: { model: items[0]!.model, units: items.map((i) => i.unit) } }, tokens);
       return items.map(() => undefined);
+    },
+  };
+}
+
+export interface MachineItem {
+  model: string;
+  machine: string;
+}
+
+/** A machine agent's last act, its machine set Dead: setMachineDead, or setMachinesDead for several agents. */
+export const machineDeadCalls = onePerConnection(machineDeadKind);
+
+function machineDeadKind(api: AgentConnection): Gathered<MachineItem, void> {
+  return {
+    most: MOST_A_CALL,
+    refusedAsAWhole,
+    one: async (item, token) => void (await api.send(SetMachineDeadDocument, { input: item }, [token])),
+    many: async (items, tokens) => {
+      const input = { model: items[0]!.model, machines: items.map((i) => i.machine) };
+      return (await api.send(SetMachinesDeadDocument, { input }, tokens)).setMachinesDead.map(() => undefined);
     },
   };
 }

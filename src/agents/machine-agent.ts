@@ -16,10 +16,10 @@
 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MachineAgentDocument, SetMachineDeadDocument } from "../client/graphql.js";
+import { MachineAgentDocument } from "../client/graphql.js";
 import { type AgentConnection, ApiError, passesAgain } from "./connection.js";
 import { type DeployedUnitView, Deployer } from "./deployer.js";
-import { deadUnitRemovalCalls, machineStatusCalls, unitCredentialsCalls } from "./gathered-calls.js";
+import { deadUnitRemovalCalls, machineDeadCalls, machineStatusCalls, unitCredentialsCalls } from "./gathered-calls.js";
 import { HookRunner } from "./hooks/run-hook.js";
 import { MachinesView } from "./machine-view.js";
 import { SerialPasses } from "./serial.js";
@@ -191,7 +191,7 @@ export class MachineAgent {
     if (occupied) return;
     try {
       // Dead, its status becomes `stopped` with it (one call where Juju's machiner makes two).
-      await this.api.request(SetMachineDeadDocument, { input: { model, machine } }, token);
+      await this.api.gather(machineDeadCalls(this.api), model, { model, machine }, token);
     } catch (error) {
       if (error instanceof ApiError && (error.code === "HAS_UNITS" || error.code === "HAS_CONTAINERS")) return;
       throw error;

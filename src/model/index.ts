@@ -114,6 +114,7 @@ export {
   setMachineDead,
   setMachineProvisioned,
   setMachineStatus,
+  setMachinesDead,
   setMachinesProvisioned,
   setMachinesStatus,
 } from "./machine.js";

@@ -193,7 +193,7 @@ function namedOnce(kind: "machine" | "unit", names: readonly string[], most: num
 }
 
 /** A bulk call's machines: at least one, at most MAX_MACHINES_A_CALL, each once. */
-const machineList = (ids: readonly string[]) => namedOnce("machine", ids, MAX_MACHINES_A_CALL);
+export const machineList = (ids: readonly string[]) => namedOnce("machine", ids, MAX_MACHINES_A_CALL);
 
 /**
  * An operation on several machines at once, all or nothing: the machines are read behind the model's lock in one

@@ -23,11 +23,19 @@ import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js"
 import { type Constraints, mergeConstraints, parseConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
 import { entity, touching } from "./footprint.js";
-import { getAliveMachine, getMachine, machineOperation, machineOperationReading, machinesOperation } from "./lookup.js";
+import {
+  getAliveMachine,
+  getMachine,
+  getMachines,
+  machineList,
+  machineOperation,
+  machineOperationReading,
+  machinesOperation,
+} from "./lookup.js";
 import { checkSeries } from "./names.js";
 import type { MachineRow, ModelRow, Queryable } from "./rows.js";
 import { type CreationPlace, creationPlace, nextSequence } from "./sequences.js";
-import { type InModel, modelOperation, type Tx } from "./write/index.js";
+import { type InModel, modelOperation, modelOperationReading, type Tx } from "./write/index.js";
 
 /** What a destroy operation did to its target. */
 export type Outcome = "unchanged" | "dying" | "dead" | "removed";
@@ -174,14 +182,31 @@ export async function assignedUnits(q: Queryable, modelId: string, id: string): 
  * What keeps a machine from changing life: its assigned principals, and (unless
  * `withContainers`) its containers. Seed 001: "A dying machine cannot
  * transition to dead if there are containers", nor while principals are assigned.
+ * The one-machine case of occupanciesOf.
  */
 export async function occupancy(q: Queryable, machine: Pick<MachineRow, "modelId" | "id">, withContainers = false): Promise<Hold[]> {
-  const holds: Hold[] = [];
-  // Two reads, sent together.
-  const [assigned, containerMachines] = await Promise.all([
-    assignedUnits(q, machine.modelId, machine.id),
-    withContainers ? [] : containersOf(q, machine.modelId, machine.id),
+  return (await occupanciesOf(q, machine.modelId, [machine.id], withContainers))[0]!;
+}
+
+/** Each machine's occupancy, in the order given: two statements, sent together, however many machines. */
+export async function occupanciesOf(q: Queryable, modelId: string, ids: readonly string[], withContainers = false): Promise<Hold[][]> {
+  const [assignedRows, containerPairs] = await Promise.all([
+    assignedOfMachines(q, { modelId, ids }),
+    withContainers ? [] : containersOfMachineIds(q, { modelId, ids }),
   ]);
+  const assigned = namesBy(assignedRows.map((r) => [r.machineId!, r.name]));
+  const containers = namesBy(containerPairs.map((r) => [r.parentId!, r.id]));
+  return ids.map((id) => occupancyHolds(assigned.get(id) ?? [], containers.get(id) ?? []));
+}
+
+function namesBy(pairs: readonly (readonly [string, string])[]): Map<string, string[]> {
+  const by = new Map<string, string[]>();
+  for (const [key, name] of pairs) by.set(key, [...(by.get(key) ?? []), name]);
+  return by;
+}
+
+function occupancyHolds(assigned: string[], containers: string[]): Hold[] {
+  const holds: Hold[] = [];
   if (assigned.length)
     holds.push({
       kind: "assigned-units",
@@ -191,7 +216,6 @@ export async function occupancy(q: Queryable, machine: Pick<MachineRow, "modelId
       reason: `units ${assigned.join(", ")} are assigned to it; remove them first`,
       details: { units: assigned },
     });
-  const containers = containerMachines.map((c) => c.id);
   if (containers.length)
     holds.push({
       kind: "containers",
@@ -204,11 +228,32 @@ export async function occupancy(q: Queryable, machine: Pick<MachineRow, "modelId
   return holds;
 }
 
+const assignedOfMachines = statement(["modelId", "ids"], (db, p) =>
+  db
+    .select({ name: units.name, machineId: units.machineId })
+    .from(units)
+    .where(and(eq(units.modelId, p.modelId), sql`${units.machineId} = any(${p.ids}::text[])`))
+    .orderBy(asc(units.seq)),
+);
+const containersOfMachineIds = statement(["modelId", "ids"], (db, p) =>
+  db
+    .select({ id: machines.id, parentId: machines.parentId })
+    .from(machines)
+    .where(and(eq(machines.modelId, p.modelId), sql`${machines.parentId} = any(${p.ids}::text[])`))
+    .orderBy(asc(machines.seq)),
+);
+
 function refuseIfManager(machine: MachineRow) {
   if (machine.jobs.includes(MachineJob.ManageModel))
     throw new LifelineError("MACHINE_MANAGES_MODEL", `machine ${machine.id} holds JobManageModel and can never be removed`);
 }
 
+const setMachinesDeadRows = statement(["modelId", "ids"], (db, p) =>
+  db
+    .update(machines)
+    .set({ life: Life.Dead })
+    .where(and(eq(machines.modelId, p.modelId), sql`${machines.id} = any(${p.ids}::text[])`)),
+);
 const setMachineLife = statement(["modelId", "id", "life"], (db, p) =>
   db
     .update(machines)
@@ -228,6 +273,14 @@ const setStatusesOfMachines = statement(["modelId", "ids", "statuses", "messages
 function setLife(tx: Tx, model: ModelRow, machine: MachineRow, life: typeof Life.Dying | typeof Life.Dead): void {
   tx.defer(setMachineLife(tx.db, { modelId: model.id, id: machine.id, life: advance(`machine ${machine.id}`, machine.life, life) }));
   tx.record(model.id, machineLifeSet(machine.id, life));
+}
+
+/** Machines set Dead in one statement sent with the next: nothing waits for the answer. */
+function setDead(tx: Tx, model: ModelRow, rows: readonly MachineRow[]): void {
+  if (!rows.length) return;
+  for (const machine of rows) advance(`machine ${machine.id}`, machine.life, Life.Dead);
+  tx.defer(setMachinesDeadRows(tx.db, { modelId: model.id, ids: rows.map((m) => m.id) }));
+  for (const machine of rows) tx.record(model.id, machineLifeSet(machine.id, Life.Dead));
 }
 
 /**
@@ -275,22 +328,59 @@ export interface MachineInput extends InModel {
 export const setMachineDead = machineOperationReading(
   "any",
   (tx, model, input: MachineInput) => occupancy(tx.db, { modelId: model.id, id: input.machine }),
-  async (tx, model, machine, _, holds) => {
-    refuseIfManager(machine);
-    if (machine.life === Life.Dead) return machine;
-    const [hold] = holds;
-    if (hold) throw refusal(hold, `set machine ${machine.id} Dead`);
-    // Its agent stops with it (Juju's machiner reports stopped, then makes its machine Dead): one transaction where the
-    // agent made two calls. A machine whose agent never reported started keeps its status.
-    const stopped = machine.status === MachineStatus.Started ? statusSet(tx, model, machine, MachineStatus.Stopped, "") : machine;
-    setLife(tx, model, stopped, Life.Dead);
-    return { ...stopped, life: Life.Dead };
-  },
+  async (tx, model, machine, _, holds) => machinesDead(tx, model, [machine], [holds])[0]!,
   // The machine is its own; what occupies it is read: its containers, and units' assignments (a unit's removal names
   // the unit, not its machine, so every assignment counts).
-  (input) =>
-    touching([entity.machine(input.machine), "write"], [entity.machineContainers(input.machine), "read"], [entity.unitAssignments, "read"]),
+  (input) => deadFootprint([input.machine]),
 );
+
+/**
+ * setMachineDead for several machines in one transaction, in the order named: all or nothing, the first refusal in
+ * that order refusing the call. Their agents' last calls gathered into one (src/agents/gathered-calls.ts): the
+ * machines, what occupies them and their writes take a statement each however many machines.
+ */
+export const setMachinesDead = modelOperationReading(
+  "any",
+  async (tx, model, input: MachinesInput) =>
+    Promise.all([getMachines(tx, model, machineList(input.machines)), occupanciesOf(tx.db, model.id, input.machines)] as const),
+  async (tx, model, _: MachinesInput, [rows, holds]) => machinesDead(tx, model, rows, holds),
+  (input) => deadFootprint(input.machines),
+);
+
+const deadFootprint = (ids: readonly string[]) =>
+  touching(...ids.flatMap((id) => [[entity.machine(id), "write"] as const, [entity.machineContainers(id), "read"] as const]), [
+    entity.unitAssignments,
+    "read",
+  ]);
+
+/**
+ * Each machine Dead, in order (a Dead one as it is), refused at the first that is the model's manager or occupied. Its
+ * agent stops with it (Juju's machiner reports stopped, then makes its machine Dead): one transaction where the agent
+ * made two calls. A machine whose agent never reported started keeps its status.
+ */
+function machinesDead(tx: Tx, model: ModelRow, rows: readonly MachineRow[], holds: readonly (readonly Hold[])[]): MachineRow[] {
+  const dying: MachineRow[] = [];
+  for (const [i, machine] of rows.entries()) {
+    refuseIfManager(machine);
+    if (machine.life === Life.Dead) continue;
+    const [hold] = holds[i]!;
+    if (hold) throw refusal(hold, `set machine ${machine.id} Dead`);
+    dying.push(machine);
+  }
+  const started = dying.filter((m) => m.status === MachineStatus.Started);
+  const stopped = new Map(
+    statusesSet(
+      tx,
+      model,
+      started,
+      started.map(() => ({ status: MachineStatus.Stopped, message: "" })),
+    ).map((m) => [m.id, m]),
+  );
+  const dead = dying.map((m) => stopped.get(m.id) ?? m);
+  setDead(tx, model, dead);
+  const deadById = new Map(dead.map((m) => [m.id, { ...m, life: Life.Dead }]));
+  return rows.map((m) => deadById.get(m.id) ?? m);
+}
 
 /** Deletes a Dead machine's row. */
 export async function removeMachineRow(tx: Tx, model: ModelRow, machine: MachineRow): Promise<void> {
@@ -448,10 +538,6 @@ export const setMachinesStatus = machinesOperation(
     ),
   (input) => touching(...input.machines.map((m) => [entity.machine(m.machine), "write"] as const)),
 );
-
-/** The machine with its status set (unchanged when it already is), the write and its change row sent with the commit. */
-const statusSet = (tx: Tx, model: ModelRow, machine: MachineRow, status: MachineStatus, message: string): MachineRow =>
-  statusesSet(tx, model, [machine], [{ status, message }])[0]!;
 
 /**
  * Each machine with its status set (unchanged where it already is), their change rows recorded, and the changed ones

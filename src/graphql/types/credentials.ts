@@ -166,7 +166,7 @@ const IssueTokenInput = builder.inputType("IssueTokenInput", {
 const AgentMachineInput = builder.inputType("AgentMachineInput", {
   fields: (t) => ({ model: t.string({ required: true, defaultValue: DEFAULT_MODEL }), machine: t.string({ required: true }) }),
 });
-const AgentMachinesInput = builder.inputType("AgentMachinesInput", {
+export const AgentMachinesInput = builder.inputType("AgentMachinesInput", {
   fields: (t) => ({
     model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
     machines: t.stringList({ required: true, description: `At least one, at most ${MAX_MACHINES_A_CALL}, each once.` }),

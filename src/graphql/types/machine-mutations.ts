@@ -12,11 +12,13 @@ import {
   setMachineDead,
   setMachineProvisioned,
   setMachineStatus,
+  setMachinesDead,
   setMachinesProvisioned,
   setMachinesStatus,
 } from "../../model/index.js";
 import { builder } from "../builder.js";
 import { MachineRef } from "../refs.js";
+import { AgentMachinesInput } from "./credentials.js";
 import { ContainerTypeEnum, MachineJobEnum, MachineStatusEnum } from "./enums.js";
 import { RemovalResultRef, removal, removalOptions } from "./removal.js";
 
@@ -159,6 +161,17 @@ builder.mutationFields((t) => ({
     // The provisioner sets a Dying machine that never got an instance Dead (Juju's provisioner does).
     authScopes: (_root, { input }) => ({ $any: { machineAgent: input, provisioner: input } }),
     resolve: (_root, { input }, ctx) => setMachineDead(ctx.db, input),
+  }),
+  setMachinesDead: t.field({
+    type: [MachineRef],
+    description:
+      "setMachineDead for several machines in one transaction, in the order named: all or nothing, the first refusal in that order " +
+      "refusing the call (HAS_UNITS, HAS_CONTAINERS; NOT_FOUND; INVALID_ARGUMENT for no machine, too many, or one named twice). Each " +
+      "machine's own agent may ask, so the agents one process hosts may send their last calls together: `extensions.authorizations` " +
+      "lists each agent's bearer token, in the machines' order, and each machine is checked against its own (FORBIDDEN if any may not).",
+    args: { input: t.arg({ type: AgentMachinesInput, required: true }) },
+    authScopes: (_root, { input }) => ({ machineAgents: input }),
+    resolve: (_root, { input }, ctx) => setMachinesDead(ctx.db, input),
   }),
   removeDeadMachine: t.field({
     type: "Boolean",
