@@ -372,6 +372,14 @@ class Bench {
 const seconds = (phase: Phase) => (phase.seconds === null ? "deadline" : `${phase.seconds.toFixed(1)} s`);
 const perUnit = (phase: Phase, units: number) => (phase.seconds === null ? "n/a" : `${((phase.seconds * 1000) / units).toFixed(2)}`);
 
+/** An outcome's three timed phases, named as the reports name them. */
+const phasesOf = (o: Outcome) =>
+  [
+    ["settled", o.settle],
+    ["removed", o.removal],
+    ["machines removed", o.machines],
+  ] as const;
+
 /**
  * Where each phase's CPU went, a unit: the server's (API and agents), PostgreSQL's, and the rest of the machine's
  * (this benchmark's own client, the kernel, anything else). With the machine's busy share beside it, this says
@@ -383,11 +391,7 @@ function cpuReport(outcomes: Outcome[]) {
   printHeader(["units", "phase", "machine busy", "server CPU ms/unit", "PostgreSQL ms/unit", "the rest ms/unit", "machine ms/unit"]);
   for (const o of outcomes) {
     const n = o.scenario.units;
-    for (const [name, phase] of [
-      ["settled", o.settle],
-      ["removed", o.removal],
-      ["machines removed", o.machines],
-    ] as const) {
+    for (const [name, phase] of phasesOf(o)) {
       const [machine, server, pg] = [phase.cpu.machine, phase.figures.cpuSeconds, phase.cpu.postgres].map((cpu) => (cpu * 1000) / n) as [
         number,
         number,
@@ -418,11 +422,7 @@ function mutationsReport(outcomes: Outcome[]) {
   printHeader(["units", "phase", "mutation", "calls/unit", "mean ms a call", "server ms/unit in it"]);
   for (const o of outcomes) {
     const n = o.scenario.units;
-    for (const [name, phase] of [
-      ["settled", o.settle],
-      ["removed", o.removal],
-      ["machines removed", o.machines],
-    ] as const)
+    for (const [name, phase] of phasesOf(o))
       for (const [field, { calls, seconds }] of phase.mutations.filter(([, f]) => f.calls / n >= 0.01))
         printRow([
           o.scenario.label,

@@ -47,17 +47,17 @@ const runningRunsOfUnit = statement(["modelId", "unit"], (db, p) =>
     .where(and(ofLiveUnit(p.modelId, p.unit), eq(hookRuns.result, HookResult.Running))),
 );
 
-/** Relations (by id), if they exist, each with the application's endpoint in it (null when the application is not in it). */
-const relationEndpointsOf = statement(["modelId", "relations", "application"], (db, p) =>
+/** Relations (by id), if they exist, each with the endpoint of each of `applications` in it (a row with none when none is). */
+export const endpointsOfApplications = statement(["modelId", "relations", "applications"], (db, p) =>
   db
-    .select({ relation: relations.id, endpoint: relationEndpoints.name })
+    .select({ relation: relations.id, application: relationEndpoints.application, endpoint: relationEndpoints.name })
     .from(relations)
     .leftJoin(
       relationEndpoints,
       and(
         eq(relationEndpoints.modelId, relations.modelId),
         eq(relationEndpoints.relationId, relations.id),
-        eq(relationEndpoints.application, p.application),
+        sql`${relationEndpoints.application} = any(${p.applications}::text[])`,
       ),
     )
     .where(and(eq(relations.modelId, p.modelId), sql`${relations.id} = any(${p.relations}::int[])`)),
@@ -114,7 +114,9 @@ function hookOperation<I extends InModel & { unit: string }, R>(
         runningRunsOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
         // Ids for the runs it records, with the time their rows take (nextSerials).
         nextSerials(tx, "hook_runs", "id", Math.max(1, named.length)),
-        relationIds.length ? relationEndpointsOf(tx.db, { modelId: model.id, relations: relationIds, application }) : [],
+        relationIds.length
+          ? endpointsOfApplications(tx.db, { modelId: model.id, relations: relationIds, applications: [application] })
+          : [],
       ]);
     },
     async (tx, model, unit, input, [charmRead, running, ids, named]) => {

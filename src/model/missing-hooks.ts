@@ -8,7 +8,7 @@ import { HookResult } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
 import { applicationOfUnit } from "../core/unit-name.js";
-import { hookRuns, relationEndpoints, relationScopes, relations, unitAgentStates, units } from "../db/schema.js";
+import { hookRuns, relationScopes, relations, unitAgentStates, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { type CheckedAgentState, checkAgentState } from "./agent-state.js";
@@ -17,6 +17,7 @@ import { entity, touching } from "./footprint.js";
 import { parseHookName } from "./hook-names.js";
 import {
   checkHookTarget,
+  endpointsOfApplications,
   HOOK_RUNS_KEPT,
   type HookTarget,
   INTERRUPTED_MESSAGE,
@@ -343,22 +344,6 @@ const pruneRunsOf = statement(["modelId", "units"], (db, p) =>
         ) old where old.n > ${HOOK_RUNS_KEPT})`,
     ),
   ),
-);
-
-/** Relations (by id), if they exist, each with the endpoint of each of `applications` in it (a row with none when none is). */
-const endpointsOfApplications = statement(["modelId", "relations", "applications"], (db, p) =>
-  db
-    .select({ relation: relations.id, application: relationEndpoints.application, endpoint: relationEndpoints.name })
-    .from(relations)
-    .leftJoin(
-      relationEndpoints,
-      and(
-        eq(relationEndpoints.modelId, relations.modelId),
-        eq(relationEndpoints.relationId, relations.id),
-        sql`${relationEndpoints.application} = any(${p.applications}::text[])`,
-      ),
-    )
-    .where(and(eq(relations.modelId, p.modelId), sql`${relations.id} = any(${p.relations}::int[])`)),
 );
 
 /** The memberships of (relation, unit) pairs, given as two arrays in step. */

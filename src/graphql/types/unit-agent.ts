@@ -2,6 +2,7 @@
 // hook runs it begins and commits, and the state document it keeps on the server.
 // Mutations that answer with the unit (setUnitAgentState; resolveUnit, `juju
 // resolved`) are the unit's, in unit-mutations.ts.
+import type { InputFieldBuilder } from "@pothos/core";
 import type { DefaultConnectionArguments } from "@pothos/plugin-relay";
 import { HookResult, ResolvedMode } from "../../core/hooks.js";
 import { shownUnitAgent } from "../../core/presence.js";
@@ -27,7 +28,7 @@ import {
   recordMissingHooks,
   recordUnitsMissingHooks,
 } from "../../model/index.js";
-import { builder } from "../builder.js";
+import { builder, type Types } from "../builder.js";
 import { cursorConnection } from "../connections.js";
 import { ModelRef, UnitRef } from "../refs.js";
 import { SettingInput } from "./common.js";
@@ -259,30 +260,22 @@ const HookTargetInput = builder.inputType("HookTargetInput", {
   }),
 });
 
-const RecordMissingHooksInput = builder.inputType("RecordMissingHooksInput", {
-  fields: (t) => ({
-    model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
-    unit: t.string({ required: true }),
-    hooks: t.field({
-      type: [HookTargetInput],
-      required: true,
-      description: `In the order the agent came to them; 1 to ${MAX_MISSING_HOOKS}.`,
-    }),
-    state: t.field({ type: "JSONObject", description: "The agent's state document after the last of them." }),
+/** One unit's missing hooks, as both recordMissingHooks and recordUnitsMissingHooks take them. */
+const unitMissingHooksFields = (t: InputFieldBuilder<Types, "InputObject">) => ({
+  unit: t.string({ required: true }),
+  hooks: t.field({
+    type: [HookTargetInput],
+    required: true,
+    description: `In the order the agent came to them; 1 to ${MAX_MISSING_HOOKS}.`,
   }),
+  state: t.field({ type: "JSONObject", description: "The agent's state document after the last of them." }),
 });
 
-const UnitMissingHooksInput = builder.inputType("UnitMissingHooksInput", {
-  fields: (t) => ({
-    unit: t.string({ required: true }),
-    hooks: t.field({
-      type: [HookTargetInput],
-      required: true,
-      description: `In the order the agent came to them; 1 to ${MAX_MISSING_HOOKS}.`,
-    }),
-    state: t.field({ type: "JSONObject", description: "The agent's state document after the last of them." }),
-  }),
+const RecordMissingHooksInput = builder.inputType("RecordMissingHooksInput", {
+  fields: (t) => ({ model: t.string({ required: true, defaultValue: DEFAULT_MODEL }), ...unitMissingHooksFields(t) }),
 });
+
+const UnitMissingHooksInput = builder.inputType("UnitMissingHooksInput", { fields: unitMissingHooksFields });
 
 const RecordUnitsMissingHooksInput = builder.inputType("RecordUnitsMissingHooksInput", {
   fields: (t) => ({
