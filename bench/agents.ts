@@ -29,9 +29,9 @@ import { describeCleanups, describeMachinesLeft, describeUnitsLeft } from "./lef
 import { type LifelineProcess, profileFlags, startLifeline } from "./lifeline-process.js";
 import { busyShare, type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
 import { ModelWatch } from "./model-watch.js";
-import { countedSince, type FieldFigures, mutationCounts } from "./mutation-counts.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
+import { type CountedSince, countedSince, serverCounts } from "./server-counts.js";
 import { ChangedHooks, confirmSettled, machinesGap, removalGap, settleGap } from "./settled.js";
 import { loadAverages, machineLine, printHeader, printRow, rate, ratio } from "./stats.js";
 
@@ -84,8 +84,8 @@ interface Phase {
   elapsed: number;
   /** Write transactions and change rows committed in the model during the phase. */
   writes: { transactions: number; rows: number };
-  /** The mutations the server executed during the phase, by root field (a bulk call counts once), busiest first. */
-  mutations: [string, FieldFigures][];
+  /** What the server counted during the phase: its mutations by root field (a bulk call counts once), its streams' deliveries. */
+  counted: CountedSince;
 }
 
 interface Outcome {
@@ -202,7 +202,7 @@ class Bench {
     onDeadline: () => Promise<string[]>,
   ): Promise<Phase> {
     const from = await revisionOf(this.sql, s.model);
-    const countedBefore = await mutationCounts(this.server.url);
+    const countedBefore = await serverCounts(this.server.url);
     const measuring = this.sampler.phase();
     const shares = cpuWindow(this.postmaster);
     const started = performance.now();
@@ -216,7 +216,7 @@ class Bench {
     const elapsed = (performance.now() - started) / 1000;
     if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase ends at monotonic ${process.hrtime.bigint() / 1000n} µs`);
     const writes = await writesBetween(this.sql, s.model, from, await revisionOf(this.sql, s.model));
-    const mutations = countedSince(countedBefore, await mutationCounts(this.server.url));
+    const counted = countedSince(countedBefore, await serverCounts(this.server.url));
     if ("missing" in result) {
       this.deadlinesHit++;
       log(`${s.label}: ${name}: DEADLINE (${deadlineMs(s.units) / 1000} s) passed; still left: ${result.missing}`);
@@ -225,11 +225,11 @@ class Bench {
       log(
         `  the server logged ${trouble.count} lines that look like trouble; the first: ${trouble.samples.slice(0, 5).join(" | ") || "none"}`,
       );
-      return { seconds: null, figures, cpu, elapsed, writes, mutations };
+      return { seconds: null, figures, cpu, elapsed, writes, counted };
     }
     const seconds = (result.at - started) / 1000;
     log(`${s.label}: ${name} in ${seconds.toFixed(1)} s`);
-    return { seconds, figures, cpu, elapsed, writes, mutations };
+    return { seconds, figures, cpu, elapsed, writes, counted };
   }
 
   async run(s: Scenario): Promise<Outcome> {
@@ -423,7 +423,7 @@ function mutationsReport(outcomes: Outcome[]) {
   for (const o of outcomes) {
     const n = o.scenario.units;
     for (const [name, phase] of phasesOf(o))
-      for (const [field, { calls, seconds }] of phase.mutations.filter(([, f]) => f.calls / n >= 0.01))
+      for (const [field, { calls, seconds }] of phase.counted.mutations.filter(([, f]) => f.calls / n >= 0.01))
         printRow([
           o.scenario.label,
           name,
@@ -435,6 +435,16 @@ function mutationsReport(outcomes: Outcome[]) {
   }
   console.log(
     "(from the server's /metrics: a bulk call counts once; its time is from the request's execution to its answer, waits included)",
+  );
+  console.log("");
+  printHeader(["units", "phase", "stream deliveries/unit", "change rows read/unit"]);
+  for (const o of outcomes) {
+    const n = o.scenario.units;
+    for (const [name, phase] of phasesOf(o))
+      printRow([o.scenario.label, name, (phase.counted.deliveries / n).toFixed(1), (phase.counted.eventsRead / n).toFixed(1)]);
+  }
+  console.log(
+    "(deliveries: each subscriber's copy of an event, snapshots and bookmarks included; the benchmark's own model watch is one subscriber)",
   );
 }
 
