@@ -23,6 +23,7 @@ import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js"
 import { type Constraints, mergeConstraints, parseConstraints } from "./constraints.js";
 import { forgetAgent } from "./credentials.js";
 import { entity, touching } from "./footprint.js";
+import { groupedBy } from "./grouped.js";
 import {
   getAliveMachine,
   getMachine,
@@ -194,15 +195,17 @@ export async function occupanciesOf(q: Queryable, modelId: string, ids: readonly
     assignedOfMachines(q, { modelId, ids }),
     withContainers ? [] : containersOfMachineIds(q, { modelId, ids }),
   ]);
-  const assigned = namesBy(assignedRows.map((r) => [r.machineId!, r.name]));
-  const containers = namesBy(containerPairs.map((r) => [r.parentId!, r.id]));
+  const assigned = groupedBy(
+    assignedRows,
+    (r) => r.machineId!,
+    (r) => r.name,
+  );
+  const containers = groupedBy(
+    containerPairs,
+    (r) => r.parentId!,
+    (r) => r.id,
+  );
   return ids.map((id) => occupancyHolds(assigned.get(id) ?? [], containers.get(id) ?? []));
-}
-
-function namesBy(pairs: readonly (readonly [string, string])[]): Map<string, string[]> {
-  const by = new Map<string, string[]>();
-  for (const [key, name] of pairs) by.set(key, [...(by.get(key) ?? []), name]);
-  return by;
 }
 
 function occupancyHolds(assigned: string[], containers: string[]): Hold[] {

@@ -14,6 +14,7 @@ import { statement } from "../db/statement.js";
 import { type CheckedAgentState, checkAgentState } from "./agent-state.js";
 import { idle } from "./agent-status.js";
 import { entity, touching } from "./footprint.js";
+import { groupedBy } from "./grouped.js";
 import { parseHookName } from "./hook-names.js";
 import {
   checkHookTarget,
@@ -147,7 +148,7 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
   // Remembered for another unit of that name (never, in practice): read now.
   const stale = rows.filter((unit) => !charmHooksOf(unit) && !charms.has(unit.name)).map((unit) => unit.name);
   if (stale.length) for (const c of await charmsOfUnits(tx.db, { modelId: model.id, names: stale })) charms.set(c.unit, c.charm);
-  const running = grouped(await reads.running, (r) => r.unit);
+  const running = groupedBy(await reads.running, (r) => r.unit);
   const ids = await reads.ids;
   const now = ids[0]!.now;
   const endpointRows = await reads.endpoints;
@@ -282,12 +283,6 @@ function idleChange(unit: UnitRow): { restamp: boolean } | null {
   const restamp =
     unit.agentStatus !== idle.status || unit.agentMessage !== idle.message || Object.keys(unit.agentStatusData ?? {}).length !== 0;
   return restamp || unit.resolved !== null ? { restamp } : null;
-}
-
-function grouped<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) groups.set(key(row), [...(groups.get(key(row)) ?? []), row]);
-  return groups;
 }
 
 const runColumns = (runs: readonly HookRunRow[]) => ({

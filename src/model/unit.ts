@@ -21,6 +21,7 @@ import { CleanupKinds, pendingCleanups, queueCleanup } from "./cleanup-queue.js"
 import { mergeConstraints } from "./constraints.js";
 import { forgetAgents } from "./credentials.js";
 import { entity, touching, unitAlone } from "./footprint.js";
+import { groupedBy } from "./grouped.js";
 import { getAliveMachine, getApplication, getUnit, getUnits, unitOperation, unitOperationReading } from "./lookup.js";
 import { createMachine, type DestroyOptions, type Outcome, type ReservedMachine, reserveMachine } from "./machine.js";
 import { parseUnitName } from "./names.js";
@@ -512,23 +513,12 @@ export async function deathHoldsOf(q: Queryable, modelId: string, names: readonl
     subordinatesOfPrincipals(q, { modelId, principals: names }),
   ]);
   const scopes = groupedBy(scopeRows, (s) => s.unit);
-  const subordinates = groupedBy(subordinateRows, (s) => s.principal!);
-  return names.map((name) =>
-    holdsOf(
-      scopes.get(name) ?? [],
-      (subordinates.get(name) ?? []).map((s) => s.name),
-    ),
+  const subordinates = groupedBy(
+    subordinateRows,
+    (s) => s.principal!,
+    (s) => s.name,
   );
-}
-
-function groupedBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const group = groups.get(key(row));
-    if (group) group.push(row);
-    else groups.set(key(row), [row]);
-  }
-  return groups;
+  return names.map((name) => holdsOf(scopes.get(name) ?? [], subordinates.get(name) ?? []));
 }
 
 /** A unit's holds from the scopes it is in and its subordinates, in that order. */
