@@ -36,11 +36,14 @@ export function checkAgentState(state: unknown): CheckedAgentState {
   return { json };
 }
 
-// The text goes in as it is: the jsonb column's own mapping would stringify the document a second time.
-const upsertAgentState = statement(["modelId", "unit", "state"], (db, p) =>
+// The text goes in as it is: the jsonb column's own mapping would stringify each document a second time.
+const upsertAgentStates = statement(["modelId", "units", "states"], (db, p) =>
   db
     .insert(unitAgentStates)
-    .values({ modelId: p.modelId, unit: p.unit, state: sql`${p.state}` })
+    .select(
+      sql`select ${p.modelId}::uuid, given.unit, given.state::jsonb, now()
+        from unnest(${p.units}::text[], ${p.states}::text[]) as given(unit, state)`,
+    )
     .onConflictDoUpdate({
       target: [unitAgentStates.modelId, unitAgentStates.unit],
       set: { state: sql`excluded.state`, updatedAt: sql`now()` },
@@ -49,7 +52,19 @@ const upsertAgentState = statement(["modelId", "unit", "state"], (db, p) =>
 
 /** Replaces the unit's document (sent with the next statement: nothing waits for the answer). */
 export function saveAgentState(tx: Tx, model: ModelRow, unit: string, state: CheckedAgentState): void {
-  tx.defer(upsertAgentState(tx.db, { modelId: model.id, unit, state: state.json }));
+  saveAgentStates(tx, model, [{ unit, state }]);
+}
+
+/** Replaces each unit's document, all in one statement sent with the next (nothing waits for the answer). */
+export function saveAgentStates(tx: Tx, model: ModelRow, saved: readonly { unit: string; state: CheckedAgentState }[]): void {
+  if (!saved.length) return;
+  tx.defer(
+    upsertAgentStates(tx.db, {
+      modelId: model.id,
+      units: saved.map((s) => s.unit),
+      states: saved.map((s) => s.state.json),
+    }),
+  );
 }
 
 export interface UnitAgentStateInput extends InModel {

@@ -47,6 +47,22 @@ const sameData = (a: AgentStatusData, b: AgentStatusData) => JSON.stringify(hook
 const hookDataOrder = (d: AgentStatusData) => [d.hook ?? null, d.relationId ?? null, d.remoteUnit ?? null];
 
 /**
+ * What setting the unit's agent status and, when given, its resolved mode changes: the fields to write (the status's
+ * with its time, `since`), or null when nothing changes.
+ */
+export function agentChanges(unit: UnitRow, status: AgentStatus | null, resolved?: ResolvedMode | null, since = new Date()) {
+  const statusChanged =
+    status !== null &&
+    (status.status !== unit.agentStatus || status.message !== unit.agentMessage || !sameData(status.data, unit.agentStatusData));
+  const resolvedChanged = resolved !== undefined && resolved !== unit.resolved;
+  if (!statusChanged && !resolvedChanged) return null;
+  return {
+    ...(statusChanged ? { agentStatus: status.status, agentMessage: status.message, agentStatusData: status.data, agentSince: since } : {}),
+    ...(resolvedChanged ? { resolved } : {}),
+  };
+}
+
+/**
  * Sets the unit's agent status and, when given, its resolved mode; records one
  * unit row carrying all of the agent's fields. Nothing is written when nothing changes.
  */
@@ -57,17 +73,8 @@ export async function updateAgent(
   status: AgentStatus | null,
   resolved?: ResolvedMode | null,
 ): Promise<UnitRow> {
-  const statusChanged =
-    status !== null &&
-    (status.status !== unit.agentStatus || status.message !== unit.agentMessage || !sameData(status.data, unit.agentStatusData));
-  const resolvedChanged = resolved !== undefined && resolved !== unit.resolved;
-  if (!statusChanged && !resolvedChanged) return unit;
-  const set = {
-    ...(statusChanged
-      ? { agentStatus: status.status, agentMessage: status.message, agentStatusData: status.data, agentSince: new Date() }
-      : {}),
-    ...(resolvedChanged ? { resolved } : {}),
-  };
+  const set = agentChanges(unit, status, resolved);
+  if (!set) return unit;
   const updated = setUnitFields(tx, model, unit, set);
   tx.record(model.id, unitAgentChanged(updated));
   return updated;

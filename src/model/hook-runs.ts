@@ -39,12 +39,19 @@ const MESSAGE_LIMIT = 1000;
 const ofLiveUnit = (modelId: Placeholder, unit: Placeholder) =>
   and(eq(hookRuns.modelId, modelId), eq(hookRuns.unit, unit), isNull(hookRuns.unitRemovedAt));
 
-/** The unit's runs still `running`: a new run ends them `interrupted` (its agent restarted mid-hook). */
-const runningRunsOfUnit = statement(["modelId", "unit"], (db, p) =>
+/** The units' runs still `running`: a new run ends them `interrupted` (their agent restarted mid-hook). */
+export const runningRunsOfUnits = statement(["modelId", "units"], (db, p) =>
   db
     .select()
     .from(hookRuns)
-    .where(and(ofLiveUnit(p.modelId, p.unit), eq(hookRuns.result, HookResult.Running))),
+    .where(
+      and(
+        eq(hookRuns.modelId, p.modelId),
+        sql`${hookRuns.unit} = any(${p.units}::text[])`,
+        isNull(hookRuns.unitRemovedAt),
+        eq(hookRuns.result, HookResult.Running),
+      ),
+    ),
 );
 
 /** Relations (by id), if they exist, each with the endpoint of each of `applications` in it (a row with none when none is). */
@@ -111,7 +118,7 @@ function hookOperation<I extends InModel & { unit: string }, R>(
       return Promise.all([
         // The charm as this process knows it, else read: it needs no earlier read, so it goes with the unit's.
         knowsCharmOf(model.id, input.unit) ? undefined : charmsOfUnits(tx.db, { modelId: model.id, names: [input.unit] }),
-        runningRunsOfUnit(tx.db, { modelId: model.id, unit: input.unit }),
+        runningRunsOfUnits(tx.db, { modelId: model.id, units: [input.unit] }),
         // Ids for the runs it records, with the time their rows take (nextSerials).
         nextSerials(tx, "hook_runs", "id", Math.max(1, named.length)),
         relationIds.length
@@ -200,19 +207,17 @@ const insertRunningHookRun = statement(runKeys, (db, p) =>
 
 export const MISSING_MESSAGE = "the charm ships no such hook";
 
-/** A new run's row, as its insert writes it: the id read ahead, begun (a missing one also ended) at the transaction's time. */
-function newRun(
-  model: ModelRow,
+/** A new run's row, as its insert writes it: its id read ahead, begun (a missing one also ended) at the transaction's time. */
+export function newRun(
   unit: UnitRow,
-  reads: HookReads,
-  index: number,
+  id: number,
+  now: Date,
   run: Pick<HookRunRow, "hook" | "relationId" | "remoteUnit">,
   missing: boolean,
 ): HookRunRow {
-  const { now } = reads;
   return {
-    id: reads.ids[index]!,
-    modelId: model.id,
+    id,
+    modelId: unit.modelId,
     unit: unit.name,
     ...run,
     result: missing ? HookResult.Missing : HookResult.Running,
@@ -224,37 +229,38 @@ function newRun(
   };
 }
 
-/** Runs of the unit its agent never committed: it restarted mid-hook and began again. */
-const interruptRuns = statement(["modelId", "unit"], (db, p) =>
+/** Runs their agents never committed (read with the lock): each restarted mid-hook and began again. */
+export const interruptRunsOf = statement(["ids"], (db, p) =>
   db
     .update(hookRuns)
     .set({ result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: sql`now()` })
-    .where(and(ofLiveUnit(p.modelId, p.unit), eq(hookRuns.result, HookResult.Running))),
+    .where(sql`${hookRuns.id} = any(${p.ids}::bigint[])`),
 );
 
 /** Ends the unit's running runs (read with the lock: `reads.interrupted`) and records them, without waiting. */
-function interruptRunning(tx: Tx, model: ModelRow, unit: string, reads: HookReads): void {
+function interruptRunning(tx: Tx, model: ModelRow, reads: HookReads): void {
   if (reads.interrupted.length === 0) return;
-  tx.defer(interruptRuns(tx.db, { modelId: model.id, unit }));
+  tx.defer(interruptRunsOf(tx.db, { ids: reads.interrupted.map((r) => r.id) }));
   for (const run of reads.interrupted) tx.record(model.id, hookRunRecorded(run));
 }
 
-/** Keeps the unit name's latest HOOK_RUNS_KEPT runs (its removed units' among them: one bound per name). */
-const pruneRuns = statement(["modelId", "unit"], (db, p) =>
+/** Keeps each unit name's latest HOOK_RUNS_KEPT runs (its removed units' among them: one bound per name). */
+const pruneRunsOf = statement(["modelId", "units"], (db, p) =>
   db.delete(hookRuns).where(
     and(
       eq(hookRuns.modelId, p.modelId),
-      eq(hookRuns.unit, p.unit),
-      sql`${hookRuns.id} < (
-        select ${hookRuns.id} from ${hookRuns} where ${hookRuns.modelId} = ${p.modelId} and ${hookRuns.unit} = ${p.unit}
-        order by ${hookRuns.id} desc offset ${HOOK_RUNS_KEPT - 1} limit 1)`,
+      sql`${hookRuns.id} in (
+        select old.id from (
+          select h.id, row_number() over (partition by h.unit order by h.id desc) as n
+          from ${hookRuns} h where h.model_id = ${p.modelId} and h.unit = any(${p.units}::text[])
+        ) old where old.n > ${HOOK_RUNS_KEPT})`,
     ),
   ),
 );
 
-/** Sent with the next statement: nothing waits for the answer. */
-function prune(tx: Tx, model: ModelRow, unit: string): void {
-  tx.defer(pruneRuns(tx.db, { modelId: model.id, unit }));
+/** Prunes the units' runs, sent with the next statement: nothing waits for the answer. */
+export function prune(tx: Tx, model: ModelRow, units: readonly string[]): void {
+  tx.defer(pruneRunsOf(tx.db, { modelId: model.id, units }));
 }
 
 export interface BeginHookInput extends InModel, HookTarget {
@@ -283,10 +289,9 @@ export const beginHook = hookOperation(
     checkHookTarget(reads.relations, unit, input, parsed.relation?.endpoint, parsed.relation?.kind);
     const state = input.state == null ? null : checkAgentState(input.state);
     const run = newRun(
-      model,
       unit,
-      reads,
-      0,
+      reads.ids[0]!,
+      reads.now,
       {
         hook: parsed.name,
         relationId: parsed.relation ? input.relation! : null,
@@ -297,9 +302,9 @@ export const beginHook = hookOperation(
     checkResolutionNamed(unit, run, input.resolved ?? null);
 
     // Sent together with the COMMIT: the interrupted runs' end, the new run, the prune. Their changes are recorded in that order.
-    interruptRunning(tx, model, unit.name, reads);
+    interruptRunning(tx, model, reads);
     tx.defer(insertRunningHookRun(tx.db, run));
-    prune(tx, model, unit.name);
+    prune(tx, model, [unit.name]);
     tx.record(model.id, hookRunRecorded(run));
     // The resolution it acts on, if any, is taken: Juju's ClearResolved as the resolved operation starts.
     await updateAgent(tx, model, unit, executing(run), null);

@@ -8,23 +8,26 @@ import { HookResult } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
 import { applicationOfUnit } from "../core/unit-name.js";
-import { hookRuns, relationScopes, relations, unitAgentStates, units } from "../db/schema.js";
+import { hookRuns, relationScopes, relations, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
-import { type CheckedAgentState, checkAgentState } from "./agent-state.js";
-import { idle } from "./agent-status.js";
+import { type CheckedAgentState, checkAgentState, saveAgentStates } from "./agent-state.js";
+import { agentChanges, idle } from "./agent-status.js";
 import { entity, touching } from "./footprint.js";
 import { groupedBy } from "./grouped.js";
 import { parseHookName } from "./hook-names.js";
 import {
   checkHookTarget,
   endpointsOfApplications,
-  HOOK_RUNS_KEPT,
   type HookTarget,
   INTERRUPTED_MESSAGE,
+  interruptRunsOf,
   leaveBrokenScopes,
   MISSING_MESSAGE,
+  newRun,
+  prune,
   relationIdsNamed,
+  runningRunsOfUnits,
 } from "./hook-runs.js";
 import { getUnits } from "./lookup.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
@@ -163,7 +166,7 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
   for (const [i, unit] of rows.entries()) {
     const call = calls[i]!;
     const named = new Map([...relationsFound].map((id) => [id, endpointOf.get(`${id} ${unit.application}`) ?? null]));
-    const runs = missingRuns(unit, charms.get(unit.name), named, call.hooks, (run) => ({ ...run, id: ids[next++]!.value, now }));
+    const runs = missingRuns(unit, charms.get(unit.name), named, call.hooks, () => ids[next++]!.value, now);
     if (call.state != null) states.push({ unit: unit.name, state: checkAgentState(call.state) });
     recorded.push(runs);
   }
@@ -174,8 +177,13 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
   if (interrupted.length) tx.defer(interruptRunsOf(tx.db, { ids: interrupted.map((r) => r.id) }));
   const all = recorded.flat();
   tx.defer(insertMissingRuns(tx.db, runColumns(all)));
-  tx.defer(pruneRunsOf(tx.db, { modelId: model.id, units: rows.map((u) => u.name) }));
-  const idled: { unit: UnitRow; restamp: boolean }[] = [];
+  prune(
+    tx,
+    model,
+    rows.map((u) => u.name),
+  );
+  const idled: string[] = [];
+  const restamped: string[] = [];
   for (const [i, unit] of rows.entries()) {
     for (const run of running.get(unit.name) ?? [])
       tx.record(model.id, hookRunRecorded({ ...run, result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: now }));
@@ -190,40 +198,24 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
     // The next unit leaving one of these relations finds it with this one gone (the last to leave a Dying one removes it).
     for (const [id, { member, relation }] of leaving)
       if (member && relation) leftRelations.set(id, { ...relation, unitCount: relation.unitCount - 1 });
-    const idling = idleChange(unit);
-    if (idling) {
-      const since = idling.restamp ? now : unit.agentSince;
-      tx.record(
-        model.id,
-        unitAgentChanged({
-          ...unit,
-          agentStatus: idle.status,
-          agentMessage: idle.message,
-          agentStatusData: idle.data,
-          agentSince: since,
-          resolved: null,
-        }),
-      );
-      idled.push({ unit, restamp: idling.restamp });
+    // Its agent idle, its resolution cleared, as updateAgent would; written for all the units in one statement below.
+    const changes = agentChanges(unit, idle, null, now);
+    if (changes) {
+      tx.record(model.id, unitAgentChanged({ ...unit, ...changes }));
+      idled.push(unit.name);
+      if ("agentSince" in changes) restamped.push(unit.name);
     }
   }
   if (idled.length)
     tx.defer(
       agentsIdled(tx.db, {
         modelId: model.id,
-        names: idled.map((u) => u.unit.name),
-        restamped: idled.filter((u) => u.restamp).map((u) => u.unit.name),
+        names: idled,
+        restamped,
         since: now.toISOString(),
       }),
     );
-  if (states.length)
-    tx.defer(
-      statesSaved(tx.db, {
-        modelId: model.id,
-        units: states.map((s) => s.unit),
-        states: states.map((s) => s.state.json),
-      }),
-    );
+  saveAgentStates(tx, model, states);
   return recorded;
 }
 
@@ -233,10 +225,8 @@ function missingRuns(
   charmRead: Parameters<typeof charmHooksRead>[1] | undefined,
   relationsRead: ReadonlyMap<number, string | null>,
   hooks: readonly HookTarget[],
-  newRun: (run: Pick<HookRunRow, "hook" | "relationId" | "remoteUnit">) => Pick<HookRunRow, "hook" | "relationId" | "remoteUnit"> & {
-    id: number;
-    now: Date;
-  },
+  nextId: () => number,
+  now: Date,
 ): HookRunRow[] {
   const { charm, endpoints, ships } = charmHooksOf(unit) ?? charmHooksRead(unit, charmRead!);
   if (unit.life === Life.Dead)
@@ -257,32 +247,14 @@ function missingRuns(
     const key = `${parsed.relation?.endpoint} ${target.relation}`;
     checkHookTarget(relationsRead, unit, target, parsed.relation?.endpoint, parsed.relation?.kind, checked.has(key));
     checked.add(key);
-    const { id, now, ...run } = newRun({
+    const run = {
       hook: parsed.name,
       relationId: parsed.relation ? target.relation! : null,
       remoteUnit: parsed.relation ? (target.remoteUnit ?? null) : null,
-    });
-    runs.push({
-      id,
-      modelId: unit.modelId,
-      unit: unit.name,
-      ...run,
-      result: HookResult.Missing,
-      message: MISSING_MESSAGE,
-      startedAt: now,
-      endedAt: now,
-      unitRemovedAt: null,
-      logLines: 0,
-    });
+    };
+    runs.push(newRun(unit, nextId(), now, run, true));
   }
   return runs;
-}
-
-/** Whether making the unit's agent idle (its resolution cleared) changes it, and whether its status's time moves with it. */
-function idleChange(unit: UnitRow): { restamp: boolean } | null {
-  const restamp =
-    unit.agentStatus !== idle.status || unit.agentMessage !== idle.message || Object.keys(unit.agentStatusData ?? {}).length !== 0;
-  return restamp || unit.resolved !== null ? { restamp } : null;
 }
 
 const runColumns = (runs: readonly HookRunRow[]) => ({
@@ -294,28 +266,6 @@ const runColumns = (runs: readonly HookRunRow[]) => ({
   remoteUnits: runs.map((r) => r.remoteUnit),
 });
 
-/** The units' runs still `running`: a new run ends them `interrupted` (their agent restarted mid-hook). */
-const runningRunsOfUnits = statement(["modelId", "units"], (db, p) =>
-  db
-    .select()
-    .from(hookRuns)
-    .where(
-      and(
-        eq(hookRuns.modelId, p.modelId),
-        sql`${hookRuns.unit} = any(${p.units}::text[])`,
-        sql`${hookRuns.unitRemovedAt} is null`,
-        eq(hookRuns.result, HookResult.Running),
-      ),
-    ),
-);
-
-const interruptRunsOf = statement(["ids"], (db, p) =>
-  db
-    .update(hookRuns)
-    .set({ result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: sql`now()` })
-    .where(sql`${hookRuns.id} = any(${p.ids}::bigint[])`),
-);
-
 /** The runs, begun and ended at once: their fields as arrays, unnested in order, one text whatever their count. */
 const insertMissingRuns = statement(["ids", "modelId", "units", "hooks", "relationIds", "remoteUnits"], (db, p) =>
   db.insert(hookRuns).select(
@@ -324,20 +274,6 @@ const insertMissingRuns = statement(["ids", "modelId", "units", "hooks", "relati
       from unnest(${p.ids}::bigint[], ${p.units}::text[], ${p.hooks}::text[], ${p.relationIds}::int[], ${p.remoteUnits}::text[]) with ordinality
         as run(id, unit, hook, relation_id, remote_unit, n)
       order by run.n`,
-  ),
-);
-
-/** Keeps each unit name's latest HOOK_RUNS_KEPT runs (its removed units' among them: one bound per name). */
-const pruneRunsOf = statement(["modelId", "units"], (db, p) =>
-  db.delete(hookRuns).where(
-    and(
-      eq(hookRuns.modelId, p.modelId),
-      sql`${hookRuns.id} in (
-        select old.id from (
-          select h.id, row_number() over (partition by h.unit order by h.id desc) as n
-          from ${hookRuns} h where h.model_id = ${p.modelId} and h.unit = any(${p.units}::text[])
-        ) old where old.n > ${HOOK_RUNS_KEPT})`,
-    ),
   ),
 );
 
@@ -373,18 +309,4 @@ const agentsIdled = statement(["modelId", "names", "restamped", "since"], (db, p
       agentSince: sql`case when ${units.name} = any(${p.restamped}::text[]) then ${p.since}::timestamptz else ${units.agentSince} end`,
     })
     .where(and(eq(units.modelId, p.modelId), sql`${units.name} = any(${p.names}::text[])`)),
-);
-
-// The text goes in as it is: the jsonb column's own mapping would stringify each document a second time.
-const statesSaved = statement(["modelId", "units", "states"], (db, p) =>
-  db
-    .insert(unitAgentStates)
-    .select(
-      sql`select ${p.modelId}::uuid, given.unit, given.state::jsonb, now()
-        from unnest(${p.units}::text[], ${p.states}::text[]) as given(unit, state)`,
-    )
-    .onConflictDoUpdate({
-      target: [unitAgentStates.modelId, unitAgentStates.unit],
-      set: { state: sql`excluded.state`, updatedAt: sql`now()` },
-    }),
 );
