@@ -595,6 +595,7 @@ export async function removeUnitRow(tx: Tx, model: ModelRow, unit: UnitRow, fact
 export async function removeUnitRows(tx: Tx, model: ModelRow, rows: readonly UnitRow[], facts: readonly RemovalFacts[]): Promise<void> {
   for (const unit of rows)
     if (unit.life !== Life.Dead) throw new LifelineError("NOT_DEAD", `unit ${unit.name} is ${unit.life}: only a Dead unit can be removed`);
+  if (rows.some((unit) => unit.principal !== null)) needsTurnAlone(tx); // it changes principals' subordinates: more than a footprint says
   const names = rows.map((u) => u.name);
   // All sent without waiting, as `facts` say what the answers would be: none awaited unless an application may go
   // with its units (releaseUnitReferences). Their runs stay, retired: they outlive them (retire-hook-runs.ts).
@@ -710,19 +711,11 @@ export const removeDeadUnit = unitOperationReading(
   "any",
   (tx, model, input: UnitInput) => removalFacts(tx, model, input.unit),
   async (tx, model, unit, _, facts) => {
-    if (unit.principal !== null) needsTurnAlone(tx); // it changes its principal's subordinates: more than its footprint says
     await removeUnitRow(tx, model, unit, facts!);
     return true;
   },
   undefined,
-  // The unit's rows are its own; one is taken from its application's unit count (the last holder of a Dying
-  // application, which removes it, takes a turn alone), and from what occupies its machine.
-  (input) =>
-    touching(
-      [entity.unit(input.unit), "write"],
-      [entity.applicationUnits(applicationOfUnit(input.unit)), "add"],
-      [entity.unitAssignments, "add"],
-    ),
+  (input) => removalFootprint([input.unit]),
 );
 
 /**
@@ -733,7 +726,6 @@ export const removeDeadUnits = modelOperationReading(
   "any",
   (tx, model, input: UnitsInput) => Promise.all([getUnits(tx, model, input.units), removalFactsOf(tx, model, input.units)] as const),
   async (tx, model, _: UnitsInput, [rows, facts]) => {
-    if (rows.some((unit) => unit.principal !== null)) needsTurnAlone(tx); // it changes principals' subordinates
     await removeUnitRows(
       tx,
       model,
@@ -742,16 +734,18 @@ export const removeDeadUnits = modelOperationReading(
     );
     return true;
   },
-  // As removeDeadUnit's, for each unit.
-  (input) =>
-    touching(
-      ...input.units.flatMap((unit) => [
-        [entity.unit(unit), "write"] as const,
-        [entity.applicationUnits(applicationOfUnit(unit)), "add"] as const,
-      ]),
-      [entity.unitAssignments, "add"],
-    ),
+  (input) => removalFootprint(input.units),
 );
+
+/**
+ * A removal's footprint: each unit's rows are its own; one is taken from its application's unit count (the last holder
+ * of a Dying application, which removes it, takes a turn alone), and from what occupies its machine.
+ */
+const removalFootprint = (names: readonly string[]) =>
+  touching(
+    ...names.flatMap((unit) => [[entity.unit(unit), "write"] as const, [entity.applicationUnits(applicationOfUnit(unit)), "add"] as const]),
+    [entity.unitAssignments, "add"],
+  );
 
 /** "Why is it still here?" for a unit: what holds it from Dead and its pending cleanups, else the agent it waits for. */
 export async function unitBlockers(q: Queryable, unit: UnitRow): Promise<Blocker[]> {
