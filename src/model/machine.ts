@@ -155,28 +155,13 @@ const setInstances = statement(["modelId", "ids", "instanceIds"], (db, p) =>
 );
 
 /** The machine's containers, oldest first. */
-const containerRows = statement(["modelId", "id"], (db, p) =>
-  db
-    .select()
-    .from(machines)
-    .where(and(eq(machines.modelId, p.modelId), eq(machines.parentId, p.id)))
-    .orderBy(asc(machines.seq)),
-);
-const assignedNames = statement(["modelId", "id"], (db, p) =>
-  db
-    .select({ name: units.name })
-    .from(units)
-    .where(and(eq(units.modelId, p.modelId), eq(units.machineId, p.id)))
-    .orderBy(asc(units.seq)),
-);
-
 export async function containersOf(q: Queryable, modelId: string, id: string): Promise<MachineRow[]> {
-  return containerRows(q, { modelId, id });
+  return containersOfMachineIds(q, { modelId, ids: [id] });
 }
 
 /** The principal units assigned to the machine, oldest first. */
 export async function assignedUnits(q: Queryable, modelId: string, id: string): Promise<string[]> {
-  return (await assignedNames(q, { modelId, id })).map((r) => r.name);
+  return (await assignedOfMachines(q, { modelId, ids: [id] })).map((r) => r.name);
 }
 
 /**
@@ -231,6 +216,7 @@ function occupancyHolds(assigned: string[], containers: string[]): Hold[] {
   return holds;
 }
 
+/** The principal units assigned to the machines, oldest first. */
 const assignedOfMachines = statement(["modelId", "ids"], (db, p) =>
   db
     .select({ name: units.name, machineId: units.machineId })
@@ -238,9 +224,10 @@ const assignedOfMachines = statement(["modelId", "ids"], (db, p) =>
     .where(and(eq(units.modelId, p.modelId), sql`${units.machineId} = any(${p.ids}::text[])`))
     .orderBy(asc(units.seq)),
 );
+/** The machines' containers, oldest first. */
 const containersOfMachineIds = statement(["modelId", "ids"], (db, p) =>
   db
-    .select({ id: machines.id, parentId: machines.parentId })
+    .select()
     .from(machines)
     .where(and(eq(machines.modelId, p.modelId), sql`${machines.parentId} = any(${p.ids}::text[])`))
     .orderBy(asc(machines.seq)),
