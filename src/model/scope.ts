@@ -10,7 +10,7 @@ import { relationEndpoints, relationScopes, relationSettings, relations } from "
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { entity, touching } from "./footprint.js";
-import { findRelation, getRelation, getUnit, getUnits } from "./lookup.js";
+import { getRelation, getUnit, getUnits } from "./lookup.js";
 import { removeRelation } from "./relation.js";
 import type { ModelRow, RelationEndpointRow, RelationRow, ScopeRow, UnitRow } from "./rows.js";
 import { ensureSubordinate } from "./unit.js";
@@ -212,7 +212,7 @@ function leavingReads(tx: Tx, model: ModelKey, input: ScopeInput) {
     relation: sentAhead(getRelation(tx, model, input.relation)),
     unit: sentAhead(getUnit(tx, model, input.unit)),
     member: validRelationId(input.relation)
-      ? sentAhead(memberRow(tx.db, { modelId: model.id, relationId: input.relation, unit: input.unit }))
+      ? sentAhead(membersAmong(tx.db, { modelId: model.id, relationId: input.relation, units: [input.unit] }))
       : Promise.resolve([]),
   });
 }
@@ -238,12 +238,6 @@ const addToMemberCount = statement(["modelId", "id", "count"], (db, p) =>
     .returning(),
 );
 
-const memberRow = statement(["modelId", "relationId", "unit"], (db, p) =>
-  db
-    .select()
-    .from(relationScopes)
-    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.relationId, p.relationId), eq(relationScopes.unit, p.unit))),
-);
 const membersAmong = statement(["modelId", "relationId", "units"], (db, p) =>
   db
     .select()
@@ -316,16 +310,9 @@ export interface ScopeToLeave {
   relation: RelationRow | undefined;
 }
 
-/** Sends the reads of ScopeToLeave together, for a well-formed relation id. */
-export async function scopeToLeave(tx: Tx, model: ModelKey, relationId: number, unit: string): Promise<ScopeToLeave> {
-  const member = sentAhead(memberRow(tx.db, { modelId: model.id, relationId, unit }));
-  const relation = sentAhead(findRelation(tx, model, relationId));
-  return { member: (await member)[0], relation: await relation };
-}
-
 /**
  * Leaves a scope (false when not in it); the last member of a Dying relation removes it. `read`: the membership and
- * the relation, read before (scopeToLeave, scopesToLeaveOf), with the model's lock when it can: so nothing waits for
+ * the relation, read before (recordUnitsMissingHooks, scopesToLeaveOf), with the model's lock when it can: so nothing waits for
  * the writes' answers.
  */
 export async function leaveScopeOf(
