@@ -1,5 +1,6 @@
 // A relation's operations: a person's (integrate, remove-relation) and its units' agents', which enter and leave its
 // scope (seed 001 "Agents").
+import type { InputFieldBuilder } from "@pothos/core";
 import {
   DEFAULT_MODEL,
   enterScope,
@@ -10,7 +11,7 @@ import {
   removeRelations,
   type ScopeChange,
 } from "../../model/index.js";
-import { builder } from "../builder.js";
+import { builder, type Types } from "../builder.js";
 import { RelationRef, UnitRef } from "../refs.js";
 import { ScopeMemberRef } from "./relation.js";
 import { RemovalResultRef, removal, removalOptions } from "./removal.js";
@@ -36,21 +37,21 @@ const RemoveRelationInput = builder.inputType("RemoveRelationInput", {
   }),
 });
 
+/** One unit's entry, as both enterScope and enterScopes take it. */
+const scopeEntryFields = (t: InputFieldBuilder<Types, "InputObject">) => ({
+  unit: t.string({ required: true }),
+  privateAddress: t.string({ required: true, description: "Written as the unit's private-address (and ingress-address) settings." }),
+});
+
 const EnterScopeInput = builder.inputType("EnterScopeInput", {
   fields: (t) => ({
     model: t.string({ required: true, defaultValue: DEFAULT_MODEL }),
     relation: t.int({ required: true }),
-    unit: t.string({ required: true }),
-    privateAddress: t.string({ required: true, description: "Written as the unit's private-address (and ingress-address) settings." }),
+    ...scopeEntryFields(t),
   }),
 });
 
-const ScopeEntryInput = builder.inputType("ScopeEntryInput", {
-  fields: (t) => ({
-    unit: t.string({ required: true }),
-    privateAddress: t.string({ required: true, description: "Written as the unit's private-address (and ingress-address) settings." }),
-  }),
-});
+const ScopeEntryInput = builder.inputType("ScopeEntryInput", { fields: scopeEntryFields });
 
 const EnterScopesInput = builder.inputType("EnterScopesInput", {
   fields: (t) => ({
