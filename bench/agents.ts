@@ -6,8 +6,10 @@
 // nothing of it is left (no units, the relation gone); then the machines removed,
 // timed apart. Per N: those times, their cost per unit (so a quadratic step shows
 // as a growing ms/unit), write transactions per unit, and the server's CPU and
-// peak memory. The scale runs use a charm with no hooks, so the figures measure
-// Lifeline's per-unit cost rather than shell processes; one smaller run
+// peak memory; and each phase's chain, when the units reached each step of it
+// (milestones.ts), which says where a phase waits. The scale runs use a charm
+// with no hooks, so the figures measure Lifeline's per-unit cost rather than
+// shell processes; one smaller run
 // (BENCH_HOOK_UNITS, default 20) uses the bundled wordpress and mysql charms with
 // their real hooks, labelled as such.
 //
@@ -28,6 +30,7 @@ import { createBenchDatabase } from "./database.js";
 import { describeCleanups, describeMachinesLeft, describeUnitsLeft } from "./leftovers.js";
 import { type LifelineProcess, profileFlags, startLifeline } from "./lifeline-process.js";
 import { busyShare, type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
+import { Milestones } from "./milestones.js";
 import { ModelWatch } from "./model-watch.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
@@ -86,6 +89,8 @@ interface Phase {
   writes: { transactions: number; rows: number };
   /** What the server counted during the phase: its mutations by root field (a bulk call counts once), its streams' deliveries. */
   counted: CountedSince;
+  /** performance.now() at its start and end. */
+  window: { start: number; end: number };
 }
 
 interface Outcome {
@@ -95,6 +100,8 @@ interface Outcome {
   removal: Phase;
   machines: Phase;
   leftBehind: string;
+  /** When each unit of the big application reached each step. */
+  milestones: Milestones;
 }
 
 const log = (line: string) => console.log(`bench: ${line}`);
@@ -213,7 +220,9 @@ class Bench {
     const result = unsent === null ? await wait(deadline) : { missing: unsent };
     const figures = measuring.end();
     const cpu = shares.end();
-    const elapsed = (performance.now() - started) / 1000;
+    const ended = performance.now();
+    const elapsed = (ended - started) / 1000;
+    const window = { start: started, end: ended };
     if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase ends at monotonic ${process.hrtime.bigint() / 1000n} µs`);
     const writes = await writesBetween(this.sql, s.model, from, await revisionOf(this.sql, s.model));
     const counted = countedSince(countedBefore, await serverCounts(this.server.url));
@@ -225,11 +234,11 @@ class Bench {
       log(
         `  the server logged ${trouble.count} lines that look like trouble; the first: ${trouble.samples.slice(0, 5).join(" | ") || "none"}`,
       );
-      return { seconds: null, figures, cpu, elapsed, writes, counted };
+      return { seconds: null, figures, cpu, elapsed, writes, counted, window };
     }
     const seconds = (result.at - started) / 1000;
     log(`${s.label}: ${name} in ${seconds.toFixed(1)} s`);
-    return { seconds, figures, cpu, elapsed, writes, counted };
+    return { seconds, figures, cpu, elapsed, writes, counted, window };
   }
 
   async run(s: Scenario): Promise<Outcome> {
@@ -237,6 +246,7 @@ class Bench {
     await api(`mutation ($name: String!) { addModel(input: { name: $name }) { name } }`, { name: s.model });
     const watch = await ModelWatch.open(this.server.url, s.model);
     const changed = new ChangedHooks(watch);
+    const milestones = new Milestones(watch, s.big);
     try {
       // The controller starts a new model's agents within its poll (2 s): machine 0's agent reports `started` first.
       const ready = await watch.until(
@@ -345,7 +355,7 @@ class Bench {
         (deadline) => watch.until(() => machinesGap(watch, machines), deadline),
         async () => [...(await describeMachinesLeft(api, s.model, new Set(machines))), ...(await describeCleanups(this.sql, s.model))],
       );
-      return { scenario: s, addSeconds, settle, removal, machines: machineRemoval, leftBehind: left };
+      return { scenario: s, addSeconds, settle, removal, machines: machineRemoval, leftBehind: left, milestones };
     } finally {
       await watch.close();
       await this.destroy(s.model);
@@ -446,6 +456,18 @@ function mutationsReport(outcomes: Outcome[]) {
   console.log(
     "(deliveries: each subscriber's copy of an event, snapshots and bookmarks included; the benchmark's own model watch is one subscriber)",
   );
+}
+
+/** Each phase's chain: when the big application's units reached each step, seconds into the phase. */
+function milestonesReport(outcomes: Outcome[]) {
+  Milestones.header();
+  for (const o of outcomes) for (const [name, phase] of phasesOf(o).slice(0, 2)) o.milestones.print(o.scenario.label, name, phase.window);
+  console.log("(from the benchmark's model watch: the first event showing each unit at each step)");
+  for (const o of outcomes)
+    for (const [name, phase] of phasesOf(o))
+      console.log(
+        `${o.scenario.label}, ${name}: change events a unit by kind: ${o.milestones.changesByKind(phase.window, o.scenario.units)}`,
+      );
 }
 
 async function main() {
@@ -560,6 +582,8 @@ async function main() {
     cpuReport(outcomes);
     console.log("");
     mutationsReport(outcomes);
+    console.log("");
+    milestonesReport(outcomes);
     const trouble = server.trouble();
     console.log("");
     console.log(
