@@ -138,7 +138,7 @@ function hookOperation<I extends InModel & { unit: string }, R>(
         unit,
         {
           charm,
-          interrupted: running.map((run) => ({ ...run, result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: now })),
+          interrupted: running.map((run) => interruptedAt(run, now)),
           ids: ids.map((r) => r.value),
           now,
           relations: new Map(named.map((r) => [r.relation, r.endpoint])),
@@ -228,6 +228,14 @@ export function newRun(
     logLines: 0,
   };
 }
+
+/** A run its agent never committed, as its interruption at `now` leaves it (interruptRunsOf writes it so). */
+export const interruptedAt = (run: HookRunRow, now: Date): HookRunRow => ({
+  ...run,
+  result: HookResult.Interrupted,
+  message: INTERRUPTED_MESSAGE,
+  endedAt: now,
+});
 
 /** Runs their agents never committed (read with the lock): each restarted mid-hook and began again. */
 export const interruptRunsOf = statement(["ids"], (db, p) =>

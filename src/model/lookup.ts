@@ -29,11 +29,12 @@ const applicationRow = statement(["modelId", "name"], (db, p) =>
     .from(applications)
     .where(and(eq(applications.modelId, p.modelId), eq(applications.name, p.name))),
 );
-const relationRow = statement(["modelId", "id"], (db, p) =>
+/** The relations of these ids in the model, in no order; one statement however many. */
+export const relationsByIds = statement(["modelId", "ids"], (db, p) =>
   db
     .select()
     .from(relations)
-    .where(and(eq(relations.modelId, p.modelId), eq(relations.id, p.id))),
+    .where(and(eq(relations.modelId, p.modelId), sql`${relations.id} = any(${p.ids}::int[])`)),
 );
 const unitRow = statement(["modelId", "name"], (db, p) =>
   db
@@ -117,7 +118,7 @@ export async function getRelation(tx: Tx, model: ModelKey, id: number): Promise<
 
 /** A relation by a well-formed id, or undefined when there is none. */
 export async function findRelation(tx: Tx, model: ModelKey, id: number): Promise<RelationRow | undefined> {
-  const [relation] = await relationRow(tx.db, { modelId: model.id, id });
+  const [relation] = await relationsByIds(tx.db, { modelId: model.id, ids: [id] });
   return relation;
 }
 

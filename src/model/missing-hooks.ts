@@ -8,7 +8,7 @@ import { HookResult } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
 import { applicationOfUnit } from "../core/unit-name.js";
-import { hookRuns, relationScopes, relations, units } from "../db/schema.js";
+import { hookRuns, relationScopes, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { type CheckedAgentState, checkAgentState, saveAgentStates } from "./agent-state.js";
@@ -20,7 +20,7 @@ import {
   checkHookTarget,
   endpointsOfApplications,
   type HookTarget,
-  INTERRUPTED_MESSAGE,
+  interruptedAt,
   interruptRunsOf,
   leaveBrokenScopes,
   MISSING_MESSAGE,
@@ -29,7 +29,7 @@ import {
   relationIdsNamed,
   runningRunsOfUnits,
 } from "./hook-runs.js";
-import { getUnits } from "./lookup.js";
+import { getUnits, relationsByIds } from "./lookup.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
 import type { ScopeToLeave } from "./scope.js";
 import { nextSerials } from "./sequences.js";
@@ -185,8 +185,7 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
   const idled: string[] = [];
   const restamped: string[] = [];
   for (const [i, unit] of rows.entries()) {
-    for (const run of running.get(unit.name) ?? [])
-      tx.record(model.id, hookRunRecorded({ ...run, result: HookResult.Interrupted, message: INTERRUPTED_MESSAGE, endedAt: now }));
+    for (const run of running.get(unit.name) ?? []) tx.record(model.id, hookRunRecorded(interruptedAt(run, now)));
     for (const run of recorded[i]!) tx.record(model.id, hookRunRecorded(run));
     const leaving = new Map<number, ScopeToLeave>(
       relationIdsNamed(brokenOf(calls[i]!.hooks)).map((id) => [
@@ -288,13 +287,6 @@ const membersOfPairs = statement(["modelId", "relations", "units"], (db, p) =>
         sql`(${relationScopes.relationId}, ${relationScopes.unit}) in (select * from unnest(${p.relations}::int[], ${p.units}::text[]))`,
       ),
     ),
-);
-
-const relationsByIds = statement(["modelId", "ids"], (db, p) =>
-  db
-    .select()
-    .from(relations)
-    .where(and(eq(relations.modelId, p.modelId), sql`${relations.id} = any(${p.ids}::int[])`)),
 );
 
 /** The units' agents idle, their resolution cleared; the status's time moved for those whose status changed (`restamped`). */
