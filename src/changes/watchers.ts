@@ -4,7 +4,7 @@
 // in revision order, exactly once, so a watcher may learn as it goes (a unit created on the machine it watches joins
 // the set it covers). Rows carry their identifying fields (see change.ts),
 // which is what lets a resumed stream recognise rows about entities long gone.
-import { and, asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import { LifelineError, notFound } from "../core/errors.js";
 import type { Life } from "../core/life.js";
 import { AGENT_LOST } from "../core/presence.js";
@@ -134,19 +134,28 @@ export function unitLife(unit: string): Watcher {
 
 /**
  * A machine and every container nested in it, walked down `parent_id` (its index): `id LIKE '1/%'` could use no index
- * under the database's collation, and read every machine of the model for each machine agent's snapshot.
+ * under the database's collation, and read every machine of the model for each machine agent's snapshot. Each step
+ * is fenced (a lateral subquery with OFFSET 0) to its index lookup: while a new model's statistics still say it has
+ * no machines, the planner otherwise read all of them for each snapshot (4 ms at 10,000 machines, against 0.02 ms).
  */
 const machineAndNested = statement(["modelId", "id"], (db, p) =>
-  db
-    .select()
-    .from(machines)
-    .where(
-      and(
-        eq(machines.modelId, p.modelId),
-        sql`${machines.id} in (with recursive tree(id) as (select ${p.id}::text union all select m.id from ${machines} m join tree on m.model_id = ${p.modelId} and m.parent_id = tree.id) select id from tree)`,
-      ),
-    ),
+  db.select(machineColumnsOf("tree")).from(
+    sql`(with recursive tree as (
+      select m.* from ${machines} m where m.model_id = ${p.modelId} and m.id = ${p.id}
+      union all
+      select c.* from tree t cross join lateral (select * from ${machines} c where c.model_id = ${p.modelId} and c.parent_id = t.id offset 0) c
+    ) select * from tree) as tree`,
+  ),
 );
+
+/** A machine row's columns read from `alias` (a subquery of machines' rows), each mapped as Drizzle maps the table's. */
+function machineColumnsOf(alias: string) {
+  const columns = getTableColumns(machines);
+  type Columns = typeof columns;
+  return Object.fromEntries(
+    Object.entries(columns).map(([key, column]) => [key, sql`${sql.identifier(alias)}.${sql.identifier(column.name)}`.mapWith(column)]),
+  ) as { [K in keyof Columns]: SQL<Columns[K]["_"]["data"] | (Columns[K]["_"]["notNull"] extends true ? never : null)> };
+}
 
 /**
  * A machine's own changes and its containers' (all nested under it): what its
