@@ -302,8 +302,11 @@ class Bench {
             const before = watch.changes;
             const gap = await confirmSettled(api, s.model, watch);
             if (gap === null) return { at: watch.lastChangeAt };
-            const more = await watch.until(() => (watch.changes > before ? null : `agents' progress: ${gap}`), deadline);
-            if ("missing" in more) return more;
+            if (performance.now() > deadline) return { missing: `agents' progress: ${gap}` };
+            // Asked again once the stream moves, or after a second: an agent's last save of its progress need not
+            // come with a change the stream shows.
+            const again = performance.now() + 1000;
+            await watch.until(() => (watch.changes > before || performance.now() > again ? null : `agents' progress: ${gap}`), deadline);
           }
         },
         async () => [
