@@ -36,13 +36,16 @@ import {
   commitHook,
   deploy,
   enterScope,
+  enterScopes,
   integrate,
   issueMachinesCredentials,
   issueUnitCredentials,
   leaveScope,
   recordMissingHooks,
+  recordUnitsMissingHooks,
   removeDeadMachine,
   removeDeadUnit,
+  removeRelations,
   removeUnits,
   setConstraints,
   setMachineDead,
@@ -303,6 +306,24 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     // The first describes the statements this process had not sent yet (a round trip each, once): the second is as every later one.
     await recordMissingHooks(store.db, { model, unit: first, hooks });
     expect(await roundTrips(() => recordMissingHooks(store.db, { model, unit, hooks }))).toBe(2);
+  });
+
+  it("recordUnitsMissingHooks of units leaving a Dying relation: their memberships in one statement, the relation's count in one, however many units", async () => {
+    await deploy(store.db, { model, charm: "wordpress", application: "blog", numUnits: 0 });
+    const dying = (await integrate(store.db, { model, endpoints: ["blog", "cache"] })).id;
+    const members: string[] = [];
+    for (let n = 0; n < 10; n++) members.push(await newUnit());
+    await enterScopes(store.db, { model, relation: dying, units: members.map((unit) => ({ unit, privateAddress: "10.0.0.5" })) });
+    await removeRelations(store.db, { model, targets: [String(dying)] }); // Dying: ten units in its scope
+    const broken = (units: readonly string[]) => () =>
+      recordUnitsMissingHooks(store.db, {
+        model,
+        units: units.map((unit) => ({ unit, hooks: [{ hook: "cache-relation-broken", relation: dying }] })),
+      });
+    await broken(members.slice(0, 1))(); // describes the statements this process had not sent yet
+    // One leaving the scope a statement each was two statements a unit more.
+    const two = await statementsSent(broken(members.slice(1, 3)));
+    expect(await statementsSent(broken(members.slice(3, 9)))).toBe(two);
   });
 
   it("commitHook: the lock with the unit, the run and the time it ends at; the run's end and the agent's status with the commit", async () => {

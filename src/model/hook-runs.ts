@@ -20,7 +20,7 @@ import { applySettingsWrites, type SettingsWrite } from "./hook-settings.js";
 import { unitOperationReading } from "./lookup.js";
 import { parseUnitName } from "./names.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
-import { leaveScopeOf, type ScopeToLeave } from "./scope.js";
+import { ScopeLeavings, type ScopeToLeave } from "./scope.js";
 import { nextSerials } from "./sequences.js";
 import { charmsOfUnits } from "./unit-agent-reads.js";
 import { type CharmHooks, charmHooksOf, charmHooksRead, knowsCharmOf } from "./unit-charms.js";
@@ -326,20 +326,19 @@ export const beginHook = hookOperation(
  * record of a missing -broken, in the same transaction, so no crash falls between the hook and the leaving. A unit
  * already out of the scope (an agent that left first) changes nothing.
  */
-export async function leaveBrokenScopes(
-  tx: Tx,
-  model: ModelRow,
+export function leaveBrokenScopes(
+  leavings: ScopeLeavings,
   unit: string,
   runs: readonly HookRunRow[],
   /** What each leaving decides on, by relation, read with the lock: so its writes go with the COMMIT. */
   scopes: ReadonlyMap<number, ScopeToLeave>,
-): Promise<void> {
+): void {
   const left = new Set<number>();
   for (const { relationId, hook } of runs) {
     if (relationId === null || !hook.endsWith("-relation-broken") || left.has(relationId)) continue;
     left.add(relationId);
     const { member, relation } = scopes.get(relationId) ?? {};
-    if (relation) await leaveScopeOf(tx, model, unit, { member, relation }); // a relation gone took its memberships with it
+    if (relation) leavings.leave(unit, { member, relation }); // a relation gone took its memberships with it
   }
 }
 
@@ -435,7 +434,9 @@ export const commitHook = unitOperationReading(
       const scopes = new Map(
         run.relationId === null ? [] : [[run.relationId, { member: member ?? undefined, relation: relation ?? undefined }]],
       );
-      await leaveBrokenScopes(tx, model, unit.name, [run], scopes);
+      const leavings = new ScopeLeavings(tx, model);
+      leaveBrokenScopes(leavings, unit.name, [run], scopes);
+      await leavings.done();
     }
     await updateAgent(tx, model, unit, input.result === HookResult.Failed ? hookFailed(run) : idle);
     if (state) saveAgentState(tx, model, unit.name, state);

@@ -31,7 +31,7 @@ import {
 } from "./hook-runs.js";
 import { getUnits, relationsByIds } from "./lookup.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
-import type { ScopeToLeave } from "./scope.js";
+import { ScopeLeavings, type ScopeToLeave } from "./scope.js";
 import { nextSerials } from "./sequences.js";
 import { charmsOfUnits } from "./unit-agent-reads.js";
 import { charmHooksOf, charmHooksRead, knowsCharmOf } from "./unit-charms.js";
@@ -173,6 +173,7 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
 
   // Sent together with the COMMIT: the interrupted runs' end, the runs (one statement), the prune, the agents' status
   // and state. Each unit's changes recorded in that order: its interrupted runs, its runs, the scopes it left, its agent.
+  // A Dying relation its last member left goes after them all (ScopeLeavings).
   const interrupted = rows.flatMap((unit) => running.get(unit.name) ?? []);
   if (interrupted.length) tx.defer(interruptRunsOf(tx.db, { ids: interrupted.map((r) => r.id) }));
   const all = recorded.flat();
@@ -184,6 +185,7 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
   );
   const idled: string[] = [];
   const restamped: string[] = [];
+  const leavings = new ScopeLeavings(tx, model);
   for (const [i, unit] of rows.entries()) {
     for (const run of running.get(unit.name) ?? []) tx.record(model.id, hookRunRecorded(interruptedAt(run, now)));
     for (const run of recorded[i]!) tx.record(model.id, hookRunRecorded(run));
@@ -193,10 +195,7 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
         { member: members.get(`${id} ${unit.name}`), relation: leftRelations.get(id) },
       ]),
     );
-    await leaveBrokenScopes(tx, model, unit.name, recorded[i]!, leaving);
-    // The next unit leaving one of these relations finds it with this one gone (the last to leave a Dying one removes it).
-    for (const [id, { member, relation }] of leaving)
-      if (member && relation) leftRelations.set(id, { ...relation, unitCount: relation.unitCount - 1 });
+    leaveBrokenScopes(leavings, unit.name, recorded[i]!, leaving);
     // Its agent idle, its resolution cleared, as updateAgent would; written for all the units in one statement below.
     const changes = agentChanges(unit, idle, null, now);
     if (changes) {
@@ -205,6 +204,7 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
       if ("agentSince" in changes) restamped.push(unit.name);
     }
   }
+  await leavings.done();
   if (idled.length)
     tx.defer(
       agentsIdled(tx.db, {

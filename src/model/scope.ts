@@ -225,10 +225,15 @@ const insertMembers = statement(["modelId", "relationId", "units", "applications
         as given(unit, application, role, container)`,
   ),
 );
-const deleteMember = statement(["modelId", "relationId", "unit"], (db, p) =>
+const deleteMembers = statement(["modelId", "relationIds", "units"], (db, p) =>
   db
     .delete(relationScopes)
-    .where(and(eq(relationScopes.modelId, p.modelId), eq(relationScopes.relationId, p.relationId), eq(relationScopes.unit, p.unit))),
+    .where(
+      and(
+        eq(relationScopes.modelId, p.modelId),
+        sql`(${relationScopes.relationId}, ${relationScopes.unit}) in (select * from unnest(${p.relationIds}::int[], ${p.units}::text[]))`,
+      ),
+    ),
 );
 const addToMemberCount = statement(["modelId", "id", "count"], (db, p) =>
   db
@@ -312,8 +317,8 @@ export interface ScopeToLeave {
 
 /**
  * Leaves a scope (false when not in it); the last member of a Dying relation removes it. `read`: the membership and
- * the relation, read before (recordUnitsMissingHooks, scopesToLeaveOf), with the model's lock when it can: so nothing waits for
- * the writes' answers.
+ * the relation, read before (scopesToLeaveOf, leavingReads), with the model's lock when it can: so nothing waits for
+ * the writes' answers. The one-unit case of ScopeLeavings.
  */
 export async function leaveScopeOf(
   tx: Tx,
@@ -321,26 +326,67 @@ export async function leaveScopeOf(
   unit: string,
   read: { member: ScopeRow | undefined; relation: RelationRow },
 ): Promise<{ left: boolean; relationRemoved: boolean }> {
-  const { member, relation } = read;
-  if (!member) return { left: false, relationRemoved: false };
-  tx.defer(deleteMember(tx.db, { modelId: model.id, relationId: relation.id, unit }));
-  const counted = tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relation.id, count: -1 }));
-  // Beside other writers the count read with the lock may not have their leavings yet: whether this member is the
-  // last of a Dying relation is the decrement's answer to give (an Alive relation is not removed, whatever its count).
-  if (relation.life !== Life.Alive && runsBesideOthers(tx)) return left(tx, model, member, (await counted)[0]!);
-  return left(tx, model, member, { ...relation, unitCount: relation.unitCount - 1 });
+  const leavings = new ScopeLeavings(tx, model);
+  const left = leavings.leave(unit, read);
+  const removed = await leavings.done();
+  return { left, relationRemoved: removed.has(read.relation.id) };
 }
 
-/** A member has left (`relation` counts it out): the change, and seed 001's removal of a Dying relation with none left. */
-async function left(tx: Tx, model: ModelRow, member: ScopeRow, relation: RelationRow): Promise<{ left: true; relationRemoved: boolean }> {
-  tx.record(model.id, scopeLeft(member));
-  // Seed 001: "When the last unit leaves the scope of a Dying relation, it must remove the relation from state."
-  if (relation.life !== Life.Alive && relation.unitCount <= 0) {
-    needsTurnAlone(tx); // the relation's removal writes what the writers beside this one read
-    await removeRelation(tx, model, relation);
-    return { left: true, relationRemoved: true };
+/**
+ * Units leaving scopes in one operation (a bulk call's -broken hooks, say). Each leaving is recorded as it is told, in
+ * order; its writes go together when done: one statement for every membership, one for each relation's count. Per
+ * unit, a Dying relation's count had to be answered before the next leaving beside other writers (whether this one
+ * was the last): a round trip a unit inside the model's turn. Now it is one a relation, and only then.
+ */
+export class ScopeLeavings {
+  private readonly relations = new Map<number, { relation: RelationRow; leaving: number }>();
+  private readonly units: string[] = [];
+  private readonly relationIds: number[] = [];
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly model: ModelRow,
+  ) {}
+
+  /** `unit` leaves the relation's scope (false when not in it, and nothing is written). */
+  leave(unit: string, { member, relation }: { member: ScopeRow | undefined; relation: RelationRow }): boolean {
+    if (!member) return false;
+    this.units.push(unit);
+    this.relationIds.push(relation.id);
+    const counted = this.relations.get(relation.id);
+    if (counted) counted.leaving++;
+    else this.relations.set(relation.id, { relation, leaving: 1 });
+    this.tx.record(this.model.id, scopeLeft(member));
+    return true;
   }
-  return { left: true, relationRemoved: false };
+
+  /**
+   * Sends the leavings' writes; seed 001's removal of each Dying relation its last member left. The relations
+   * removed.
+   */
+  async done(): Promise<Set<number>> {
+    const { tx, model } = this;
+    const removed = new Set<number>();
+    if (!this.units.length) return removed;
+    tx.defer(deleteMembers(tx.db, { modelId: model.id, relationIds: this.relationIds, units: this.units }));
+    const counts = [...this.relations.values()].map(({ relation, leaving }) => ({
+      relation,
+      leaving,
+      counted: tx.defer(addToMemberCount(tx.db, { modelId: model.id, id: relation.id, count: -leaving })),
+    }));
+    for (const { relation, leaving, counted } of counts) {
+      if (relation.life === Life.Alive) continue; // an Alive relation is not removed, whatever its count
+      // Beside other writers the count read with the lock may not have their leavings yet: whether these were the
+      // last of a Dying relation is the decrement's answer to give.
+      const after = runsBesideOthers(tx) ? (await counted)[0]! : { ...relation, unitCount: relation.unitCount - leaving };
+      // Seed 001: "When the last unit leaves the scope of a Dying relation, it must remove the relation from state."
+      if (after.unitCount > 0) continue;
+      needsTurnAlone(tx); // the relation's removal writes what the writers beside this one read
+      await removeRelation(tx, model, after);
+      removed.add(relation.id);
+    }
+    return removed;
+  }
 }
 
 /**
