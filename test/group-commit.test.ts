@@ -16,8 +16,10 @@ import {
   enterScope,
   integrate,
   leaveScope,
+  recordUnitsMissingHooks,
   removeApplications,
   removeDeadUnit,
+  removeDeadUnits,
   removeRelations,
   removeUnits,
   setConstraints,
@@ -442,6 +444,54 @@ describe("group commit", () => {
     expect(await api.store.db.select().from(relationScopes).where(eq(relationScopes.modelId, model.id))).toEqual([]);
   });
 
+  /** A Dying relation between wordpress and memcached, `count` memcached units (which ship no -broken hook) in its scope. */
+  async function dyingRelationOfCaches(model: string, count: number) {
+    await deploy(api.store.db, { model, charm: "memcached", application: "cache", numUnits: 0 });
+    const relation = await integrate(api.store.db, { model, endpoints: ["wordpress", "cache"] });
+    const added = await addUnit(api.store.db, { model, application: "cache", count });
+    for (const unit of added) await enterScope(api.store.db, { model, relation: relation.id, unit: unit.name, privateAddress: "10.0.0.1" });
+    await removeRelations(api.store.db, { model, targets: [String(relation.id)] });
+    return { relation, members: added.map((u) => u.name) };
+  }
+
+  /** One call recording the relation's -broken for each of `units` (a gathered call of their agents'). */
+  const broken = (model: string, relation: number, units: readonly string[]) =>
+    recordUnitsMissingHooks(api.store.db, {
+      model,
+      units: units.map((unit) => ({ unit, hooks: [{ hook: "cache-relation-broken", relation }] })),
+    });
+
+  it("members leaving a Dying relation side by side, several a call, not the last: the member count adds up and the relation stays", async () => {
+    const { model } = await freshModel();
+    const { relation, members } = await dyingRelationOfCaches(model.name, 7);
+    await Promise.all([
+      constraints(model.name, "cores=1"),
+      broken(model.name, relation.id, members.slice(1, 4)),
+      broken(model.name, relation.id, members.slice(4)),
+    ]);
+    expect(await memberCount(model.id, relation.id)).toBe(1);
+    expect(
+      await api.store.db.select({ unit: relationScopes.unit }).from(relationScopes).where(eq(relationScopes.modelId, model.id)),
+    ).toEqual([{ unit: members[0] }]);
+  });
+
+  it("the last members of a Dying relation leave side by side, several a call: the last to leave removes it (seed 001), once", async () => {
+    const { model } = await freshModel();
+    const { relation, members } = await dyingRelationOfCaches(model.name, 6);
+    const [{ since }] = (await api.store.db.select({ since: models.revision }).from(models).where(eq(models.id, model.id))) as [
+      { since: number },
+    ];
+    await Promise.all([
+      constraints(model.name, "cores=1"),
+      broken(model.name, relation.id, members.slice(0, 3)),
+      broken(model.name, relation.id, members.slice(3)),
+    ]);
+    expect(await memberCount(model.id, relation.id)).toBeUndefined();
+    expect(await api.store.db.select().from(relationScopes).where(eq(relationScopes.modelId, model.id))).toEqual([]);
+    const removed = (await writersOf(model.id, since)).filter((c) => c.kind === "relation" && c.entity === String(relation.id));
+    expect(removed).toHaveLength(1);
+  });
+
   /** A writer without a footprint, for the writers behind it to queue up behind: mysql's constraints (wordpress may be Dying). */
   const barrier = async (model: string) => {
     await deploy(api.store.db, { model, charm: "mysql", numUnits: 0 }).catch(() => {});
@@ -482,6 +532,31 @@ describe("group commit", () => {
     const { model, since } = await freshModel();
     const dead = await deadUnits(model.name, 5, () => removeApplications(api.store.db, { model: model.name, targets: ["wordpress"] }));
     await Promise.all([(await barrier(model.name))(), ...dead.map((unit) => removeDeadUnit(api.store.db, { model: model.name, unit }))]);
+    expect(await application(model.id)).toBeUndefined();
+    const removed = (await writersOf(model.id, since)).filter((c) => c.kind === "application" && c.entity === "wordpress");
+    expect(removed.length).toBeGreaterThan(0);
+    expect(await api.store.db.select().from(units).where(eq(units.modelId, model.id))).toEqual([]);
+  });
+
+  it("units of a Dying application removed side by side, several a call, not the last: its unit count adds up", async () => {
+    const { model } = await freshModel();
+    const dead = await deadUnits(model.name, 7, () => removeApplications(api.store.db, { model: model.name, targets: ["wordpress"] }));
+    await Promise.all([
+      (await barrier(model.name))(),
+      removeDeadUnits(api.store.db, { model: model.name, units: dead.slice(1, 4) }),
+      removeDeadUnits(api.store.db, { model: model.name, units: dead.slice(4) }),
+    ]);
+    expect(await application(model.id)).toEqual({ unitCount: 1, life: "dying" });
+  });
+
+  it("the last units of a Dying application removed side by side, several a call: the last holder removes it (seed 000), once", async () => {
+    const { model, since } = await freshModel();
+    const dead = await deadUnits(model.name, 6, () => removeApplications(api.store.db, { model: model.name, targets: ["wordpress"] }));
+    await Promise.all([
+      (await barrier(model.name))(),
+      removeDeadUnits(api.store.db, { model: model.name, units: dead.slice(0, 3) }),
+      removeDeadUnits(api.store.db, { model: model.name, units: dead.slice(3) }),
+    ]);
     expect(await application(model.id)).toBeUndefined();
     const removed = (await writersOf(model.id, since)).filter((c) => c.kind === "application" && c.entity === "wordpress");
     expect(removed.length).toBeGreaterThan(0);

@@ -43,8 +43,10 @@ import {
   leaveScope,
   recordMissingHooks,
   recordUnitsMissingHooks,
+  removeApplications,
   removeDeadMachine,
   removeDeadUnit,
+  removeDeadUnits,
   removeRelations,
   removeUnits,
   setConstraints,
@@ -54,6 +56,7 @@ import {
   setMachinesProvisioned,
   setUnitAgentStatus,
   setUnitDead,
+  setUnitsDead,
   setWorkloadStatus,
 } from "../src/model/index.js";
 import { createPrivateDatabase, onPostgres, uniqueName } from "./support/store.js";
@@ -403,6 +406,32 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     // the first of them) and their machines; their writes with the change rows and the COMMIT. One after another,
     // each would take a round trip of its own (2 + 4).
     expect(await roundTrips(() => Promise.all(machines.map(started)))).toBe(2 + 2);
+  });
+
+  it("removeDeadUnits beside each other, of a Dying application they do not empty: one statement a call for its count, however many units", async () => {
+    await deploy(store.db, { model, charm: "memcached", application: "queue", numUnits: 0 });
+    const units = (await addUnit(store.db, { model, application: "queue", count: 20, placement: Array(20).fill(machine) })).map(
+      (u) => u.name,
+    );
+    await removeUnits(store.db, { model, targets: units });
+    await setUnitsDead(store.db, { model, units });
+    await removeApplications(store.db, { model, targets: ["queue"] }); // Dying, held by its twenty units
+    /** A call alone (its turn's first), then two side by side behind it, of `n` units each. */
+    const group = (first: string, n: number, from: number) => async () => {
+      const alone = removeDeadUnits(store.db, { model, units: [first] });
+      await Promise.all([
+        alone,
+        removeDeadUnits(store.db, { model, units: units.slice(from, from + n) }),
+        removeDeadUnits(store.db, { model, units: units.slice(from + n, from + 2 * n) }),
+      ]);
+    };
+    await new Promise((resolve) => setImmediate(resolve)); // the last turn is over: the first runs alone
+    await group(units[0]!, 1, 1)(); // describes the statements this process had not sent yet
+    await new Promise((resolve) => setImmediate(resolve));
+    const twoEach = await statementsSent(group(units[3]!, 2, 4));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Beside others each unit's release was a statement of its own: four more here. Three units keep it held.
+    expect(await statementsSent(group(units[8]!, 4, 9))).toBe(twoEach);
   });
 
   it("a writer of a group refused before it wrote costs the group nothing: no savepoint, no rollback", async () => {

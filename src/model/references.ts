@@ -35,18 +35,19 @@ export function addUnitReferences(tx: Tx, model: ModelRow, name: string, count: 
 }
 
 /**
- * Seed 000's condition for keeping an application when a unit of it goes, checked and
- * acted on in one statement: it drops the count and answers, or changes nothing.
+ * Seed 000's condition for keeping an application when `count` units of it go, one after another, checked and acted on
+ * in one statement: it outlives them all (it is Alive, or keeps a unit, or is in a relation), and the count drops by
+ * them and it answers; or nothing changes.
  */
-const releaseIfStillHeld = statement(["modelId", "name"], (db, p) =>
+const releaseIfStillHeld = statement(["modelId", "name", "count"], (db, p) =>
   db
     .update(applications)
-    .set({ unitCount: sql`${applications.unitCount} - 1` })
+    .set({ unitCount: sql`${applications.unitCount} - ${p.count}` })
     .where(
       and(
         eq(applications.modelId, p.modelId),
         eq(applications.name, p.name),
-        sql`(${applications.life} = 'alive' or ${applications.unitCount} >= 2 or ${applications.relationCount} >= 1)`,
+        sql`(${applications.life} = 'alive' or ${applications.unitCount} >= ${p.count} + 1 or ${applications.relationCount} >= 1)`,
       ),
     )
     .returning({ name: applications.name }),
@@ -80,7 +81,7 @@ export function releaseUnitReference(
     tx.defer(addToUnitCount(tx.db, { modelId: model.id, name, count: -1 }));
     return async () => {};
   }
-  const released = tx.defer(releaseIfStillHeld(tx.db, { modelId: model.id, name }));
+  const released = tx.defer(releaseIfStillHeld(tx.db, { modelId: model.id, name, count: 1 }));
   return async () => {
     // The rows it reads are the model's, whose lock this transaction holds: nothing changes them between the two statements.
     if ((await released).length) return;
@@ -92,8 +93,9 @@ export function releaseUnitReference(
 
 /**
  * `count` units of `name` were removed, one after another (releaseUnitReference for each, in one transaction): the
- * releases that leave the application held whatever the others do go as one statement; the rest one at a time, the last
- * holder removing it.
+ * releases that leave the application held whatever the others do go as one statement. The rest (beside other
+ * writers' releases, or down to what may be its last holder) go as one statement too when the application outlives
+ * them all; when it does not, one at a time, the last holder removing it.
  */
 export function releaseUnitReferences(tx: Tx, model: ModelRow, name: string, app: ApplicationCounts, count: number): () => Promise<void> {
   let counts = app;
@@ -103,9 +105,14 @@ export function releaseUnitReferences(tx: Tx, model: ModelRow, name: string, app
     counts = { ...counts, unitCount: counts.unitCount - 1 };
   }
   if (held) tx.defer(addToUnitCount(tx.db, { modelId: model.id, name, count: -held }));
-  const rest = Array.from({ length: count - held }, () => releaseUnitReference(tx, model, name, counts));
+  const rest = count - held;
+  if (rest <= 1) return rest ? releaseUnitReference(tx, model, name, counts) : async () => {};
+  const together = tx.defer(releaseIfStillHeld(tx.db, { modelId: model.id, name, count: rest }));
   return async () => {
-    for (const released of rest) await released();
+    if ((await together).length) return;
+    // Refused, so it changed nothing: the application goes with the last of them.
+    const each = Array.from({ length: rest }, () => releaseUnitReference(tx, model, name, counts));
+    for (const released of each) await released();
   };
 }
 
