@@ -334,9 +334,9 @@ export async function leaveScopeOf(
 
 /**
  * Units leaving scopes in one operation (a bulk call's -broken hooks, say). Each leaving is recorded as it is told, in
- * order; its writes go together when done: one statement for every membership, one for each relation's count. Per
- * unit, a Dying relation's count had to be answered before the next leaving beside other writers (whether this one
- * was the last): a round trip a unit inside the model's turn. Now it is one a relation, and only then.
+ * order; its writes go together when done: one statement for every membership, one for each relation's count. Beside
+ * other writers, whether they were a Dying relation's last members is the count's answer: awaited once a relation,
+ * so the model's turn waits a round trip for the call, not one for each of its units.
  */
 export class ScopeLeavings {
   private readonly relations = new Map<number, { relation: RelationRow; leaving: number }>();
