@@ -39,8 +39,13 @@ const api = useApi();
 async function freshModel() {
   const model = await addModel(api.store.db, { name: uniqueName() });
   await deploy(api.store.db, { model: model.name, charm: "wordpress", numUnits: 0 });
-  const [row] = await api.store.db.select({ revision: models.revision }).from(models).where(eq(models.id, model.id));
-  return { model, since: row!.revision };
+  return { model, since: await revisionOf(model.id) };
+}
+
+/** The model's revision now: the change rows after it are those of what follows. */
+async function revisionOf(modelId: string) {
+  const [row] = await api.store.db.select({ revision: models.revision }).from(models).where(eq(models.id, modelId));
+  return row!.revision;
 }
 
 /** The transaction (xmin) of each change row after `since`, in revision order, with its entity. */
@@ -311,8 +316,7 @@ describe("group commit", () => {
       const { model } = await freshModel();
       const ids: string[] = [];
       for (let n = 0; n < count; n++) ids.push((await addMachine(api.store.db, { model: model.name })).id);
-      const [row] = await api.store.db.select({ revision: models.revision }).from(models).where(eq(models.id, model.id));
-      return { model, machines: ids, since: row!.revision };
+      return { model, machines: ids, since: await revisionOf(model.id) };
     }
 
     const started = (model: string, machine: string) => setMachineStatus(api.store.db, { model, machine, status: "started" });
@@ -478,9 +482,7 @@ describe("group commit", () => {
   it("the last members of a Dying relation leave side by side, several a call: the last to leave removes it (seed 001), once", async () => {
     const { model } = await freshModel();
     const { relation, members } = await dyingRelationOfCaches(model.name, 6);
-    const [{ since }] = (await api.store.db.select({ since: models.revision }).from(models).where(eq(models.id, model.id))) as [
-      { since: number },
-    ];
+    const since = await revisionOf(model.id);
     await Promise.all([
       constraints(model.name, "cores=1"),
       broken(model.name, relation.id, members.slice(0, 3)),

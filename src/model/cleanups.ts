@@ -17,7 +17,7 @@ import { assignedUnits, containersOf, destroyMachine, removeMachineRow, setMachi
 import { finishModel } from "./model.js";
 import { aliveContainerRelationBetween } from "./relation.js";
 import type { CleanupRow, MachineRow, ModelRow } from "./rows.js";
-import { forceMembersOut, leaveScopeOf, scopesToLeaveOf } from "./scope.js";
+import { forceMembersOut, ScopeLeavings, scopesToLeaveOf } from "./scope.js";
 import {
   aliveSubordinates,
   ensureUnitDead,
@@ -48,7 +48,9 @@ export async function forceRemoveUnit(tx: Tx, model: ModelRow, name: string): Pr
     .where(and(eq(units.modelId, model.id), eq(units.name, name)));
   if (!unit) return;
   for (const subordinate of await subordinatesOf(tx.db, model.id, unit.name)) await forceRemoveUnit(tx, model, subordinate.name);
-  for (const scope of await scopesToLeaveOf(tx, model, unit.name)) await leaveScopeOf(tx, model, unit.name, scope);
+  const leavings = new ScopeLeavings(tx, model);
+  for (const scope of await scopesToLeaveOf(tx, model, unit.name)) leavings.leave(unit.name, scope);
+  await leavings.done();
   // Read together once it is out of every scope: what holds it, and what its removal decides by.
   const [holds, facts] = await Promise.all([holdsOnDeath(tx.db, unit), removalFacts(tx, model, unit.name)]);
   await removeUnitRow(tx, model, await ensureUnitDead(tx, model, unit, holds), facts!);

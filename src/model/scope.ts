@@ -320,7 +320,7 @@ export interface ScopeToLeave {
  * the relation, read before (scopesToLeaveOf, leavingReads), with the model's lock when it can: so nothing waits for
  * the writes' answers. The one-unit case of ScopeLeavings.
  */
-export async function leaveScopeOf(
+async function leaveScopeOf(
   tx: Tx,
   model: ModelRow,
   unit: string,
@@ -434,7 +434,7 @@ export const leaveScope = modelOperationReading(
   (input) => membersFootprint(input.relation, [input.unit]),
 );
 
-/** The scopes a unit is in, each with its relation, as leaveScopeOf decides by them: one statement for all. */
+/** The scopes a unit is in, each with its relation, as ScopeLeavings decides by them: one statement for all. */
 export async function scopesToLeaveOf(tx: Tx, model: ModelRow, unit: string): Promise<{ member: ScopeRow; relation: RelationRow }[]> {
   return tx.db
     .select({ member: relationScopes, relation: relations })
