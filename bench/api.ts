@@ -77,11 +77,16 @@ export function postGraphql<T>(
   });
 }
 
+/** How long a kept socket may idle: under the server's keep-alive timeout (src/server/connection-limits.ts). */
+const IDLE_SOCKET_MS = 4_000;
+
 /** Queries and mutations against `url`; a response with errors throws them. */
 export function apiAt(url: string): Api {
   const target = new URL(url);
-  // One socket per request in flight, kept for the next: concurrent clients never queue behind each other here.
-  const agent = new http.Agent({ keepAlive: true });
+  // One socket per request in flight, kept for the next: concurrent clients never queue behind each other here. A
+  // socket left idle is closed before the server closes it (its keep-alive timeout, 5 s): reused just as the server
+  // closed it, a request met "socket hang up" (a removeMachine after the removal phase's idle seconds, once).
+  const agent = new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
   return <T>(query: string, variables: Record<string, unknown> = {}, timeoutMs = DEFAULT_TIMEOUT_MS) =>
     postGraphql<T>(target, agent, "API", query, variables, timeoutMs);
 }

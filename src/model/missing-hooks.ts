@@ -138,7 +138,7 @@ async function missingReads(tx: Tx, model: ModelKey, calls: readonly UnitMissing
     members: broken.length
       ? sentAhead(membersOfPairs(tx.db, { modelId, relations: broken.map((b) => b.relation), units: broken.map((b) => b.unit) }))
       : none,
-    leftRelations: broken.length ? sentAhead(relationsByIds(tx.db, { modelId, ids: relationIdsNamed(brokenOf(targets)) })) : none,
+    brokenRelations: broken.length ? sentAhead(relationsByIds(tx.db, { modelId, ids: relationIdsNamed(brokenOf(targets)) })) : none,
   };
 }
 
@@ -158,7 +158,7 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
   const relationsFound = new Set(endpointRows.map((r) => r.relation));
   const endpointOf = new Map(endpointRows.filter((r) => r.application).map((r) => [`${r.relation} ${r.application}`, r.endpoint]));
   const members = new Map((await reads.members).map((m) => [`${m.relationId} ${m.unit}`, m]));
-  const leftRelations = new Map((await reads.leftRelations).map((r) => [r.id, r]));
+  const brokenRelations = new Map((await reads.brokenRelations).map((r) => [r.id, r]));
 
   let next = 0;
   const recorded: HookRunRow[][] = [];
@@ -192,7 +192,7 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
     const leaving = new Map<number, ScopeToLeave>(
       relationIdsNamed(brokenOf(calls[i]!.hooks)).map((id) => [
         id,
-        { member: members.get(`${id} ${unit.name}`), relation: leftRelations.get(id) },
+        { member: members.get(`${id} ${unit.name}`), relation: brokenRelations.get(id) },
       ]),
     );
     leaveBrokenScopes(leavings, unit.name, recorded[i]!, leaving);
