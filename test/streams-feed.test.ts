@@ -276,6 +276,44 @@ describe("a fan-out longer than a turn's slice", () => {
       await sliced.stop();
     }
   });
+  it("takes turns for a page of many changes, each offered to a few streams, as for one change offered to many", async () => {
+    // A commit's changes arrive as one page. With a slice an event, ten changes to twenty streams each (200 offers, 20 a
+    // change) never filled one, and the whole page went in one turn, every writer of the process waiting behind it.
+    const sliced = new ChangeFeed(store, { ...defaultFeedOptions, fanOutSliceMs: 0, bookmarkIntervalMs: 60_000 });
+    await sliced.start();
+    let turn = 0;
+    let turning = true;
+    const countTurns = () => {
+      turn++;
+      if (turning) setImmediate(countTurns);
+    };
+    try {
+      const name = uniqueName();
+      const model = await addModel(store.db, { name });
+      const streams = await Promise.all(
+        Array.from({ length: 20 }, () => sliced.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) })),
+      );
+      for (const s of streams) while (((await s.next()).value as ChangeEvent).type !== "bookmark");
+      const turnsSeen = new Set<number>();
+      const reading = streams.map(async (s) => {
+        for (let changes = 0; changes < 10; ) {
+          const event = (await s.next()).value as ChangeEvent;
+          if (event.type !== "change") continue;
+          changes++;
+          turnsSeen.add(turn);
+        }
+      });
+      countTurns();
+      await deploy(store.db, { model: name, charm: "wordpress", numUnits: 10 }); // ten machines in one commit
+      // Bounded: a change never offered would leave its stream waiting for ever.
+      await Promise.race([Promise.all(reading), new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      expect(turnsSeen.size).toBeGreaterThan(1);
+      for (const s of streams) await s.return();
+    } finally {
+      turning = false;
+      await sliced.stop();
+    }
+  });
 });
 
 describe("a stream naming many entities", () => {

@@ -63,8 +63,11 @@ export const defaultFeedOptions: FeedOptions = {
   fanOutSliceMs: 4,
 };
 
-/** Streams offered between looks at the clock. */
-const FAN_OUT_CHECK_EVERY = 64;
+/**
+ * Streams offered between looks at the clock. An offer to an agent's stream executes its selection there and then (a
+ * tenth of a millisecond to half of one), and 64 of them ran a slice past 30 ms.
+ */
+const FAN_OUT_CHECK_EVERY = 8;
 
 /** One turn's share of a fan-out: spent after `ms`, looked at every FAN_OUT_CHECK_EVERY offers. */
 class FanOutSlice {
@@ -159,6 +162,9 @@ class ModelTail {
   private async take(page: readonly EntityEvent[]): Promise<void> {
     this.counts.eventsRead += page.length;
     if (page.length) this.heard(page);
+    // One slice for the page, not one an event: a page of a thousand changes, each for a few streams, never filled an
+    // event's slice, and was offered in one turn (100 ms and more, every writer of the process waiting behind it).
+    const slice = new FanOutSlice(this.options.fanOutSliceMs);
     for (const event of page) {
       // A gap only opens when compaction passed a tail that stood still; streams
       // behind it find out themselves when they read the table.
@@ -167,7 +173,7 @@ class ModelTail {
       this.recent.push(event);
       this.offering = true;
       try {
-        await this.offerEvent(event, previous);
+        await this.offerEvent(event, previous, slice);
       } finally {
         this.offering = false;
       }
@@ -179,11 +185,11 @@ class ModelTail {
    * Offers one event to every stream on its routes. A live stream writes it to its socket there and then, so offering
    * one event to ten thousand streams is ten thousand frames' work: past `fanOutSliceMs` of it the rest waits for the
    * next turn, after the I/O that came meanwhile (a mutation's query answered, a request read), so a write's
-   * acknowledgement waits for at most one slice of a fan-out, not all of it. Streams attached meanwhile take the event
-   * from `recent` and ignore the later offer; streams offered it twice (two of their routes) take it once.
+   * acknowledgement waits for at most one slice of a fan-out, not all of it. `slice` is the page's (take): many events
+   * to a few streams each take turns as one event to many does. Streams attached meanwhile take the event from `recent`
+   * and ignore the later offer; streams offered it twice (two of their routes) take it once.
    */
-  private async offerEvent(event: EntityEvent, previous: number): Promise<void> {
-    const slice = new FanOutSlice(this.options.fanOutSliceMs);
+  private async offerEvent(event: EntityEvent, previous: number, slice: FanOutSlice): Promise<void> {
     for (const stream of this.everything) {
       stream.offer(event, previous);
       if (slice.spent()) await slice.next();
