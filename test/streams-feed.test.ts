@@ -3,12 +3,14 @@
 // say) still reaches every stream, on the feed's timer, by reading the table. Its
 // economy: streams that open together with equal filters read one snapshot, and a
 // change is offered only to the streams on its routes.
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChangeFeed, defaultFeedOptions } from "../src/changes/feed.js";
-import type { ChangeEvent } from "../src/changes/stream-event.js";
+import type { ChangeEvent, EntityEvent } from "../src/changes/stream-event.js";
 import { modelChanges, relationUnits, unitLife, type Watcher } from "../src/changes/watchers.js";
+import { Life } from "../src/core/life.js";
 import { openStore, type Store } from "../src/db/connect.js";
+import { models } from "../src/db/schema.js";
 import { addMachine, addModel, deploy, enterScope, integrate } from "../src/model/index.js";
 import { memoryStore } from "./support/pglite-template.js";
 import { onPostgres, openTestStore, uniqueName } from "./support/store.js";
@@ -311,6 +313,59 @@ describe("a fan-out longer than a turn's slice", () => {
       for (const s of streams) await s.return();
     } finally {
       turning = false;
+      await sliced.stop();
+    }
+  });
+  it("hands a commit's rows to its streams after those being offered, without reading the log", async () => {
+    // Commits go on while a fan-out takes turns. A commit's rows handed off meanwhile wait for the rows before them;
+    // they were read back from the table instead. These rows are in no table: read back, they would never arrive.
+    const sliced = new ChangeFeed(store, {
+      ...defaultFeedOptions,
+      fanOutSliceMs: 0,
+      bookmarkIntervalMs: 60_000,
+      pollIntervalMs: 3_600_000,
+    });
+    await sliced.start();
+    try {
+      const model = await addModel(store.db, { name: uniqueName() });
+      const streams = await Promise.all(
+        Array.from({ length: 20 }, () => sliced.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) })),
+      );
+      for (const s of streams) while (((await s.next()).value as ChangeEvent).type !== "bookmark");
+      const [row] = await store.db.select({ revision: models.revision }).from(models).where(eq(models.id, model.id));
+      const revision = row!.revision;
+      const machine = (offset: number, entity: string) =>
+        ({
+          type: "change",
+          revision: revision + offset,
+          committedAt: new Date(),
+          kind: "machine",
+          entity,
+          life: Life.Alive,
+          removed: false,
+          fields: {},
+        }) as EntityEvent;
+      // Two commits, one right after the other: 60 offers, the first commit's take yields every 8.
+      sliced.handOff(model.id, [machine(1, "a"), machine(2, "b"), machine(3, "c")]);
+      sliced.handOff(model.id, [machine(4, "d"), machine(5, "e")]);
+      const reading = Promise.all(
+        streams.map(async (s) => {
+          const entities: string[] = [];
+          while (entities.length < 5) {
+            const event = (await s.next()).value as ChangeEvent;
+            if (event.type === "change") entities.push(event.entity);
+          }
+          return entities.join(",");
+        }),
+      );
+      // Bounded: rows read back instead of handed off would leave every stream waiting for ever.
+      const seen = await Promise.race([
+        reading,
+        new Promise<string[]>((resolve) => setTimeout(() => resolve(["not within 15 s"]), 15_000)),
+      ]);
+      expect(new Set(seen)).toEqual(new Set(["a,b,c,d,e"]));
+      for (const s of streams) await s.return();
+    } finally {
       await sliced.stop();
     }
   });

@@ -105,6 +105,12 @@ class ModelTail {
   private readonly routed = new Map<string, Set<ChangeStream>>();
   private reading: Promise<void> | null = null;
   private again = false;
+  /** What is under way takes rows handed off by commits, not a read of the table: a later commit's rows may queue. */
+  private handing = false;
+  /** Commits' rows handed off while earlier ones were being offered, in order: taken next, unless a read covers them. */
+  private handedOff: (readonly EntityEvent[])[] = [];
+  /** The last revision of the rows being taken or queued while `handing`. */
+  private handedThrough = 0;
   /** An event is being offered to the streams, across turns (offerEvent): bookmarks wait, or they would skip it. */
   private offering = false;
 
@@ -127,24 +133,50 @@ class ModelTail {
 
   /**
    * Takes the rows a commit of this process appended, as its statement gave them back, without reading them: when they
-   * are the next after `head` and no read is under way (which would offer them itself). Otherwise it reads.
+   * are the next after `head` and no read is under way (which would offer them itself), or the next after the handed-off
+   * rows being offered (a fan-out takes turns, and commits go on meanwhile), which they then wait for. Otherwise it reads.
    */
   handOff(events: readonly EntityEvent[]): Promise<void> {
-    if (this.reading || events[0]?.revision !== this.head + 1) return this.read();
-    return this.exclusively(() => this.take(events));
+    const first = events[0]?.revision;
+    const last = events.at(-1)?.revision;
+    if (first === undefined || last === undefined) return this.read();
+    if (!this.reading && first === this.head + 1) {
+      this.handedThrough = last;
+      return this.exclusively(() => this.take(events), true);
+    }
+    if (this.reading && this.handing && !this.again && first === this.handedThrough + 1) {
+      this.handedOff.push(events);
+      this.handedThrough = last;
+      return this.reading;
+    }
+    return this.read();
   }
 
-  /** Runs `first`, then reads again for as long as a read was asked for meanwhile; one at a time. */
-  private exclusively(first: () => Promise<void>): Promise<void> {
+  /**
+   * Runs `first`, then the rows handed off meanwhile, and reads again for as long as a read was asked for meanwhile; one
+   * at a time. A read covers the rows handed off before it: their commits came first.
+   */
+  private exclusively(first: () => Promise<void>, handing = false): Promise<void> {
+    this.handing = handing;
     this.reading = (async () => {
       try {
         await first();
-        while (this.again) {
-          this.again = false;
-          await this.readToEnd();
+        for (;;) {
+          if (this.again) {
+            this.again = false;
+            this.handing = false;
+            this.handedOff = [];
+            await this.readToEnd();
+            continue;
+          }
+          const next = this.handedOff.shift();
+          if (!next) break;
+          await this.take(next);
         }
       } finally {
         this.reading = null;
+        this.handing = false;
+        this.handedOff = [];
       }
     })();
     return this.reading;
@@ -312,7 +344,7 @@ export class ChangeFeed {
    * Rows a commit of this process appended: its tail (if any stream is on it) takes them as they are, in the next turn,
    * so that the committing request's answer is written before the fan-out begins.
    */
-  private handOff(modelId: string, events: readonly EntityEvent[]): void {
+  handOff(modelId: string, events: readonly EntityEvent[]): void {
     setImmediate(() => this.tails.get(modelId)?.handOff(events).catch(this.report));
   }
 
