@@ -242,6 +242,17 @@ describe("bookmarks", () => {
   });
 });
 
+/** A new model, and `count` streams of its machines on `on`, each read past its snapshot. */
+async function machineStreams(on: ChangeFeed, count: number) {
+  const name = uniqueName();
+  const model = await addModel(store.db, { name });
+  const streams = await Promise.all(
+    Array.from({ length: count }, () => on.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) })),
+  );
+  for (const s of streams) while (((await s.next()).value as ChangeEvent).type !== "bookmark");
+  return { name, model, streams };
+}
+
 describe("a fan-out longer than a turn's slice", () => {
   it("reaches every stream once, in order, though bookmarks are ticked in the turns between its slices", async () => {
     // A zero slice: the fan-out yields every few dozen streams, and a bookmark tick runs in every turn meanwhile. A tick
@@ -254,12 +265,7 @@ describe("a fan-out longer than a turn's slice", () => {
       if (ticking) setImmediate(tickEveryTurn);
     };
     try {
-      const name = uniqueName();
-      const model = await addModel(store.db, { name });
-      const streams = await Promise.all(
-        Array.from({ length: 300 }, () => sliced.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) })),
-      );
-      for (const s of streams) while (((await s.next()).value as ChangeEvent).type !== "bookmark");
+      const { name, streams } = await machineStreams(sliced, 300);
       const seen = streams.map(() => [] as string[]);
       const reading = streams.map(async (s, i) => {
         while (seen[i]!.length < 3) {
@@ -290,12 +296,7 @@ describe("a fan-out longer than a turn's slice", () => {
       if (turning) setImmediate(countTurns);
     };
     try {
-      const name = uniqueName();
-      const model = await addModel(store.db, { name });
-      const streams = await Promise.all(
-        Array.from({ length: 20 }, () => sliced.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) })),
-      );
-      for (const s of streams) while (((await s.next()).value as ChangeEvent).type !== "bookmark");
+      const { name, streams } = await machineStreams(sliced, 20);
       const turnsSeen = new Set<number>();
       const reading = streams.map(async (s) => {
         for (let changes = 0; changes < 10; ) {
@@ -327,11 +328,7 @@ describe("a fan-out longer than a turn's slice", () => {
     });
     await sliced.start();
     try {
-      const model = await addModel(store.db, { name: uniqueName() });
-      const streams = await Promise.all(
-        Array.from({ length: 20 }, () => sliced.open({ modelId: model.id, watcher: modelChanges({ kinds: ["machine"] }) })),
-      );
-      for (const s of streams) while (((await s.next()).value as ChangeEvent).type !== "bookmark");
+      const { model, streams } = await machineStreams(sliced, 20);
       const [row] = await store.db.select({ revision: models.revision }).from(models).where(eq(models.id, model.id));
       const revision = row!.revision;
       const machine = (offset: number, entity: string) =>
