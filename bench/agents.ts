@@ -296,7 +296,7 @@ class Bench {
         },
         async (deadline) => {
           for (;;) {
-            const seen = await watch.until(() => settleGap(watch, changed, s.units + 1), deadline);
+            const seen = await watch.until((full) => settleGap(watch, changed, s.units + 1, full), deadline);
             if ("missing" in seen) return seen;
             // The stream says settled; each agent's progress on the server must say it has nothing left to run.
             const before = watch.changes;
@@ -339,7 +339,7 @@ class Bench {
           );
           return null;
         },
-        (deadline) => watch.until(() => removalGap(watch, s.big, [String(relationId)]), deadline),
+        (deadline) => watch.until((full) => removalGap(watch, s.big, [String(relationId)], full), deadline),
         async () => [...(await describeUnitsLeft(api, s.model, s.big, relationId)), ...(await describeCleanups(this.sql, s.model))],
       );
       const left = await leftBehind(this.sql, s.model, s.big, relationId);

@@ -76,22 +76,31 @@ function tally(values: string[]): string {
   return [...counts].map(([value, n]) => `${n} ${value}`).join(", ");
 }
 
-/** What keeps the model from being settled, as the stream shows it; null when nothing does. */
-export function settleGap(watch: ModelWatch, changed: ChangedHooks, expectedUnits: number): string | null {
+/**
+ * What keeps the model from being settled, as the stream shows it; null when nothing does. The checks go cheapest
+ * first, and unless `full` it stops at the first gap: through a settle some agent is nearly always busy, so the walks
+ * over every scope and hook run are left for its end.
+ */
+export function settleGap(watch: ModelWatch, changed: ChangedHooks, expectedUnits: number, full = false): string | null {
   const gaps: string[] = [];
+  const found = () => gaps.length > 0 && !full;
+  const unitCount = watch.count("UNIT");
+  if (unitCount < expectedUnits) gaps.push(`${unitCount} of ${expectedUnits} units exist`);
+  if (found()) return gaps[0]!;
   const units = watch.all("UNIT");
-  if (units.length < expectedUnits) gaps.push(`${units.length} of ${expectedUnits} units exist`);
   const busy = units.filter((u) => u.info.agentStatus?.current !== "idle");
   if (busy.length)
     gaps.push(
       `${busy.length} agents not idle (${tally(busy.map((u) => String(u.info.agentStatus?.current ?? "allocating")))}; e.g. ${busy[0]!.entity})`,
     );
+  if (found()) return gaps[0]!;
   const members = membersByRelation(watch);
   for (const relation of watch.all("RELATION")) {
     const apps = new Set(applicationsOf(relation));
     const inScope = members.get(relation.entity) ?? { role: new Map<string, string>(), byRole: new Map<string, string[]>() };
     const outside = units.filter((u) => apps.has(String(u.info.applicationName)) && !inScope.role.has(u.entity));
     if (outside.length) gaps.push(`${outside.length} units not in the scope of ${String(relation.info.key)} (e.g. ${outside[0]!.entity})`);
+    if (found()) return gaps[0]!;
     let unseen = 0;
     let example = "";
     for (const unit of inScope.role.keys())
@@ -101,6 +110,7 @@ export function settleGap(watch: ModelWatch, changed: ChangedHooks, expectedUnit
           example ||= `${unit} of ${other}`;
         }
     if (unseen) gaps.push(`${unseen} joins in ${String(relation.info.key)} without their -changed hook yet (e.g. ${example})`);
+    if (found()) return gaps[0]!;
   }
   const running = watch.all("HOOK").filter((h) => h.info.result === "RUNNING");
   if (running.length) gaps.push(`${running.length} hooks running`);
@@ -158,12 +168,16 @@ export async function confirmSettled(api: Api, model: string, watch: ModelWatch)
   return gaps.length ? gaps.join("; ") : null;
 }
 
-/** What is left of `application` (its units, by life and agent status; its relations and their settings; itself); null once nothing is. */
-export function removalGap(watch: ModelWatch, application: string, relationIds: string[]): string | null {
+/**
+ * What is left of `application` (its units, by life and agent status; its relations and their settings; itself); null
+ * once nothing is. Unless `full`, only its units while any is left (the walks over scopes and settings wait for then).
+ */
+export function removalGap(watch: ModelWatch, application: string, relationIds: string[], full = false): string | null {
   const gaps: string[] = [];
   const units = watch.all("UNIT").filter((u) => u.info.applicationName === application);
   if (units.length)
     gaps.push(`${units.length} units left (${tally(units.map((u) => `${u.life ?? "?"}/${String(u.info.agentStatus?.current ?? "?")}`))})`);
+  if (gaps.length && !full) return gaps[0]!;
   for (const id of relationIds) {
     const relation = watch.get("RELATION", id);
     if (relation)
