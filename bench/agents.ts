@@ -28,7 +28,7 @@ import postgres from "postgres";
 import { type Api, ApiTimeout, apiAt } from "./api.js";
 import { createBenchDatabase } from "./database.js";
 import { describeCleanups, describeMachinesLeft, describeUnitsLeft } from "./leftovers.js";
-import { type LifelineProcess, profileFlags, startLifeline } from "./lifeline-process.js";
+import { type LifelineProcess, serverNodeFlags, startLifeline } from "./lifeline-process.js";
 import { busyShare, type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
 import { Milestones } from "./milestones.js";
 import { ModelWatch } from "./model-watch.js";
@@ -485,7 +485,7 @@ async function main() {
   let failed = false;
   try {
     // BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (API and agents) there when it stops; BENCH_NODE_FLAGS.
-    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_CLOUD_FILE: join(cloudDir, "cloud.json") }, profileFlags());
+    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_CLOUD_FILE: join(cloudDir, "cloud.json") }, serverNodeFlags());
     sampler = new ProcessSampler(server.pid);
     log(`server (API and agents, one process as with npm start) at ${server.url}, pid ${server.pid}, database ${dbName}`);
     const raw = await measureRawInserts(dbUrl.toString(), RAW_CONNECTIONS, RAW_SECONDS);

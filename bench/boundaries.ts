@@ -23,7 +23,7 @@ import WebSocket from "ws";
 import { CONFIG_LIMITS, MAX_REMOVALS_PER_REQUEST, MAX_UNITS_PER_REQUEST, MAX_UNITS_PER_REQUEST_IN_PROCESS } from "../src/model/index.js";
 import { defaultRequestLimits } from "../src/server/request-limits.js";
 import { apiAt } from "./api.js";
-import { ADMIN_TOKEN, profileFlags, startLifeline } from "./lifeline-process.js";
+import { ADMIN_TOKEN, serverNodeFlags, startLifeline } from "./lifeline-process.js";
 import { Reader, type ReaderWaits } from "./reader.js";
 import { loadAverages, machineLine, ms, printHeader, printRow } from "./stats.js";
 
@@ -269,7 +269,7 @@ interface Row {
 }
 
 async function runStore(store: string, env: Record<string, string>): Promise<{ baseline: ReaderWaits; rows: Row[] }> {
-  const profile = profileFlags();
+  const profile = serverNodeFlags();
   const server = await startLifeline({ LIFELINE_AGENTS: "0", ...env }, profile);
   const rows: Row[] = [];
   try {

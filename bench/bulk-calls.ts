@@ -28,7 +28,7 @@ import { machineStatusCalls } from "../src/agents/gathered-calls.js";
 import { RequestSlots } from "../src/agents/request-slots.js";
 import { SetMachineStatusDocument } from "../src/client/graphql.js";
 import { createBenchDatabase } from "./database.js";
-import { type LifelineProcess, profileFlags, startLifeline } from "./lifeline-process.js";
+import { type LifelineProcess, serverNodeFlags, startLifeline } from "./lifeline-process.js";
 import { cpuWindow, localPostmaster } from "./machine-cpu.js";
 import { cpuSeconds } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
@@ -132,7 +132,7 @@ async function main() {
     const raw = await measureRawInserts(db.url.toString(), 4, RAW_SECONDS);
     const rawMs = 1000 / raw.insertRate;
     log(`raw PostgreSQL: ${Math.round(raw.insertRate).toLocaleString("en-US")}/s single-row inserts with 4 connections`);
-    server = await startLifeline({ DATABASE_URL: db.url.toString(), LIFELINE_AGENTS: "0" }, profileFlags());
+    server = await startLifeline({ DATABASE_URL: db.url.toString(), LIFELINE_AGENTS: "0" }, serverNodeFlags());
     const api = new WsApi(server.url);
     const postmaster = await localPostmaster(sql);
 

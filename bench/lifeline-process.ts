@@ -5,13 +5,23 @@
 // line per hook, and the benchmark must not grow with that. BENCH_SERVER_OUT=<file>
 // keeps all of it there (node's --trace-gc through BENCH_NODE_FLAGS, say).
 import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
+
+const root = new URL("..", import.meta.url).pathname;
+
+/** The Node flags `npm start` gives the server (package.json's `start` script: `tsx <flags> src/server/main.ts`). */
+export function startFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: Record<string, string> }).scripts;
+  return scripts.start!.split(/\s+/).filter((word) => word.startsWith("--"));
+}
 
 /**
- * Node's flags for a benchmark's server: BENCH_PROFILE=<dir>, a V8 CPU profile of it, written there when it stops;
- * BENCH_NODE_FLAGS, more flags (space-separated), for trying V8's settings or tracing its collections. None without them.
+ * Node's flags for a benchmark's server: `npm start`'s; BENCH_PROFILE=<dir>, a V8 CPU profile of it, written there when
+ * it stops; BENCH_NODE_FLAGS, more flags (space-separated; a V8 flag given twice takes the last), for trying V8's
+ * settings or tracing its collections.
  */
-export const profileFlags = (): string[] => [
+export const serverNodeFlags = (): string[] => [
+  ...startFlags(),
   ...(process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
   ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean),
 ];
@@ -19,7 +29,6 @@ export const profileFlags = (): string[] => [
 /** The admin token the benchmark's servers are started with (LIFELINE_ADMIN_TOKEN). */
 export const ADMIN_TOKEN = "llt_bench-agents-admin-token-not-secret";
 
-const root = new URL("..", import.meta.url).pathname;
 /** Lines of its output kept for a failure report. */
 const TAIL_LINES = 200;
 /** Lines that look like trouble (an agent's refused call, a failed stream) kept as samples. */

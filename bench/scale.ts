@@ -23,7 +23,7 @@
 import postgres from "postgres";
 import { type Api, apiAt } from "./api.js";
 import { createBenchDatabase } from "./database.js";
-import { type LifelineProcess, profileFlags, startLifeline } from "./lifeline-process.js";
+import { type LifelineProcess, serverNodeFlags, startLifeline } from "./lifeline-process.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
 import { loadAverages, machineLine, printHeader, printRow } from "./stats.js";
 
@@ -103,7 +103,7 @@ async function main() {
   let server: LifelineProcess | null = null;
   let sampler: ProcessSampler | null = null;
   try {
-    const profile = profileFlags();
+    const profile = serverNodeFlags();
     server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_AGENTS: "0" }, profile);
     sampler = new ProcessSampler(server.pid);
     const api = apiAt(server.url);

@@ -14,7 +14,7 @@ import { ChangesDocument } from "../src/client/graphql.js";
 import { openStore } from "../src/db/connect.js";
 import { addModel, setConstraints } from "../src/model/index.js";
 import { createBenchDatabase } from "./database.js";
-import { profileFlags } from "./lifeline-process.js";
+import { serverNodeFlags } from "./lifeline-process.js";
 import { cpuSeconds } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { loadAverages, machineLine, ms, printHeader, printRow, rate, ratio, summary } from "./stats.js";
@@ -41,7 +41,7 @@ const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
 
 function startServer(databaseUrl: string): Promise<{ url: string; pid: number; stop(): void }> {
   // BENCH_PROFILE=<dir> writes a V8 CPU profile of the server there when it stops.
-  const profile = profileFlags();
+  const profile = serverNodeFlags();
   const child = spawn(process.execPath, [...profile, "--import", "tsx", "src/server/main.ts"], {
     cwd: root,
     env: {

@@ -56,7 +56,7 @@ import { delimiter, join } from "node:path";
 import postgres from "postgres";
 import { type Api, ApiTimeout, apiAt, postGraphql } from "./api.js";
 import { createBenchDatabase } from "./database.js";
-import { type LifelineProcess, profileFlags, startLifeline } from "./lifeline-process.js";
+import { type LifelineProcess, serverNodeFlags, startLifeline } from "./lifeline-process.js";
 import { busyShare, type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
 import { ProcessSampler } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
@@ -729,7 +729,7 @@ async function main() {
       : await runPgbenchMix(dbUrl, PGBENCH === "none" ? "pgbench not used (BENCH_PGBENCH=none)" : `${PGBENCH} not found`, postmaster);
     log(`raw PostgreSQL: ${n0(pgbench.tps)} tps (${pgbench.label})`);
 
-    const profile = profileFlags();
+    const profile = serverNodeFlags();
     server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_AGENTS: "0" }, profile);
     sampler = new ProcessSampler(server.pid);
     log(`server (agents off) at ${server.url}, pid ${server.pid}, database ${dbName}`);

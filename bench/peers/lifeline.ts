@@ -9,7 +9,7 @@ import { print } from "graphql";
 import { ChangesDocument } from "../../src/client/graphql.js";
 import { apiAt } from "../api.js";
 import { createBenchDatabase } from "../database.js";
-import { ADMIN_TOKEN, profileFlags, startLifeline } from "../lifeline-process.js";
+import { ADMIN_TOKEN, serverNodeFlags, startLifeline } from "../lifeline-process.js";
 import { Subscribers } from "../subscribers.js";
 import type { Mutation, PeerSystem } from "./system.js";
 
@@ -40,7 +40,7 @@ export async function startLifelinePeer(): Promise<LifelinePeer> {
         LIFELINE_AGENTS: "0",
         LIFELINE_BOOKMARK_INTERVAL_MS: "600000",
       },
-      profileFlags(),
+      serverNodeFlags(),
     );
   } catch (error) {
     await database.drop();
