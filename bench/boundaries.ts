@@ -269,8 +269,7 @@ interface Row {
 }
 
 async function runStore(store: string, env: Record<string, string>): Promise<{ baseline: ReaderWaits; rows: Row[] }> {
-  const profile = serverNodeFlags();
-  const server = await startLifeline({ LIFELINE_AGENTS: "0", ...env }, profile);
+  const server = await startLifeline({ LIFELINE_AGENTS: "0", ...env }, serverNodeFlags());
   const rows: Row[] = [];
   try {
     const api = apiAt(server.url);

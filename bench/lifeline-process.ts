@@ -10,7 +10,7 @@ import { createWriteStream, readFileSync } from "node:fs";
 const root = new URL("..", import.meta.url).pathname;
 
 /** The Node flags `npm start` gives the server (package.json's `start` script: `tsx <flags> src/server/main.ts`). */
-export function startFlags(): string[] {
+function startFlags(): string[] {
   const scripts = (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: Record<string, string> }).scripts;
   return scripts.start!.split(/\s+/).filter((word) => word.startsWith("--"));
 }

@@ -150,8 +150,11 @@ export class ModelWatch {
       return;
     }
     if (!event.kind || !event.entity) return;
-    const ofKind = this.entities.get(event.kind) ?? new Map<string, Entity>();
-    this.entities.set(event.kind, ofKind);
+    let ofKind = this.entities.get(event.kind);
+    if (!ofKind) {
+      ofKind = new Map();
+      this.entities.set(event.kind, ofKind);
+    }
     if (event.removed) ofKind.delete(event.entity);
     else {
       const before = ofKind.get(event.entity);

@@ -103,8 +103,7 @@ async function main() {
   let server: LifelineProcess | null = null;
   let sampler: ProcessSampler | null = null;
   try {
-    const profile = serverNodeFlags();
-    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_AGENTS: "0" }, profile);
+    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_AGENTS: "0" }, serverNodeFlags());
     sampler = new ProcessSampler(server.pid);
     const api = apiAt(server.url);
     log(`server (agents off) at ${server.url}, pid ${server.pid}, database ${dbName}; ${n0(UNITS)} units`);

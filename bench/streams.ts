@@ -40,9 +40,8 @@ const SET = `mutation ($m: String!, $c: String!) { setConstraints(input: { model
 const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
 
 function startServer(databaseUrl: string): Promise<{ url: string; pid: number; stop(): void }> {
-  // BENCH_PROFILE=<dir> writes a V8 CPU profile of the server there when it stops.
-  const profile = serverNodeFlags();
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", "src/server/main.ts"], {
+  // npm start's flags; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server there when it stops.
+  const child = spawn(process.execPath, [...serverNodeFlags(), "--import", "tsx", "src/server/main.ts"], {
     cwd: root,
     env: {
       ...process.env,

@@ -729,8 +729,7 @@ async function main() {
       : await runPgbenchMix(dbUrl, PGBENCH === "none" ? "pgbench not used (BENCH_PGBENCH=none)" : `${PGBENCH} not found`, postmaster);
     log(`raw PostgreSQL: ${n0(pgbench.tps)} tps (${pgbench.label})`);
 
-    const profile = serverNodeFlags();
-    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_AGENTS: "0" }, profile);
+    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_AGENTS: "0" }, serverNodeFlags());
     sampler = new ProcessSampler(server.pid);
     log(`server (agents off) at ${server.url}, pid ${server.pid}, database ${dbName}`);
     const bench = new Bench(apiAt(server.url), server, sampler, postmaster);
