@@ -16,6 +16,7 @@ import { loggerFor } from "../core/log.js";
 import { runAutovacuum, runPgliteVacuum } from "./autovacuum.js";
 import { type Listening, listenOnServer } from "./listener.js";
 import { lockDataDir } from "./lock.js";
+import { prepareStatements } from "./pglite-statements.js";
 import { takeTurnsInTransactions } from "./pglite-turns.js";
 import { gateWrites } from "./pglite-write-gate.js";
 import { preparingStatements } from "./prepared.js";
@@ -143,6 +144,8 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined, logger
     const client = await (inMemory ? PGlite.create({ loadDataDir }) : PGlite.create(dataDir));
     // As for a server (openPostgres): transactions rely on READ COMMITTED being the default.
     await client.exec("set default_transaction_isolation = 'read committed'");
+    // Innermost: the turns and the gate below wrap the prepared query.
+    prepareStatements(client);
     takeTurnsInTransactions(client);
     const gate = gateWrites(client);
     const db = drizzlePglite({ client, schema, logger });
