@@ -18,22 +18,22 @@
 // creates a database of its own there and drops it at the end, runs the server as
 // `npm start` does (its own process, with its agents, on that database), and
 // measures this machine's raw PostgreSQL single-row insert rate in the same run,
-// reporting ratios to it. Every wait has a deadline (BENCH_PHASE_DEADLINE_S, by
+// reporting ratios to it. BENCH_STORE=pglite runs the server on npm start's default
+// store instead, an embedded PGlite (agents-store.ts): its addUnit takes 10 units a
+// call there, and the yardstick is a raw PGlite insert. Every wait has a deadline (BENCH_PHASE_DEADLINE_S, by
 // default 120 s + 1 s a unit); a phase that hits it prints what was still left
 // and the run exits 1 after its table.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import postgres from "postgres";
+import { openStoreUnderTest, type StoreUnderTest } from "./agents-store.js";
 import { type Api, ApiTimeout, apiAt } from "./api.js";
-import { createBenchDatabase } from "./database.js";
-import { describeCleanups, describeMachinesLeft, describeUnitsLeft } from "./leftovers.js";
+import { describeMachinesLeft, describeUnitsLeft } from "./leftovers.js";
 import { type LifelineProcess, serverNodeFlags, startLifeline } from "./lifeline-process.js";
-import { busyShare, type CpuShares, cpuWindow, localPostmaster, machineCores } from "./machine-cpu.js";
+import { busyShare, type CpuShares, cpuWindow, machineCores } from "./machine-cpu.js";
 import { Milestones } from "./milestones.js";
 import { ModelWatch } from "./model-watch.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
-import { measureRawInserts } from "./raw-postgres.js";
 import { type CountedSince, countedSince, serverCounts } from "./server-counts.js";
 import { ChangedHooks, confirmSettled, machinesGap, removalGap, settleGap } from "./settled.js";
 import { loadAverages, machineLine, printHeader, printRow, rate, ratio } from "./stats.js";
@@ -41,9 +41,8 @@ import { loadAverages, machineLine, printHeader, printRow, rate, ratio } from ".
 const sizes = (process.env.BENCH_AGENT_UNITS ?? "100,1000").split(",").filter(Boolean).map(Number);
 const HOOK_UNITS = Number(process.env.BENCH_HOOK_UNITS ?? 20);
 const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 3);
-const RAW_CONNECTIONS = 4;
-/** addUnit takes at most 1,000 units a call (MAX_UNITS_PER_REQUEST); removeMachine is batched alike. */
-const BATCH = 1000;
+/** addUnit takes at most 1,000 units a call on PostgreSQL (MAX_UNITS_PER_REQUEST), 10 on PGlite; removeMachine is batched alike. */
+const BATCH = process.env.BENCH_STORE === "pglite" ? 10 : 1000;
 const deadlineMs = (units: number) => (Number(process.env.BENCH_PHASE_DEADLINE_S) || 120 + units) * 1000;
 /** The issue's target: 10,000 units settled, and removed, in under 60 s each way. */
 const TARGET_MS_PER_UNIT = 60_000 / 10_000;
@@ -85,8 +84,8 @@ interface Phase {
   cpu: CpuShares;
   /** Wall-clock seconds the phase ran, deadline or not. */
   elapsed: number;
-  /** Write transactions and change rows committed in the model during the phase. */
-  writes: { transactions: number; rows: number };
+  /** Write transactions and change rows committed in the model during the phase (null where the store is not read). */
+  writes: { transactions: number; rows: number } | null;
   /** What the server counted during the phase: its mutations by root field (a bulk call counts once), its streams' deliveries. */
   counted: CountedSince;
   /** performance.now() at its start and end. */
@@ -107,58 +106,6 @@ interface Outcome {
 const log = (line: string) => console.log(`bench: ${line}`);
 const n0 = (value: number) => Math.round(value).toLocaleString("en-US");
 const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
-
-/** Write transactions (distinct xmin) and change rows in the model's log after `from`, up to `to`. */
-async function writesBetween(sql: postgres.Sql, model: string, from: number, to: number) {
-  const [row] = await sql<{ transactions: number; rows: number }[]>`
-    select count(distinct c.xmin::text)::int as transactions, count(*)::int as rows
-    from changes c join models m on m.id = c.model_id
-    where m.name = ${model} and c.revision > ${from} and c.revision <= ${to}`;
-  return row!;
-}
-
-async function revisionOf(sql: postgres.Sql, model: string): Promise<number> {
-  const [row] = await sql<{ revision: string }[]>`select revision::text from models where name = ${model}`;
-  return Number(row!.revision);
-}
-
-/** The runs each unit name keeps (LIFELINE_HOOK_HISTORY_PER_UNIT, as the server reads it). */
-const HOOK_HISTORY_PER_UNIT = Number(process.env.LIFELINE_HOOK_HISTORY_PER_UNIT || 100);
-
-/**
- * What a removed application left in the database, beside what the stream shows: settings, scopes, agent states, hook
- * runs not retired with their unit, units whose hook history is past its bound (issue 35: removed units' runs are kept,
- * bounded), cleanups.
- */
-async function leftInDatabase(sql: postgres.Sql, model: string, application: string, relationId: number): Promise<string> {
-  const [row] = await sql<{ settings: number; scopes: number; states: number; runs: number; overlong: number; cleanups: number }[]>`
-    select
-      (select count(*)::int from relation_settings s where s.model_id = m.id and s.relation_id = ${relationId}) as settings,
-      (select count(*)::int from relation_scopes s where s.model_id = m.id and s.relation_id = ${relationId}) as scopes,
-      (select count(*)::int from unit_agent_states s where s.model_id = m.id and s.unit like ${`${application}/%`}) as states,
-      (select count(*)::int from hook_runs h
-        where h.model_id = m.id and h.unit like ${`${application}/%`} and h.unit_removed_at is null) as runs,
-      (select count(*)::int from (select 1 from hook_runs h where h.model_id = m.id and h.unit like ${`${application}/%`}
-        group by h.unit having count(*) > ${HOOK_HISTORY_PER_UNIT}) past) as overlong,
-      (select count(*)::int from cleanups c where c.model_id = m.id) as cleanups
-    from models m where m.name = ${model}`;
-  const left = Object.entries(row!).filter(([, n]) => n > 0);
-  return left.length ? left.map(([what, n]) => `${n} ${what}`).join(", ") : "nothing";
-}
-
-/**
- * What is left after a while: the stream has shown everything gone, but a cleanup queued by the last
- * removal may still be finishing (it deletes its row as it commits), so this looks again until nothing
- * is left or 30 s have passed, and says what was left then.
- */
-async function leftBehind(sql: postgres.Sql, model: string, application: string, relationId: number): Promise<string> {
-  const deadline = performance.now() + 30_000;
-  for (;;) {
-    const left = await leftInDatabase(sql, model, application, relationId);
-    if (left === "nothing" || performance.now() > deadline) return left;
-    await sleep(200);
-  }
-}
 
 /**
  * Sends `count` items in calls of at most BATCH, each call answered before the deadline; null once all
@@ -189,10 +136,9 @@ class Bench {
 
   constructor(
     private readonly api: Api,
-    private readonly sql: postgres.Sql,
+    private readonly store: StoreUnderTest,
     private readonly server: LifelineProcess,
     private readonly sampler: ProcessSampler,
-    private readonly postmaster: number | null,
   ) {}
 
   get failed() {
@@ -208,10 +154,10 @@ class Bench {
     wait: (deadline: number) => Promise<{ at: number } | { missing: string }>,
     onDeadline: () => Promise<string[]>,
   ): Promise<Phase> {
-    const from = await revisionOf(this.sql, s.model);
+    const from = await this.store.revisionOf(s.model);
     const countedBefore = await serverCounts(this.server.url);
     const measuring = this.sampler.phase();
-    const shares = cpuWindow(this.postmaster);
+    const shares = cpuWindow(this.store.postmaster);
     const started = performance.now();
     // A CPU profile's timestamps are this monotonic clock's (µs), so a profile can be cut into the phases.
     if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase begins at monotonic ${process.hrtime.bigint() / 1000n} µs`);
@@ -224,7 +170,7 @@ class Bench {
     const elapsed = (ended - started) / 1000;
     const window = { start: started, end: ended };
     if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase ends at monotonic ${process.hrtime.bigint() / 1000n} µs`);
-    const writes = await writesBetween(this.sql, s.model, from, await revisionOf(this.sql, s.model));
+    const writes = await this.store.writesBetween(s.model, from, await this.store.revisionOf(s.model));
     const counted = countedSince(countedBefore, await serverCounts(this.server.url));
     if ("missing" in result) {
       this.deadlinesHit++;
@@ -340,9 +286,9 @@ class Bench {
           return null;
         },
         (deadline) => watch.until((full) => removalGap(watch, s.big, [String(relationId)], full), deadline),
-        async () => [...(await describeUnitsLeft(api, s.model, s.big, relationId)), ...(await describeCleanups(this.sql, s.model))],
+        async () => [...(await describeUnitsLeft(api, s.model, s.big, relationId)), ...(await this.store.cleanups(s.model))],
       );
-      const left = await leftBehind(this.sql, s.model, s.big, relationId);
+      const left = await this.store.leftBehind(s.model, s.big, relationId);
 
       const machineRemoval = await this.phase(
         "machines removed",
@@ -356,7 +302,7 @@ class Bench {
             ),
           ),
         (deadline) => watch.until(() => machinesGap(watch, machines), deadline),
-        async () => [...(await describeMachinesLeft(api, s.model, new Set(machines))), ...(await describeCleanups(this.sql, s.model))],
+        async () => [...(await describeMachinesLeft(api, s.model, new Set(machines))), ...(await this.store.cleanups(s.model))],
       );
       return { scenario: s, addSeconds, settle, removal, machines: machineRemoval, leftBehind: left, milestones };
     } finally {
@@ -475,24 +421,23 @@ function milestonesReport(outcomes: Outcome[]) {
 
 async function main() {
   const startLoad = loadAverages();
-  const database = await createBenchDatabase("agents");
-  const { name: dbName, url: dbUrl } = database;
-  // The dummy cloud keeps its instances in a file beside the store; this run's goes in a directory of its own.
-  const cloudDir = mkdtempSync(join(tmpdir(), "lifeline-bench-agents-"));
-  const sql = postgres(dbUrl.toString(), { max: 2, onnotice: () => {} });
+  // The dummy cloud keeps its instances in a file beside the store (and PGlite's data directory is there too); this
+  // run's go in a directory of its own.
+  const runDir = mkdtempSync(join(tmpdir(), "lifeline-bench-agents-"));
+  const store = await openStoreUnderTest(runDir);
   let server: LifelineProcess | null = null;
   let sampler: ProcessSampler | null = null;
   let failed = false;
   try {
     // BENCH_PROFILE=<dir> writes a V8 CPU profile of the server (API and agents) there when it stops; BENCH_NODE_FLAGS.
-    server = await startLifeline({ DATABASE_URL: dbUrl.toString(), LIFELINE_CLOUD_FILE: join(cloudDir, "cloud.json") }, serverNodeFlags());
+    server = await startLifeline({ ...store.serverEnv, LIFELINE_CLOUD_FILE: join(runDir, "cloud.json") }, serverNodeFlags());
     sampler = new ProcessSampler(server.pid);
-    log(`server (API and agents, one process as with npm start) at ${server.url}, pid ${server.pid}, database ${dbName}`);
-    const raw = await measureRawInserts(dbUrl.toString(), RAW_CONNECTIONS, RAW_SECONDS);
-    const rawInsertMs = 1000 / raw.insertRate;
-    log(`raw PostgreSQL: ${rate(raw.insertRate)} single-row inserts with ${RAW_CONNECTIONS} connections`);
+    log(`server (API and agents, one process as with npm start) at ${server.url}, pid ${server.pid}, on ${store.name}`);
+    const raw = await store.measureRawInsert(RAW_SECONDS);
+    const rawInsertMs = 1000 / raw.rate;
+    log(`raw ${store.name}: ${rate(raw.rate)} single-row inserts ${raw.how}`);
 
-    const bench = new Bench(apiAt(server.url), sql, server, sampler, await localPostmaster(sql));
+    const bench = new Bench(apiAt(server.url), store, server, sampler);
     const scenarios: Scenario[] = [
       ...sizes.map((units) => ({
         label: n0(units),
@@ -530,7 +475,7 @@ async function main() {
     console.log("");
     console.log(machineLine(startLoad));
     console.log(
-      `raw PostgreSQL, same run: ${rate(raw.insertRate)} single-row inserts with ${RAW_CONNECTIONS} connections (${rawInsertMs.toFixed(3)} ms each); ` +
+      `raw ${store.name}, same run: ${rate(raw.rate)} single-row inserts ${raw.how} (${rawInsertMs.toFixed(3)} ms each); ` +
         `the issue's target, 10,000 units in 60 s each way, is ${TARGET_MS_PER_UNIT.toFixed(2)} ms/unit = ${ratio(TARGET_MS_PER_UNIT / rawInsertMs)} that`,
     );
     console.log(
@@ -566,7 +511,7 @@ async function main() {
         perUnit(phase, n),
         phase.seconds === null ? "n/a" : ratio((phase.seconds * 1000) / n / rawInsertMs),
         ((phase.figures.cpuSeconds * 1000) / n).toFixed(2),
-        `${(phase.writes.transactions / n).toFixed(1)} (${(phase.writes.rows / n).toFixed(1)} rows)`,
+        phase.writes ? `${(phase.writes.transactions / n).toFixed(1)} (${(phase.writes.rows / n).toFixed(1)} rows)` : "n/a",
       ];
       printRow([
         o.scenario.label,
@@ -595,9 +540,8 @@ async function main() {
   } finally {
     sampler?.close();
     await server?.stop();
-    await sql.end({ timeout: 5 });
-    rmSync(cloudDir, { recursive: true, force: true });
-    await database.drop();
+    await store.close();
+    rmSync(runDir, { recursive: true, force: true });
   }
   return failed;
 }
