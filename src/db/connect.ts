@@ -16,6 +16,7 @@ import { loggerFor } from "../core/log.js";
 import { runAutovacuum, runPgliteVacuum } from "./autovacuum.js";
 import { type Listening, listenOnServer } from "./listener.js";
 import { lockDataDir } from "./lock.js";
+import { initializeDataDir } from "./pglite-initdb.js";
 import { prepareStatements } from "./pglite-statements.js";
 import { takeTurnsInTransactions } from "./pglite-turns.js";
 import { gateWrites } from "./pglite-write-gate.js";
@@ -141,6 +142,7 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined, logger
     unlock = await lockDataDir(dataDir);
   }
   try {
+    if (!inMemory) await initializeDataDir(dataDir);
     const client = await (inMemory ? PGlite.create({ loadDataDir }) : PGlite.create(dataDir));
     // As for a server (openPostgres): transactions rely on READ COMMITTED being the default.
     await client.exec("set default_transaction_isolation = 'read committed'");
