@@ -92,13 +92,15 @@ const planned = (text: string) => /^\s*(select|insert|update|delete|with|values)
 export function prepareStatements(client: PGlite): void {
   const internals = client as unknown as PGliteInternals;
   const prepared = new Map<string, Prepared>();
+  /** Names are never used twice: a statement whose Describe failed after its Parse may still hold its name. */
+  let named = 0;
   const run = (message: Uint8Array) => client.execProtocolStream(message, { syncToFs: false }) as Promise<BackendMessage[]>;
 
   /** The statement for `text`, parsed and described on its first use (within the client's lock). */
   async function statementFor(text: string, options: QueryOptions | undefined): Promise<Prepared> {
     const known = prepared.get(text);
     if (known) return known;
-    const name = `lifeline_${prepared.size}`;
+    const name = `lifeline_${named++}`;
     const described = await run(
       join([serialize.parse({ name, text, types: options?.paramTypes }), serialize.describe({ type: "S", name }), serialize.sync()]),
     );
