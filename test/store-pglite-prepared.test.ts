@@ -1,7 +1,7 @@
 // On PGlite the store prepares each statement once (src/db/pglite-statements.ts): PGlite's own
 // query parses and plans every statement anew. These specs hold the prepared path to what
 // PGlite's own query answers, and look at the backend's list of its prepared statements.
-import { PGlite, type Results } from "@electric-sql/pglite";
+import { PGlite, type Results, types } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_PREPARED_STATEMENTS, prepareStatements } from "../src/db/pglite-statements.js";
 import { MAX_PREPARED_PARAMETERS } from "../src/db/prepared.js";
@@ -40,11 +40,14 @@ describe("PGlite's statements, prepared once", () => {
     expect(insertedPrepared).toEqual(inserted);
     expect(insertedPrepared!.affectedRows).toBe(2);
     const select = "select id, name, tags, data, at, count(*) over () as n, $1::bigint as big from things where name = any($2) order by id";
-    for (const rowMode of ["object", "array"] as const) {
-      const [rows, rowsPrepared] = await onBoth(select, [2n ** 40n, ["a", "b"]], { rowMode });
-      expect(rowsPrepared).toEqual(rows);
-      expect(rowsPrepared!.rows).toHaveLength(2);
-    }
+    // Drizzle's own options: its parsers keep timestamps as PostgreSQL wrote them.
+    const keptAsText = { parsers: { [types.TIMESTAMPTZ]: (value: string) => value } };
+    for (const rowMode of ["object", "array"] as const)
+      for (const parsers of [{}, keptAsText]) {
+        const [rows, rowsPrepared] = await onBoth(select, [2n ** 40n, ["a", "b"]], { rowMode, ...parsers });
+        expect(rowsPrepared).toEqual(rows);
+        expect(rowsPrepared!.rows).toHaveLength(2);
+      }
   });
 
   it("a statement is parsed once: run again with other values, it is the same prepared statement", async () => {
