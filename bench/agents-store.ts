@@ -10,6 +10,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
+import { MAX_UNITS_PER_REQUEST, MAX_UNITS_PER_REQUEST_IN_PROCESS } from "../src/model/index.js";
 import { createBenchDatabase } from "./database.js";
 import { describeCleanups } from "./leftovers.js";
 import { localPostmaster } from "./machine-cpu.js";
@@ -24,14 +25,14 @@ export interface StoreUnderTest {
   name: string;
   /** The server's environment for this store. */
   serverEnv: Record<string, string>;
+  /** The most units an addUnit call takes here (MAX_UNITS_PER_REQUEST, or its in-process bound); removeMachine goes alike. */
+  batch: number;
   /** PostgreSQL's postmaster pid when the server is local (its CPU is reported apart), else null. */
   postmaster: number | null;
   /** The yardstick: single-row inserts a second, and how they were made. */
   measureRawInsert(seconds: number): Promise<{ rate: number; how: string }>;
-  /** The model's revision, where the benchmark can read the store. */
-  revisionOf(model: string): Promise<number | null>;
-  /** Write transactions (distinct xmin) and change rows in the model's log after `from`, up to `to`. */
-  writesBetween(model: string, from: number | null, to: number | null): Promise<{ transactions: number; rows: number } | null>;
+  /** Counts the model's write transactions (distinct xmin) and change rows from now until `end`; null where not read. */
+  countWrites(model: string): Promise<{ end(): Promise<{ transactions: number; rows: number } | null> }>;
   /** What a removed application left in the tables after a while, or why that is not read here. */
   leftBehind(model: string, application: string, relationId: number): Promise<string>;
   /** The model's cleanups queued, for a deadline's report. */
@@ -54,21 +55,25 @@ async function onPostgres(): Promise<StoreUnderTest> {
     const [row] = await sql<{ revision: string }[]>`select revision::text from models where name = ${model}`;
     return Number(row!.revision);
   };
+  const writesBetween = async (model: string, from: number, to: number) => {
+    const [row] = await sql<{ transactions: number; rows: number }[]>`
+      select count(distinct c.xmin::text)::int as transactions, count(*)::int as rows
+      from changes c join models m on m.id = c.model_id
+      where m.name = ${model} and c.revision > ${from} and c.revision <= ${to}`;
+    return row!;
+  };
   return {
     name: "PostgreSQL",
     serverEnv: { DATABASE_URL: url },
+    batch: MAX_UNITS_PER_REQUEST,
     postmaster: await localPostmaster(sql),
     async measureRawInsert(seconds) {
       const raw = await measureRawInserts(url, RAW_CONNECTIONS, seconds);
       return { rate: raw.insertRate, how: `with ${RAW_CONNECTIONS} connections` };
     },
-    revisionOf,
-    async writesBetween(model, from, to) {
-      const [row] = await sql<{ transactions: number; rows: number }[]>`
-        select count(distinct c.xmin::text)::int as transactions, count(*)::int as rows
-        from changes c join models m on m.id = c.model_id
-        where m.name = ${model} and c.revision > ${from ?? 0} and c.revision <= ${to ?? 0}`;
-      return row!;
+    async countWrites(model) {
+      const from = await revisionOf(model);
+      return { end: async () => writesBetween(model, from, await revisionOf(model)) };
     },
     // The stream has shown everything gone, but a cleanup queued by the last removal may still be finishing (it
     // deletes its row as it commits): looks again until nothing is left or 30 s have passed.
@@ -114,12 +119,12 @@ function onPglite(dir: string): StoreUnderTest {
   return {
     name: "PGlite",
     serverEnv: { LIFELINE_DATA_DIR: join(dir, "pgdata") },
+    batch: MAX_UNITS_PER_REQUEST_IN_PROCESS,
     postmaster: null,
     async measureRawInsert(seconds) {
       return { rate: await measureRawPgliteInserts(join(dir, "raw-pglite"), seconds), how: "into a PGlite of its own, one session" };
     },
-    revisionOf: async () => null,
-    writesBetween: async () => null,
+    countWrites: async () => ({ end: async () => null }),
     leftBehind: async () => unread,
     cleanups: async () => [unread],
     close: async () => {},

@@ -41,8 +41,6 @@ import { loadAverages, machineLine, printHeader, printRow, rate, ratio } from ".
 const sizes = (process.env.BENCH_AGENT_UNITS ?? "100,1000").split(",").filter(Boolean).map(Number);
 const HOOK_UNITS = Number(process.env.BENCH_HOOK_UNITS ?? 20);
 const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 3);
-/** addUnit takes at most 1,000 units a call on PostgreSQL (MAX_UNITS_PER_REQUEST), 10 on PGlite; removeMachine is batched alike. */
-const BATCH = process.env.BENCH_STORE === "pglite" ? 10 : 1000;
 const deadlineMs = (units: number) => (Number(process.env.BENCH_PHASE_DEADLINE_S) || 120 + units) * 1000;
 /** The issue's target: 10,000 units settled, and removed, in under 60 s each way. */
 const TARGET_MS_PER_UNIT = 60_000 / 10_000;
@@ -108,21 +106,22 @@ const n0 = (value: number) => Math.round(value).toLocaleString("en-US");
 const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
 
 /**
- * Sends `count` items in calls of at most BATCH, each call answered before the deadline; null once all
+ * Sends `count` items in calls of at most `batch`, each call answered before the deadline; null once all
  * are sent, else how far it got ("3,000 of 10,000 <what>"), and why it stopped.
  */
 async function inBatches(
+  batch: number,
   count: number,
   deadline: number,
   what: string,
   send: (from: number, size: number, timeoutMs: number) => Promise<unknown>,
 ): Promise<string | null> {
-  for (let done = 0; done < count; done += BATCH) {
+  for (let done = 0; done < count; done += batch) {
     const left = deadline - performance.now();
     const progress = `${n0(done)} of ${n0(count)} ${what}`;
     if (left <= 0) return `${progress} when the deadline passed`;
     try {
-      await send(done, Math.min(BATCH, count - done), left);
+      await send(done, Math.min(batch, count - done), left);
     } catch (error) {
       if (error instanceof ApiTimeout) return `${progress}; the next call got no answer before the deadline`;
       throw error;
@@ -154,7 +153,7 @@ class Bench {
     wait: (deadline: number) => Promise<{ at: number } | { missing: string }>,
     onDeadline: () => Promise<string[]>,
   ): Promise<Phase> {
-    const from = await this.store.revisionOf(s.model);
+    const writesCounted = await this.store.countWrites(s.model);
     const countedBefore = await serverCounts(this.server.url);
     const measuring = this.sampler.phase();
     const shares = cpuWindow(this.store.postmaster);
@@ -170,7 +169,7 @@ class Bench {
     const elapsed = (ended - started) / 1000;
     const window = { start: started, end: ended };
     if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase ends at monotonic ${process.hrtime.bigint() / 1000n} µs`);
-    const writes = await this.store.writesBetween(s.model, from, await this.store.revisionOf(s.model));
+    const writes = await writesCounted.end();
     const counted = countedSince(countedBefore, await serverCounts(this.server.url));
     if ("missing" in result) {
       this.deadlinesHit++;
@@ -221,7 +220,7 @@ class Bench {
       ).integrate.id;
       /** addUnit in batches until `count` are added or the deadline passes; null when all were, else how many were. */
       const addUnits = (application: string, count: number, deadline: number) =>
-        inBatches(count, deadline, `${application} units added`, (_from, size, timeoutMs) =>
+        inBatches(this.store.batch, count, deadline, `${application} units added`, (_from, size, timeoutMs) =>
           api(
             `mutation ($input: AddUnitInput!) { addUnit(input: $input) { name } }`,
             { input: { model: s.model, application, count: size } },
@@ -294,7 +293,7 @@ class Bench {
         "machines removed",
         s,
         (deadline) =>
-          inBatches(machines.length, deadline, "machines asked to go", (from, size, timeoutMs) =>
+          inBatches(this.store.batch, machines.length, deadline, "machines asked to go", (from, size, timeoutMs) =>
             api(
               `mutation ($input: RemoveMachineInput!) { removeMachine(input: $input) { outcome } }`,
               { input: { model: s.model, machines: machines.slice(from, from + size) } },
