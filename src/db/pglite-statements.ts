@@ -5,7 +5,7 @@
 // and Sync, each a call of its own into the WebAssembly backend, which parses and plans the
 // statement afresh every time. Planning is most of a statement's cost there: a unit agent's
 // read of a machine's subordinates took 1.0 ms that way against 0.13 ms prepared, and
-// settling 1,000 units cost the server 43 ms of CPU a unit unprepared, 30 to 35 prepared
+// settling 1,000 units cost the server 43 ms of CPU a unit unprepared, 24 prepared
 // (docs/decisions.md, "PGlite plans once"). Here a statement is parsed and described once,
 // under a name, the first time its text is seen; after that one call into the backend binds
 // and executes it. Results are read as PGlite reads them (its parsers and serializers, its
