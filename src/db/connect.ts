@@ -130,6 +130,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 
 type Logger = false | { logQuery: (query: string) => void };
 
+/**
+ * PGlite's shared buffers live in its WebAssembly memory, which never shrinks, inside the server's process; pages past
+ * them come from the file system's cache (on disk), as a server's do. PostgreSQL's default of 128 MB made that memory
+ * about 200 MiB at 10,000 units; 16 MB, about 50 (docs/decisions.md, "Memory").
+ */
+export const PGLITE_SHARED_BUFFERS = "16MB";
+
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+
 async function openPglite(dataDir: string, loadDataDir: Blob | undefined, logger: Logger): Promise<Store> {
   const inMemory = dataDir.startsWith("memory://");
   // A directory on disk keeps its own data; copying a dump over it is no way to open it.
@@ -143,7 +152,8 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined, logger
   }
   try {
     if (!inMemory) await initializeDataDir(dataDir);
-    const client = await (inMemory ? PGlite.create({ loadDataDir }) : PGlite.create(dataDir));
+    const startParams = { startParams: PGLITE_START_PARAMS };
+    const client = await (inMemory ? PGlite.create({ loadDataDir, ...startParams }) : PGlite.create(dataDir, startParams));
     // As for a server (openPostgres): transactions rely on READ COMMITTED being the default.
     await client.exec("set default_transaction_isolation = 'read committed'");
     // Innermost: the turns and the gate below wrap the prepared query.
