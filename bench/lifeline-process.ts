@@ -9,11 +9,23 @@ import { createWriteStream, readFileSync } from "node:fs";
 
 const root = new URL("..", import.meta.url).pathname;
 
-/** The Node flags `npm start` gives the server (package.json's `start` script: `tsx <flags> src/server/main.ts`). */
-function startFlags(): string[] {
+/** The words of `npm start` (package.json's `start` script: `NAME=value … tsx <flags> src/server/main.ts`). */
+function startScript(): string[] {
   const scripts = (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: Record<string, string> }).scripts;
-  return scripts.start!.split(/\s+/).filter((word) => word.startsWith("--"));
+  return scripts.start!.split(/\s+/);
 }
+
+/** The Node flags `npm start` gives the server. */
+const startFlags = (): string[] => startScript().filter((word) => word.startsWith("--"));
+
+/** The environment `npm start` gives the server (its `NAME=value` words, before the command). */
+export const startEnvironment = (): Record<string, string> =>
+  Object.fromEntries(
+    startScript()
+      .map((word) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word))
+      .filter((match) => match !== null)
+      .map(([, name, value]) => [name!, value!]),
+  );
 
 /**
  * Node's flags for a benchmark's server: `npm start`'s; BENCH_PROFILE=<dir>, a V8 CPU profile of it, written there when
@@ -51,7 +63,15 @@ export function startLifeline(env: Record<string, string>, nodeFlags: string[] =
   const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", "src/server/main.ts"], {
     cwd: root,
     // At info: the line saying where it listens is an info record.
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LIFELINE_ADMIN_TOKEN: ADMIN_TOKEN, LIFELINE_LOG: "info", ...env },
+    env: {
+      ...process.env,
+      ...startEnvironment(),
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LIFELINE_ADMIN_TOKEN: ADMIN_TOKEN,
+      LIFELINE_LOG: "info",
+      ...env,
+    },
   });
   const lines: string[] = [];
   const everything = process.env.BENCH_SERVER_OUT ? createWriteStream(process.env.BENCH_SERVER_OUT, { flags: "a" }) : undefined;

@@ -14,7 +14,7 @@ import { ChangesDocument } from "../src/client/graphql.js";
 import { openStore } from "../src/db/connect.js";
 import { addModel, setConstraints } from "../src/model/index.js";
 import { createBenchDatabase } from "./database.js";
-import { serverNodeFlags } from "./lifeline-process.js";
+import { serverNodeFlags, startEnvironment } from "./lifeline-process.js";
 import { cpuSeconds } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { loadAverages, machineLine, ms, printHeader, printRow, rate, ratio, summary } from "./stats.js";
@@ -40,11 +40,12 @@ const SET = `mutation ($m: String!, $c: String!) { setConstraints(input: { model
 const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
 
 function startServer(databaseUrl: string): Promise<{ url: string; pid: number; stop(): void }> {
-  // npm start's flags; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server there when it stops.
+  // npm start's flags and environment; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server there when it stops.
   const child = spawn(process.execPath, [...serverNodeFlags(), "--import", "tsx", "src/server/main.ts"], {
     cwd: root,
     env: {
       ...process.env,
+      ...startEnvironment(),
       DATABASE_URL: databaseUrl,
       HOST: "127.0.0.1",
       PORT: "0",
