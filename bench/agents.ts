@@ -41,6 +41,8 @@ import { loadAverages, machineLine, printHeader, printRow, rate, ratio } from ".
 const sizes = (process.env.BENCH_AGENT_UNITS ?? "100,1000").split(",").filter(Boolean).map(Number);
 const HOOK_UNITS = Number(process.env.BENCH_HOOK_UNITS ?? 20);
 const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 3);
+/** Seconds the settled deployment is left alone before its removal, its RSS sampled: does it stay where it settled? */
+const HOLD_SECONDS = Number(process.env.BENCH_SETTLED_HOLD_S ?? 20);
 const deadlineMs = (units: number) => (Number(process.env.BENCH_PHASE_DEADLINE_S) || 120 + units) * 1000;
 /** The issue's target: 10,000 units settled, and removed, in under 60 s each way. */
 const TARGET_MS_PER_UNIT = 60_000 / 10_000;
@@ -94,6 +96,8 @@ interface Outcome {
   scenario: Scenario;
   addSeconds: number;
   settle: Phase;
+  /** The server left alone once settled, for HOLD_SECONDS. */
+  held: PhaseFigures;
   removal: Phase;
   machines: Phase;
   leftBehind: string;
@@ -264,6 +268,10 @@ class Bench {
         ],
       );
 
+      const holding = this.sampler.phase();
+      await sleep(HOLD_SECONDS * 1000);
+      const held = holding.end();
+
       // The machines the big application's units were put on, to remove after it.
       const machines = [
         ...new Set(
@@ -303,7 +311,7 @@ class Bench {
         (deadline) => watch.until(() => machinesGap(watch, machines), deadline),
         async () => [...(await describeMachinesLeft(api, s.model, new Set(machines))), ...(await this.store.cleanups(s.model))],
       );
-      return { scenario: s, addSeconds, settle, removal, machines: machineRemoval, leftBehind: left, milestones };
+      return { scenario: s, addSeconds, settle, held, removal, machines: machineRemoval, leftBehind: left, milestones };
     } finally {
       await watch.close();
       await this.destroy(s.model);
@@ -499,6 +507,7 @@ async function main() {
       "ms/unit",
       "peak RSS settling",
       "RSS settled",
+      `peak RSS held ${HOLD_SECONDS} s`,
       "peak RSS removing",
       "left behind",
     ];
@@ -521,6 +530,7 @@ async function main() {
         perUnit(o.machines, n),
         `${n0(o.settle.figures.peakRssMiB)} MiB`,
         `${n0(o.settle.figures.endRssMiB)} MiB`,
+        `${n0(o.held.peakRssMiB)} MiB`,
         `${n0(Math.max(o.removal.figures.peakRssMiB, o.machines.figures.peakRssMiB))} MiB`,
         o.leftBehind,
       ]);

@@ -7,14 +7,13 @@
 // postgres://postgres@127.0.0.1:5432/postgres), creates a database of its own there
 // and drops it at the end. The server under test runs as its own process (as
 // `npm start` does); the subscribers and writers run here. Every loop is bounded.
-import { spawn } from "node:child_process";
 import { print } from "graphql";
 import { logWindow } from "../src/changes/replay.js";
 import { ChangesDocument } from "../src/client/graphql.js";
 import { openStore } from "../src/db/connect.js";
 import { addModel, setConstraints } from "../src/model/index.js";
 import { createBenchDatabase } from "./database.js";
-import { serverNodeFlags, startEnvironment } from "./lifeline-process.js";
+import { type LifelineProcess, serverNodeFlags, startLifeline } from "./lifeline-process.js";
 import { cpuSeconds } from "./process-sampler.js";
 import { measureRawInserts } from "./raw-postgres.js";
 import { loadAverages, machineLine, ms, printHeader, printRow, rate, ratio, summary } from "./stats.js";
@@ -25,7 +24,6 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 40);
 const EVENT_INTERVAL_MS = Number(process.env.BENCH_EVENT_INTERVAL_MS ?? 5); // offered: 200 events/s, the issue's reference load
 const WRITERS = 4;
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 5);
-const root = new URL("..", import.meta.url).pathname;
 
 // What each subscriber selects. `all` (default): the generated client's Changes document, every kind's typed entity
 // and `changed`, as a tool watching everything selects it (each event then carries the other kinds' fields as null).
@@ -38,44 +36,6 @@ const CHANGES =
 const SET = `mutation ($m: String!, $c: String!) { setConstraints(input: { model: $m, constraints: $c }) { text } }`;
 
 const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
-
-function startServer(databaseUrl: string): Promise<{ url: string; pid: number; stop(): void }> {
-  // npm start's flags and environment; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server there when it stops.
-  const child = spawn(process.execPath, [...serverNodeFlags(), "--import", "tsx", "src/server/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...startEnvironment(),
-      DATABASE_URL: databaseUrl,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      LIFELINE_BOOKMARK_INTERVAL_MS: "600000",
-      LIFELINE_ADMIN_TOKEN: BENCH_TOKEN,
-      // The benchmark measures streams; its models' machines need no provisioning.
-      LIFELINE_AGENTS: "0",
-      // At info: the line saying where it listens is an info record.
-      LIFELINE_LOG: "info",
-    },
-  });
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const onData = (d: Buffer) => {
-      output += d;
-      const found = /GraphiQL at (http[^\s"]+)/.exec(output);
-      if (found) {
-        clearTimeout(timer);
-        resolve({ url: found[1]!, pid: child.pid!, stop: () => child.kill("SIGTERM") });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", (d) => {
-      onData(d);
-      process.stderr.write(d);
-    });
-    child.on("exit", (code) => reject(new Error(`server exited (${code}):\n${output}`)));
-  });
-}
 
 async function mutationThroughput(url: string, models: string[], seconds: number): Promise<number> {
   let count = 0;
@@ -103,10 +63,20 @@ const startLoad = loadAverages();
 async function main() {
   const database = await createBenchDatabase("streams");
   const { name: dbName, url: dbUrl } = database;
-  let server: { url: string; pid: number; stop(): void } | null = null;
+  let server: LifelineProcess | null = null;
   const store = await openStore({ databaseUrl: dbUrl.toString(), maxConnections: WRITERS });
   try {
-    server = await startServer(dbUrl.toString());
+    // npm start's flags and environment; BENCH_PROFILE=<dir> writes a V8 CPU profile of the server there when it stops.
+    server = await startLifeline(
+      {
+        DATABASE_URL: dbUrl.toString(),
+        LIFELINE_BOOKMARK_INTERVAL_MS: "600000",
+        LIFELINE_ADMIN_TOKEN: BENCH_TOKEN,
+        // The benchmark measures streams; its models' machines need no provisioning.
+        LIFELINE_AGENTS: "0",
+      },
+      serverNodeFlags(),
+    );
     console.log(
       `bench: server at ${server.url}, database ${dbName}; ${EVENTS} events at ${1000 / EVENT_INTERVAL_MS}/s per size, then ${WRITERS} writers (one per model) for ${THROUGHPUT_SECONDS}s`,
     );
@@ -219,7 +189,7 @@ async function main() {
     printHeader(header);
     for (const row of rows) printRow(row);
   } finally {
-    server?.stop();
+    await server?.stop();
     await store.close();
     await sleep(500);
     await database.drop();

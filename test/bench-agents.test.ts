@@ -24,15 +24,17 @@ describe.skipIf(!onLoopback)(
           BENCH_AGENT_UNITS: "3",
           BENCH_HOOK_UNITS: "2",
           BENCH_RAW_SECONDS: "1",
+          BENCH_SETTLED_HOLD_S: "1",
         },
         RUN_DEADLINE_MS,
       );
       expect(code, output).toBe(0);
       expect(output).toMatch(/^raw PostgreSQL, same run: [\d,]+\/s single-row inserts/m);
       expect(output).toMatch(/^\| units \| addUnit calls \| settled \| ms\/unit \|/m);
-      // Every phase finished (a deadline would print "deadline"), and the database holds nothing of the removed application.
+      // Every phase finished (a deadline would print "deadline"), its RSS was read (settling, settled, held settled,
+      // removing), and the database holds nothing of the removed application.
       expect(output).toMatch(
-        /^\| 3 \| [\d.]+ s \| [\d.]+ s \| .* \| [\d.]+ s \| .* \| [\d.]+ s \| [\d.]+ \| [\d,]+ MiB \| [\d,]+ MiB \| [\d,]+ MiB \| nothing \|$/m,
+        /^\| 3 \| [\d.]+ s \| [\d.]+ s \| .* \| [\d.]+ s \| .* \| [\d.]+ s \| [\d.]+ \| [\d,]+ MiB \| [\d,]+ MiB \| [\d,]+ MiB \| [\d,]+ MiB \| nothing \|$/m,
       );
       expect(output).toMatch(/^\| 2, real hooks \| [\d.]+ s \| [\d.]+ s \| .* \| nothing \|$/m);
       // Where each phase's CPU went, a unit: the server's, PostgreSQL's (local here), the rest of the machine's.
