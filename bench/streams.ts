@@ -191,7 +191,6 @@ async function main() {
   } finally {
     await server?.stop();
     await store.close();
-    await sleep(500);
     await database.drop();
   }
 }

@@ -137,7 +137,8 @@ type Logger = false | { logQuery: (query: string) => void };
  */
 export const PGLITE_SHARED_BUFFERS = "16MB";
 
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+/** PGlite's options for the store: its own start parameters, with the shared buffers above. */
+const PGLITE_OPTIONS = { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
 
 async function openPglite(dataDir: string, loadDataDir: Blob | undefined, logger: Logger): Promise<Store> {
   const inMemory = dataDir.startsWith("memory://");
@@ -152,8 +153,7 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined, logger
   }
   try {
     if (!inMemory) await initializeDataDir(dataDir);
-    const startParams = { startParams: PGLITE_START_PARAMS };
-    const client = await (inMemory ? PGlite.create({ loadDataDir, ...startParams }) : PGlite.create(dataDir, startParams));
+    const client = await (inMemory ? PGlite.create({ loadDataDir, ...PGLITE_OPTIONS }) : PGlite.create(dataDir, PGLITE_OPTIONS));
     // As for a server (openPostgres): transactions rely on READ COMMITTED being the default.
     await client.exec("set default_transaction_isolation = 'read committed'");
     // Innermost: the turns and the gate below wrap the prepared query.
