@@ -34,6 +34,7 @@ import { busyShare, type CpuShares, cpuWindow, machineCores } from "./machine-cp
 import { Milestones } from "./milestones.js";
 import { ModelWatch } from "./model-watch.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
+import { PATHS, profilesOf, splitProfile } from "./profile-split.js";
 import { type CountedSince, countedSince, serverCounts } from "./server-counts.js";
 import { ChangedHooks, confirmSettled, machinesGap, removalGap, settleGap } from "./settled.js";
 import { loadAverages, machineLine, printHeader, printRow, rate, ratio } from "./stats.js";
@@ -90,6 +91,8 @@ interface Phase {
   counted: CountedSince;
   /** performance.now() at its start and end. */
   window: { start: number; end: number };
+  /** The monotonic clock's microseconds at its start and end: a CPU profile's timestamps (BENCH_PROFILE). */
+  monotonicUs: { start: number; end: number };
 }
 
 interface Outcome {
@@ -162,8 +165,7 @@ class Bench {
     const measuring = this.sampler.phase();
     const shares = cpuWindow(this.store.postmaster);
     const started = performance.now();
-    // A CPU profile's timestamps are this monotonic clock's (µs), so a profile can be cut into the phases.
-    if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase begins at monotonic ${process.hrtime.bigint() / 1000n} µs`);
+    const startedUs = monotonicUs();
     const deadline = started + deadlineMs(s.units);
     const unsent = await act(deadline);
     const result = unsent === null ? await wait(deadline) : { missing: unsent };
@@ -172,7 +174,7 @@ class Bench {
     const ended = performance.now();
     const elapsed = (ended - started) / 1000;
     const window = { start: started, end: ended };
-    if (process.env.BENCH_PROFILE) log(`${s.label}: ${name}: phase ends at monotonic ${process.hrtime.bigint() / 1000n} µs`);
+    const monotonic = { start: startedUs, end: monotonicUs() };
     const writes = await writesCounted.end();
     const counted = countedSince(countedBefore, await serverCounts(this.server.url));
     if ("missing" in result) {
@@ -183,11 +185,11 @@ class Bench {
       log(
         `  the server logged ${trouble.count} lines that look like trouble; the first: ${trouble.samples.slice(0, 5).join(" | ") || "none"}`,
       );
-      return { seconds: null, figures, cpu, elapsed, writes, counted, window };
+      return { seconds: null, figures, cpu, elapsed, writes, counted, window, monotonicUs: monotonic };
     }
     const seconds = (result.at - started) / 1000;
     log(`${s.label}: ${name} in ${seconds.toFixed(1)} s`);
-    return { seconds, figures, cpu, elapsed, writes, counted, window };
+    return { seconds, figures, cpu, elapsed, writes, counted, window, monotonicUs: monotonic };
   }
 
   async run(s: Scenario): Promise<Outcome> {
@@ -380,6 +382,36 @@ function cpuReport(outcomes: Outcome[]) {
   );
 }
 
+/** The monotonic clock now, in microseconds: the clock of a CPU profile's timestamps, in any process. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * Where each phase's CPU went in the server's threads (BENCH_PROFILE: the profiles it wrote when it stopped), a unit, by
+ * path (profile-split.ts): the streams, the writes and reads, the requests, the agents, garbage collection.
+ */
+function profileReport(outcomes: Outcome[], dir: string, pid: number) {
+  const threads = [...profilesOf(dir, pid)].sort(([a], [b]) => a - b);
+  if (!threads.length) return console.log(`(no CPU profile of process ${pid} in ${dir})`);
+  printHeader(["units", "phase", "thread", "busy", "ms/unit", ...PATHS.map((p) => `${p} ms/unit`)]);
+  for (const o of outcomes) {
+    const n = o.scenario.units;
+    for (const [name, phase] of phasesOf(o))
+      for (const [id, profile] of threads) {
+        const split = splitProfile(profile, phase.monotonicUs.start, phase.monotonicUs.end);
+        if (split.busySeconds < 0.05 * phase.elapsed) continue; // a thread idle through the phase
+        printRow([
+          o.scenario.label,
+          name,
+          id === 0 ? "main (API)" : split.runsAgents ? `${id} (agents)` : String(id),
+          `${Math.round((100 * split.busySeconds) / phase.elapsed)}%`, // of one core
+          ((split.busySeconds * 1000) / n).toFixed(2),
+          ...PATHS.map((p) => ((split.byPath[p] * 1000) / n).toFixed(2)),
+        ]);
+      }
+  }
+  console.log("(from the server's CPU profiles, which slow it: a phase's time in this run is longer than without them)");
+}
+
 /**
  * The mutations each phase's agents (and the benchmark) asked for, a unit, by field, with the server's mean time in
  * each: which calls a unit's cost is made of, and which of them went gathered (a bulk field's calls a unit < 1).
@@ -546,6 +578,16 @@ async function main() {
     console.log(
       `server: peak RSS since start ${n0(sampler.highWaterMiB())} MiB; ${trouble.count} log lines that look like trouble${trouble.count ? `, the first: ${trouble.samples.slice(0, 3).join(" | ")}` : ""}`,
     );
+    if (process.env.BENCH_PROFILE) {
+      // The server writes its profiles as it exits.
+      sampler.close();
+      sampler = null;
+      const { pid } = server;
+      await server.stop();
+      server = null;
+      console.log("");
+      profileReport(outcomes, process.env.BENCH_PROFILE, pid);
+    }
   } finally {
     sampler?.close();
     await server?.stop();
