@@ -28,7 +28,7 @@ function startFor(model: string, cloudFile?: string): { started: Promise<AgentsT
         machine: "0",
         token: (await issueMachineCredentials(live.store.db, { model: name, machine: "0" })).token,
       }),
-      log: (line) => void lines.push(line),
+      log: (said) => void lines.push(...said),
     },
   );
   return { started, lines };

@@ -9,6 +9,7 @@ interface Offered {
   [name: string]: (...args: never[]) => unknown;
   add(a: number, b: number): number;
   lose(id: string): never;
+  note(lines: readonly string[]): void;
 }
 
 const channels: MessageChannel[] = [];
@@ -19,6 +20,9 @@ afterEach(() => {
   }
 });
 
+/** What the callee heard told (`note`), in order. */
+const noted: string[] = [];
+
 /** `caller` calls what `callee` offers. */
 function pair() {
   const channel = new MessageChannel();
@@ -27,6 +31,10 @@ function pair() {
     add: (a: number, b: number) => a + b,
     lose: (id: string) => {
       throw new RangeError(`loseInstance: no instance "${id}"`);
+    },
+    note: (lines: readonly string[]) => {
+      if (lines.includes("boom")) throw new Error("nobody hears of this");
+      noted.push(...lines);
     },
   } satisfies Offered);
   return new ThreadCalls<Offered>(channel.port1, {});
@@ -41,6 +49,17 @@ describe("calls between threads", () => {
     const call = pair().call("lose", "i-9");
     await expect(call).rejects.toBeInstanceOf(RangeError);
     await expect(call).rejects.toThrow('loseInstance: no instance "i-9"');
+  });
+
+  it("told, the other side runs the function in order and nothing waits; a failure there does not come back", async () => {
+    noted.length = 0;
+    const calls = pair();
+    calls.tell("note", ["one", "two"]);
+    calls.tell("note", ["boom"]);
+    calls.tell("note", ["three"]);
+    // A call made after them is answered after they were heard: messages on a port keep their order.
+    expect(await calls.call("add", 1, 1)).toBe(2);
+    expect(noted).toEqual(["one", "two", "three"]);
   });
 
   it("a function the other side does not offer is refused by name", async () => {

@@ -24,7 +24,8 @@ export interface ServerFunctions {
   [name: string]: (...args: never[]) => unknown;
   models(): Promise<string[]>;
   provisionerToken(model: string): Promise<{ machine: string; token: string }>;
-  log(line: string): void;
+  /** The agents' log lines, in order: each turn's come together (agents-worker.ts). */
+  log(lines: readonly string[]): void;
 }
 
 /** What the agents' thread offers (agents-worker.ts): starting and stopping them, and the admin's handle on their cloud. */
@@ -62,7 +63,7 @@ export async function startAgentsThread(
   let running = false;
   worker.on("error", (error) => {
     agents.close(error);
-    server.log(`agents' thread failed: ${error.stack ?? String(error)}`);
+    server.log([`agents' thread failed: ${error.stack ?? String(error)}`]);
   });
   worker.on("exit", (code) => {
     agents.close(new Error(`the agents' thread exited (${code})`));

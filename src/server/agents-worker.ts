@@ -19,6 +19,17 @@ const cloud = () => {
   return running.provider;
 };
 
+/**
+ * The agents' log lines go to the API's thread, which writes the process's log, a turn's together in one message that
+ * wants no answer: thousands of agents log a few lines each as they settle, and a call a line was two messages, a
+ * promise and an answer each.
+ */
+const lines: string[] = [];
+function logLine(line: string): void {
+  if (!lines.length) setImmediate(() => server.tell("log", lines.splice(0)));
+  lines.push(line);
+}
+
 const server: ThreadCalls<ServerFunctions> = new ThreadCalls<ServerFunctions>(parentPort, {
   async start(options: AgentsStart) {
     const provider = new DummyProvider(options.cloudFile ? { stateFile: options.cloudFile } : {});
@@ -30,7 +41,7 @@ const server: ThreadCalls<ServerFunctions> = new ThreadCalls<ServerFunctions>(pa
       startAttempts: options.startAttempts,
       retryDelayMs: options.retryDelayMs,
       cloudPollMs: options.cloudPollMs,
-      log: (line) => void server.call("log", line),
+      log: (line) => logLine(line),
     });
     running = { provider, controller };
     try {

@@ -89,7 +89,9 @@ async function main() {
           machine: "0",
           token: (await issueMachineCredentials(store.db, { model, machine: "0" })).token,
         }),
-        log,
+        log: (lines) => {
+          for (const line of lines) log(line);
+        },
       },
       // Agent code that throws where nothing catches it ends their thread, not the API: they start again later.
       (reason) => void leader?.agentsEnded(reason),

@@ -17,6 +17,7 @@ export type Functions = Record<string, (...args: any[]) => unknown>;
 
 type Message =
   | { call: number; name: string; args: unknown[] }
+  | { tell: string; args: unknown[] }
   | { answer: number; value: unknown }
   | { answer: number; error: { name: string; message: string } };
 
@@ -32,7 +33,8 @@ export class ThreadCalls<Remote extends Functions> {
   ) {
     endpoint.on("message", (message) => {
       const m = message as Message;
-      if ("call" in m) void this.answer(m, offered);
+      if ("tell" in m) void this.hear(m, offered);
+      else if ("call" in m) void this.answer(m, offered);
       else if ("answer" in m) {
         const waiter = this.waiting.get(m.answer);
         this.waiting.delete(m.answer);
@@ -52,11 +54,27 @@ export class ThreadCalls<Remote extends Functions> {
     });
   }
 
+  /**
+   * Calls the other side's `name` with `args` and wants no answer: one message, not two, and nothing waits. For what is
+   * said often and cannot fail in a way the caller could act on (the agents' log lines). A failure there is lost.
+   */
+  tell<K extends keyof Remote & string>(name: K, ...args: Parameters<Remote[K]>): void {
+    if (!this.gone) this.endpoint.postMessage({ tell: name, args } satisfies Message);
+  }
+
   /** The other side has gone: fails every call still unanswered, and every call made from now on. */
   close(error: Error): void {
     this.gone ??= error;
     for (const { reject } of this.waiting.values()) reject(error);
     this.waiting.clear();
+  }
+
+  private async hear({ tell, args }: { tell: string; args: unknown[] }, offered: Functions): Promise<void> {
+    try {
+      await offered[tell]?.(...args);
+    } catch {
+      // Nobody waits for an answer to hear of it.
+    }
   }
 
   private async answer({ call, name, args }: { call: number; name: string; args: unknown[] }, offered: Functions): Promise<void> {
