@@ -10,6 +10,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
+import { PGLITE_OPTIONS } from "../src/db/connect.js";
 import { MAX_UNITS_PER_REQUEST, MAX_UNITS_PER_REQUEST_IN_PROCESS } from "../src/model/index.js";
 import { createBenchDatabase } from "./database.js";
 import { describeCleanups } from "./leftovers.js";
@@ -131,10 +132,10 @@ function onPglite(dir: string): StoreUnderTest {
   };
 }
 
-/** Sequential single-row autocommit inserts a second into a fresh PGlite data directory at `dir`. */
+/** Sequential single-row autocommit inserts a second into a fresh PGlite data directory at `dir`, set up as the store's. */
 async function measureRawPgliteInserts(dir: string, seconds: number): Promise<number> {
   mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  const client = await PGlite.create(dir, PGLITE_OPTIONS);
   try {
     await client.exec("create table bench_raw (id bigserial primary key, payload text not null, at timestamptz not null default now())");
     for (let i = 0; i < 300; i++) await client.query("insert into bench_raw (payload) values ($1)", [`warm ${i}`]);

@@ -137,8 +137,8 @@ type Logger = false | { logQuery: (query: string) => void };
  */
 export const PGLITE_SHARED_BUFFERS = "16MB";
 
-/** PGlite's options for the store: its own start parameters, with the shared buffers above. */
-const PGLITE_OPTIONS = { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
+/** PGlite's options for the store (and for the benchmark's yardstick beside it): its own start parameters, with the shared buffers above. */
+export const PGLITE_OPTIONS = { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
 
 async function openPglite(dataDir: string, loadDataDir: Blob | undefined, logger: Logger): Promise<Store> {
   const inMemory = dataDir.startsWith("memory://");
