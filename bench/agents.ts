@@ -36,7 +36,7 @@ import { ModelWatch } from "./model-watch.js";
 import { type PhaseFigures, ProcessSampler } from "./process-sampler.js";
 import { PATHS, profilesOf, splitProfile } from "./profile-split.js";
 import { type CountedSince, countedSince, serverCounts } from "./server-counts.js";
-import { ChangedHooks, confirmSettled, machinesGap, removalGap, settleGap } from "./settled.js";
+import { confirmSettled, machinesGap, removalGap, settleGap } from "./settled.js";
 import { loadAverages, machineLine, printHeader, printRow, rate, ratio } from "./stats.js";
 
 const sizes = (process.env.BENCH_AGENT_UNITS ?? "100,1000").split(",").filter(Boolean).map(Number);
@@ -196,7 +196,6 @@ class Bench {
     const { api } = this;
     await api(`mutation ($name: String!) { addModel(input: { name: $name }) { name } }`, { name: s.model });
     const watch = await ModelWatch.open(this.server.url, s.model);
-    const changed = new ChangedHooks(watch);
     const milestones = new Milestones(watch, s.big);
     try {
       // The controller starts a new model's agents within its poll (2 s): machine 0's agent reports `started` first.
@@ -247,12 +246,15 @@ class Bench {
         },
         async (deadline) => {
           for (;;) {
-            const seen = await watch.until((full) => settleGap(watch, changed, s.units + 1, full), deadline);
+            const seen = await watch.until((full) => settleGap(watch, s.units + 1, full), deadline);
             if ("missing" in seen) return seen;
-            // The stream says settled; each agent's progress on the server must say it has nothing left to run.
+            // The stream says settled; each agent's progress on the server must say it has nothing left to run. It did
+            // by the time the confirming read began: an agent's last save of its progress (past hooks its charm does not
+            // ship) need not come with an event, so that is when the deployment settled, not the stream's last event.
             const before = watch.changes;
+            const asked = performance.now();
             const gap = await confirmSettled(api, s.model, watch);
-            if (gap === null) return { at: watch.lastChangeAt };
+            if (gap === null) return { at: Math.max(asked, watch.lastChangeAt) };
             if (performance.now() > deadline) return { missing: `agents' progress: ${gap}` };
             // Asked again once the stream moves, or after a second: an agent's last save of its progress need not
             // come with a change the stream shows.

@@ -2,42 +2,15 @@
 // the model's stream (model-watch.ts), and the first is then confirmed exactly
 // against each unit agent's progress as the server keeps it.
 //
-// Settled: every unit's agent is idle, every unit of a relation's applications
-// is in its scope, and every unit has committed a -relation-changed hook for
-// every counterpart in scope (seed 002: providers see requirers, peers each
-// other), so each join was seen from both sides. Then, exactly: each agent's
-// progress document lists, per relation, precisely those counterparts at their
-// current settings versions, with nothing pending; that is when Juju's
-// resolver (src/agents/uniter/resolver.ts) has no hook left to run.
+// Settled: every unit's agent is idle and every unit of a relation's
+// applications is in its scope. Then, exactly: each agent's progress document
+// lists, per relation, precisely the counterparts in scope (seed 002: providers
+// see requirers, peers each other) at their current settings versions, with
+// nothing pending; that is when Juju's resolver (src/agents/uniter/resolver.ts)
+// has no hook left to run. The stream alone cannot say so: a hook the charm does
+// not ship is passed without a run (src/model/missing-hooks.ts).
 import type { Api } from "./api.js";
-import type { ChangeEvent, Entity, ModelWatch } from "./model-watch.js";
-
-/** Which -relation-changed hooks each unit has committed: unit → "relation id:remote unit". */
-export class ChangedHooks {
-  private readonly seen = new Map<string, Set<string>>();
-
-  constructor(watch: ModelWatch) {
-    watch.listen((event) => this.apply(event));
-  }
-
-  private apply(event: ChangeEvent): void {
-    if (event.kind !== "HOOK" || !event.entity) return;
-    if (event.removed) {
-      this.seen.delete(event.entity);
-      return;
-    }
-    const run = event.hook;
-    if (!run || !String(run.hook ?? "").endsWith("-relation-changed") || !["SUCCEEDED", "SKIPPED", "MISSING"].includes(String(run.result)))
-      return;
-    const set = this.seen.get(event.entity) ?? new Set<string>();
-    this.seen.set(event.entity, set);
-    set.add(`${String(run.relation)}:${String(run.remoteUnit)}`);
-  }
-
-  has(unit: string, relation: string, remote: string): boolean {
-    return this.seen.get(unit)?.has(`${relation}:${remote}`) ?? false;
-  }
-}
+import type { Entity, ModelWatch } from "./model-watch.js";
 
 const applicationsOf = (relation: Entity): string[] => (relation.info.endpoints ?? []).map((e) => e.applicationName);
 
@@ -81,7 +54,7 @@ function tally(values: string[]): string {
  * first, and unless `full` it stops at the first gap: through a settle some agent is nearly always busy, so the walks
  * over every scope and hook run are left for its end.
  */
-export function settleGap(watch: ModelWatch, changed: ChangedHooks, expectedUnits: number, full = false): string | null {
+export function settleGap(watch: ModelWatch, expectedUnits: number, full = false): string | null {
   const gaps: string[] = [];
   const found = () => gaps.length > 0 && !full;
   const unitCount = watch.count("UNIT");
@@ -100,16 +73,6 @@ export function settleGap(watch: ModelWatch, changed: ChangedHooks, expectedUnit
     const inScope = members.get(relation.entity) ?? { role: new Map<string, string>(), byRole: new Map<string, string[]>() };
     const outside = units.filter((u) => apps.has(String(u.info.applicationName)) && !inScope.role.has(u.entity));
     if (outside.length) gaps.push(`${outside.length} units not in the scope of ${String(relation.info.key)} (e.g. ${outside[0]!.entity})`);
-    if (found()) return gaps[0]!;
-    let unseen = 0;
-    let example = "";
-    for (const unit of inScope.role.keys())
-      for (const other of counterparts(inScope, unit))
-        if (!changed.has(unit, relation.entity, other)) {
-          unseen++;
-          example ||= `${unit} of ${other}`;
-        }
-    if (unseen) gaps.push(`${unseen} joins in ${String(relation.info.key)} without their -changed hook yet (e.g. ${example})`);
     if (found()) return gaps[0]!;
   }
   const running = watch.all("HOOK").filter((h) => h.info.result === "RUNNING");

@@ -273,7 +273,7 @@ describe.skipIf(!onPostgres)("round trips of the write cycle (PostgreSQL only; P
     expect(await roundTrips(() => beginHook(store.db, { model, unit, hook: "install" }))).toBe(2);
   });
 
-  it("recordMissingHooks: the lock with the unit, its charm, its running runs, the runs' ids and the relations the hooks name; the runs, the prune and the agent's state with the commit", async () => {
+  it("recordMissingHooks: the lock with the unit, its charm, its running runs, the transaction's time and the relations the hooks name; the agent's status and state with the commit", async () => {
     const unit = await newUnit();
     await enterScope(store.db, { model, relation, unit, privateAddress: "10.0.0.3" });
     const hooks = [{ hook: "cache-relation-changed", relation, remoteUnit: "web/0" }, { hook: "update-status" }];

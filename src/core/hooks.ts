@@ -34,7 +34,7 @@ export const HookResult = {
   Failed: "failed",
   Skipped: "skipped",
   Interrupted: "interrupted",
-  /** The charm ships no such hook: nothing ran, and the agent moved past it (Juju: "skipped missing hook"). */
+  /** The charm shipped no such hook: a run earlier versions recorded. None is recorded now (missing-hooks.ts), as in Juju. */
   Missing: "missing",
 } as const;
 export type HookResult = (typeof HookResult)[keyof typeof HookResult];

@@ -205,25 +205,17 @@ const insertRunningHookRun = statement(runKeys, (db, p) =>
     .values({ id: p.id, modelId: p.modelId, unit: p.unit, hook: p.hook, relationId: p.relationId, remoteUnit: p.remoteUnit }),
 );
 
-export const MISSING_MESSAGE = "the charm ships no such hook";
-
-/** A new run's row, as its insert writes it: its id read ahead, begun (a missing one also ended) at the transaction's time. */
-export function newRun(
-  unit: UnitRow,
-  id: number,
-  now: Date,
-  run: Pick<HookRunRow, "hook" | "relationId" | "remoteUnit">,
-  missing: boolean,
-): HookRunRow {
+/** A new run's row, as its insert writes it: its id read ahead, begun at the transaction's time. */
+function newRun(unit: UnitRow, id: number, now: Date, run: Pick<HookRunRow, "hook" | "relationId" | "remoteUnit">): HookRunRow {
   return {
     id,
     modelId: unit.modelId,
     unit: unit.name,
     ...run,
-    result: missing ? HookResult.Missing : HookResult.Running,
-    message: missing ? MISSING_MESSAGE : "",
+    result: HookResult.Running,
+    message: "",
     startedAt: now,
-    endedAt: missing ? now : null,
+    endedAt: null,
     unitRemovedAt: null,
     logLines: 0,
   };
@@ -296,17 +288,11 @@ export const beginHook = hookOperation(
     const parsed = parseHookName(input.hook, endpoints, charm);
     checkHookTarget(reads.relations, unit, input, parsed.relation?.endpoint, parsed.relation?.kind);
     const state = input.state == null ? null : checkAgentState(input.state);
-    const run = newRun(
-      unit,
-      reads.ids[0]!,
-      reads.now,
-      {
-        hook: parsed.name,
-        relationId: parsed.relation ? input.relation! : null,
-        remoteUnit: parsed.relation ? (input.remoteUnit ?? null) : null,
-      },
-      false,
-    );
+    const run = newRun(unit, reads.ids[0]!, reads.now, {
+      hook: parsed.name,
+      relationId: parsed.relation ? input.relation! : null,
+      remoteUnit: parsed.relation ? (input.remoteUnit ?? null) : null,
+    });
     checkResolutionNamed(unit, run, input.resolved ?? null);
 
     // Sent together with the COMMIT: the interrupted runs' end, the new run, the prune. Their changes are recorded in that order.
@@ -329,7 +315,7 @@ export const beginHook = hookOperation(
 export function leaveBrokenScopes(
   leavings: ScopeLeavings,
   unit: string,
-  runs: readonly HookRunRow[],
+  runs: readonly Pick<HookRunRow, "hook" | "relationId">[],
   /** What each leaving decides on, by relation, read with the lock: so its writes go with the COMMIT. */
   scopes: ReadonlyMap<number, ScopeToLeave>,
 ): void {

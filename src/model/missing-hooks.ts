@@ -1,14 +1,14 @@
 // Hooks a unit's charm does not ship (Juju's uniter logs "skipped missing hook" and commits its state): its agent moves
-// past them in one call, recorded as `missing` runs. The agents one process hosts send theirs together
-// (recordUnitsMissingHooks), so what a call reads and writes takes a statement each however many units it stands for.
+// past them in one call, which saves its progress and records no run, as Juju records none. The agents one process
+// hosts send theirs together (recordUnitsMissingHooks), so what a call reads and writes takes a statement each however
+// many units it stands for.
 import { and, eq, sql } from "drizzle-orm";
 import { hookRunRecorded, unitAgentChanged } from "../changes/change.js";
 import { LifelineError, tooManyACall } from "../core/errors.js";
-import { HookResult } from "../core/hooks.js";
 import { Life } from "../core/life.js";
 import { UnitAgentStatus } from "../core/machine.js";
 import { applicationOfUnit } from "../core/unit-name.js";
-import { hookRuns, relationScopes, units } from "../db/schema.js";
+import { relationScopes, units } from "../db/schema.js";
 import { sentAhead } from "../db/sent-ahead.js";
 import { statement } from "../db/statement.js";
 import { type CheckedAgentState, checkAgentState, saveAgentStates } from "./agent-state.js";
@@ -23,16 +23,13 @@ import {
   interruptedAt,
   interruptRunsOf,
   leaveBrokenScopes,
-  MISSING_MESSAGE,
-  newRun,
-  prune,
   relationIdsNamed,
   runningRunsOfUnits,
 } from "./hook-runs.js";
 import { getUnits, relationsByIds } from "./lookup.js";
 import type { HookRunRow, ModelRow, UnitRow } from "./rows.js";
 import { ScopeLeavings, type ScopeToLeave } from "./scope.js";
-import { nextSerials } from "./sequences.js";
+import { transactionTime } from "./sequences.js";
 import { charmsOfUnits } from "./unit-agent-reads.js";
 import { charmHooksOf, charmHooksRead, knowsCharmOf } from "./unit-charms.js";
 import { type InModel, type ModelKey, modelOperationReading, type Tx } from "./write/index.js";
@@ -60,12 +57,15 @@ export interface RecordUnitsMissingHooksInput extends InModel {
 /**
  * The agent came to hooks its charm does not ship, and moved past them
  * (Juju's uniter logs "skipped missing hook" and commits its state). One
- * transaction records them all, in order, as `missing` runs that began and
- * ended together, makes the agent idle and saves its state: one round trip
- * where begin and commit would take two per hook. Refused, with nothing
- * recorded, for a hook the charm does ship (that one must run), for a hook
- * the charm cannot have, for a Dead unit and for a unit in error (its failed
- * hook comes first). The one-unit case of recordUnitsMissingHooks.
+ * transaction checks them all, in order, makes the agent idle and saves its
+ * state; a -relation-broken among them leaves its scope, as its commit would.
+ * No run is recorded: nothing ran, and Juju's status log shows nothing either.
+ * A hook-less unit's seven runs settling and six removing, each a row, a change
+ * and its deliveries, were about a quarter of the machine's CPU a unit at
+ * 10,000 units (docs/benchmarks.md). Refused, with nothing changed, for a hook
+ * the charm does ship (that one must run), for a hook the charm cannot have,
+ * for a Dead unit and for a unit in error (its failed hook comes first). The
+ * one-unit case of recordUnitsMissingHooks: the unit as it stands after.
  */
 export const recordMissingHooks = modelOperationReading(
   "any",
@@ -76,8 +76,8 @@ export const recordMissingHooks = modelOperationReading(
 
 /**
  * recordMissingHooks for several units in one transaction, in the order named: all or nothing, the first refusal in
- * that order refusing the call. Their agents' calls gathered into one (src/agents/gathered-calls.ts). Each unit's runs,
- * in its order.
+ * that order refusing the call. Their agents' calls gathered into one (src/agents/gathered-calls.ts). The units as they
+ * stand after, in that order.
  */
 export const recordUnitsMissingHooks = modelOperationReading(
   "any",
@@ -87,7 +87,7 @@ export const recordUnitsMissingHooks = modelOperationReading(
 );
 
 /**
- * Its footprint (footprint.ts): each unit's runs, agent status and state are its own; of each relation named, the row
+ * Its footprint (footprint.ts): each unit's interrupted runs, agent status and state are its own; of each relation named, the row
  * and endpoints are read; a -broken hook's relation has one taken from its member count, as leaveScope does (the last
  * member of a Dying relation, which removes it, takes a turn alone).
  */
@@ -113,7 +113,7 @@ function checkHookCounts(calls: readonly UnitMissingHooks[]): void {
 
 /**
  * Everything the checks and the change rows need, read with the model's lock in one round trip: the units, the charms
- * this process does not know yet, their running runs, the new runs' ids, the relations named (each with every unit's
+ * this process does not know yet, their running runs, the transaction's time, the relations named (each with every unit's
  * application's endpoint in it) and the memberships the -broken hooks leave. So the writes go out with the COMMIT.
  */
 async function missingReads(tx: Tx, model: ModelKey, calls: readonly UnitMissingHooks[]) {
@@ -129,7 +129,7 @@ async function missingReads(tx: Tx, model: ModelKey, calls: readonly UnitMissing
     units: sentAhead(getUnits(tx, model, names)),
     charms: unknown.length ? sentAhead(charmsOfUnits(tx.db, { modelId, names: unknown })) : none,
     running: sentAhead(runningRunsOfUnits(tx.db, { modelId, units: names })),
-    ids: sentAhead(nextSerials(tx, "hook_runs", "id", targets.length)),
+    now: sentAhead(transactionTime(tx)),
     endpoints: relationIds.length
       ? sentAhead(
           endpointsOfApplications(tx.db, { modelId, relations: relationIds, applications: [...new Set(names.map(applicationOfUnit))] }),
@@ -144,60 +144,51 @@ async function missingReads(tx: Tx, model: ModelKey, calls: readonly UnitMissing
 
 type MissingReads = Awaited<ReturnType<typeof missingReads>>;
 
-/** Each unit's runs recorded, in order; its agent idle and its state saved. Refused at the first unit that may not. */
-async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, calls: readonly UnitMissingHooks[]): Promise<HookRunRow[][]> {
+/** Each unit's hooks checked and passed, in order; its agent idle and its state saved. Refused at the first unit that may not. */
+async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, calls: readonly UnitMissingHooks[]): Promise<UnitRow[]> {
   const rows = await reads.units;
   const charms = new Map((await reads.charms).map((c) => [c.unit, c.charm]));
   // Remembered for another unit of that name (never, in practice): read now.
   const stale = rows.filter((unit) => !charmHooksOf(unit) && !charms.has(unit.name)).map((unit) => unit.name);
   if (stale.length) for (const c of await charmsOfUnits(tx.db, { modelId: model.id, names: stale })) charms.set(c.unit, c.charm);
   const running = groupedBy(await reads.running, (r) => r.unit);
-  const ids = await reads.ids;
-  const now = ids[0]!.now;
+  const now = await reads.now;
   const endpointRows = await reads.endpoints;
   const relationsFound = new Set(endpointRows.map((r) => r.relation));
   const endpointOf = new Map(endpointRows.filter((r) => r.application).map((r) => [`${r.relation} ${r.application}`, r.endpoint]));
   const members = new Map((await reads.members).map((m) => [`${m.relationId} ${m.unit}`, m]));
   const brokenRelations = new Map((await reads.brokenRelations).map((r) => [r.id, r]));
 
-  let next = 0;
-  const recorded: HookRunRow[][] = [];
+  const passed: PassedHook[][] = [];
   const states: { unit: string; state: CheckedAgentState }[] = [];
   for (const [i, unit] of rows.entries()) {
     const call = calls[i]!;
     const named = new Map([...relationsFound].map((id) => [id, endpointOf.get(`${id} ${unit.application}`) ?? null]));
-    const runs = missingRuns(unit, charms.get(unit.name), named, call.hooks, () => ids[next++]!.value, now);
+    passed.push(passedHooks(unit, charms.get(unit.name), named, call.hooks));
     if (call.state != null) states.push({ unit: unit.name, state: checkAgentState(call.state) });
-    recorded.push(runs);
   }
 
-  // Sent together with the COMMIT: the interrupted runs' end, the runs (one statement), the prune, the agents' status
-  // and state. Each unit's changes recorded in that order: its interrupted runs, its runs, the scopes it left, its agent.
-  // A Dying relation its last member left goes after them all (ScopeLeavings).
+  // Sent together with the COMMIT: the interrupted runs' end, the agents' status and state. Each unit's changes
+  // recorded in that order: its interrupted runs, the scopes it left, its agent. A Dying relation its last member left
+  // goes after them all (ScopeLeavings).
   const interrupted = rows.flatMap((unit) => running.get(unit.name) ?? []);
   if (interrupted.length) tx.defer(interruptRunsOf(tx.db, { ids: interrupted.map((r) => r.id) }));
-  const all = recorded.flat();
-  tx.defer(insertMissingRuns(tx.db, runColumns(all)));
-  prune(
-    tx,
-    model,
-    rows.map((u) => u.name),
-  );
+  const after: UnitRow[] = [];
   const idled: string[] = [];
   const restamped: string[] = [];
   const leavings = new ScopeLeavings(tx, model);
   for (const [i, unit] of rows.entries()) {
     for (const run of running.get(unit.name) ?? []) tx.record(model.id, hookRunRecorded(interruptedAt(run, now)));
-    for (const run of recorded[i]!) tx.record(model.id, hookRunRecorded(run));
     const leaving = new Map<number, ScopeToLeave>(
       relationIdsNamed(brokenOf(calls[i]!.hooks)).map((id) => [
         id,
         { member: members.get(`${id} ${unit.name}`), relation: brokenRelations.get(id) },
       ]),
     );
-    leaveBrokenScopes(leavings, unit.name, recorded[i]!, leaving);
+    leaveBrokenScopes(leavings, unit.name, passed[i]!, leaving);
     // Its agent idle, its resolution cleared, as updateAgent would; written for all the units in one statement below.
     const changes = agentChanges(unit, idle, null, now);
+    after.push(changes ? { ...unit, ...changes } : unit);
     if (changes) {
       tx.record(model.id, unitAgentChanged({ ...unit, ...changes }));
       idled.push(unit.name);
@@ -215,18 +206,19 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
       }),
     );
   saveAgentStates(tx, model, states);
-  return recorded;
+  return after;
 }
 
-/** One unit's missing runs, checked in order: refused for a Dead unit, a unit in error, a hook its charm ships or cannot have. */
-function missingRuns(
+/** A hook passed: what leaving a -broken hook's scope needs of it. */
+type PassedHook = Pick<HookRunRow, "hook" | "relationId">;
+
+/** One unit's missing hooks, checked in order: refused for a Dead unit, a unit in error, a hook its charm ships or cannot have. */
+function passedHooks(
   unit: UnitRow,
   charmRead: Parameters<typeof charmHooksRead>[1] | undefined,
   relationsRead: ReadonlyMap<number, string | null>,
   hooks: readonly HookTarget[],
-  nextId: () => number,
-  now: Date,
-): HookRunRow[] {
+): PassedHook[] {
   const { charm, endpoints, ships } = charmHooksOf(unit) ?? charmHooksRead(unit, charmRead!);
   if (unit.life === Life.Dead)
     throw new LifelineError("NOT_ALIVE", `unit ${unit.name} is dead: its agent runs no more hooks`, { life: unit.life });
@@ -234,7 +226,7 @@ function missingRuns(
     throw new LifelineError("UNIT_IN_ERROR", `unit ${unit.name} is in error: its failed hook comes first (resolveUnit)`, {
       hook: unit.agentStatusData.hook ?? null,
     });
-  const runs: HookRunRow[] = [];
+  const passed: PassedHook[] = [];
   // One check per distinct target: a principal's hub joins many units of one relation.
   const checked = new Set<string>();
   for (const target of hooks) {
@@ -246,35 +238,10 @@ function missingRuns(
     const key = `${parsed.relation?.endpoint} ${target.relation}`;
     checkHookTarget(relationsRead, unit, target, parsed.relation?.endpoint, parsed.relation?.kind, checked.has(key));
     checked.add(key);
-    const run = {
-      hook: parsed.name,
-      relationId: parsed.relation ? target.relation! : null,
-      remoteUnit: parsed.relation ? (target.remoteUnit ?? null) : null,
-    };
-    runs.push(newRun(unit, nextId(), now, run, true));
+    passed.push({ hook: parsed.name, relationId: parsed.relation ? target.relation! : null });
   }
-  return runs;
+  return passed;
 }
-
-const runColumns = (runs: readonly HookRunRow[]) => ({
-  ids: runs.map((r) => r.id),
-  modelId: runs[0]!.modelId,
-  units: runs.map((r) => r.unit),
-  hooks: runs.map((r) => r.hook),
-  relationIds: runs.map((r) => r.relationId),
-  remoteUnits: runs.map((r) => r.remoteUnit),
-});
-
-/** The runs, begun and ended at once: their fields as arrays, unnested in order, one text whatever their count. */
-const insertMissingRuns = statement(["ids", "modelId", "units", "hooks", "relationIds", "remoteUnits"], (db, p) =>
-  db.insert(hookRuns).select(
-    sql`select run.id, ${p.modelId}::uuid, run.unit, run.hook, run.relation_id, run.remote_unit, ${HookResult.Missing}::text, ${MISSING_MESSAGE}::text, now(), now(),
-        null::timestamptz, 0
-      from unnest(${p.ids}::bigint[], ${p.units}::text[], ${p.hooks}::text[], ${p.relationIds}::int[], ${p.remoteUnits}::text[]) with ordinality
-        as run(id, unit, hook, relation_id, remote_unit, n)
-      order by run.n`,
-  ),
-);
 
 /** The memberships of (relation, unit) pairs, given as two arrays in step. */
 const membersOfPairs = statement(["modelId", "relations", "units"], (db, p) =>

@@ -90,3 +90,10 @@ export async function creationPlaces(tx: Tx, tables: readonly ("units" | "machin
   }
   return tables.map((table) => byTable.get(table)!.shift()!);
 }
+
+/** The transaction's time (`now()`), for an operation that writes no new row to read it with. */
+const transactionNow = statement([], (db) => db.select({ now: sql<Date>`now()`.mapWith(units.statusSince) }).from(sql`(select 1) as one`));
+
+export async function transactionTime(tx: Tx): Promise<Date> {
+  return (await transactionNow(tx.db, {}))[0]!.now;
+}

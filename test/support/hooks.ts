@@ -4,8 +4,8 @@ import type { Api } from "./api.js";
 export const RUN_FIELDS = "id unitName hook relation remoteUnit result message startedAt endedAt";
 export const BEGIN_HOOK = `mutation ($input: BeginHookInput!) { beginHook(input: $input) { ${RUN_FIELDS} } }`;
 export const COMMIT_HOOK = `mutation ($input: CommitHookInput!) { commitHook(input: $input) { ${RUN_FIELDS} } }`;
-export const RECORD_MISSING_HOOKS = `mutation ($input: RecordMissingHooksInput!) { recordMissingHooks(input: $input) { ${RUN_FIELDS} } }`;
-export const RECORD_UNITS_MISSING_HOOKS = `mutation ($input: RecordUnitsMissingHooksInput!) { recordUnitsMissingHooks(input: $input) { ${RUN_FIELDS} unit { name } } }`;
+export const RECORD_MISSING_HOOKS = `mutation ($input: RecordMissingHooksInput!) { recordMissingHooks(input: $input) { name agentStatus { current } } }`;
+export const RECORD_UNITS_MISSING_HOOKS = `mutation ($input: RecordUnitsMissingHooksInput!) { recordUnitsMissingHooks(input: $input) { name agentStatus { current } } }`;
 export const SET_AGENT_STATE = `mutation ($input: UnitAgentStateInput!) { setUnitAgentState(input: $input) { name } }`;
 export const RESOLVE_UNIT = `mutation ($input: ResolveUnitInput!) { resolveUnit(input: $input) { name resolved agentStatus { current } } }`;
 

@@ -53,7 +53,8 @@ export const HookRunResultEnum = builder.enumType("HookRunResult", {
     },
     MISSING: {
       value: HookResult.Missing,
-      description: 'Its charm ships no such hook: nothing ran, and the agent moved past it (Juju\'s "skipped missing hook").',
+      description:
+        "Its charm shipped no such hook, and the agent moved past it: a run earlier versions recorded. Now none is recorded for such a hook (recordMissingHooks), as Juju records none.",
     },
   },
 });
@@ -357,24 +358,26 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, ctx) => commitHook(ctx.db, { ...input, run: String(input.run) }),
   }),
   recordMissingHooks: t.field({
-    type: [HookRunRef],
+    type: UnitRef,
     description:
-      "Unit agent, for hooks its charm does not ship, which it moves past without running: one transaction records them, in order, as MISSING " +
-      "runs (a -relation-broken among them leaves its scope, as its commit would), makes the agent idle and saves its state document. INVALID_ARGUMENT for a hook the charm ships (it must run: beginHook, commitHook) " +
+      "Unit agent, for hooks its charm does not ship, which it moves past without running: one transaction checks them, in order (a " +
+      "-relation-broken among them leaves its scope, as its commit would), makes the agent idle and saves its state document; the unit as " +
+      "it stands after. No run is recorded, as Juju's uniter records none: the unit's hook history lists the hooks that ran. " +
+      "INVALID_ARGUMENT for a hook the charm ships (it must run: beginHook, commitHook) " +
       "or cannot have; UNIT_IN_ERROR for a unit in error (its failed hook comes first); NOT_ALIVE for a Dead unit.",
     args: { input: t.arg({ type: RecordMissingHooksInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgent: input }),
     resolve: (_root, { input }, ctx) => recordMissingHooks(ctx.db, input),
   }),
   recordUnitsMissingHooks: t.field({
-    type: [HookRunRef],
+    type: [UnitRef],
     description:
       "recordMissingHooks for several units in one transaction, in the order named: all or nothing, the first refusal in that order " +
-      "refusing the call; every unit's runs, in order. Each unit's own agent may ask, so the agents one process hosts may send their " +
+      "refusing the call; the units as they stand after, in that order. Each unit's own agent may ask, so the agents one process hosts may send their " +
       "calls together: `extensions.authorizations` lists each agent's bearer token, in the units' order, and each unit is checked against " +
       "its own (FORBIDDEN if any may not).",
     args: { input: t.arg({ type: RecordUnitsMissingHooksInput, required: true }) },
     authScopes: (_root, { input }) => ({ unitAgents: { model: input.model, units: input.units.map((u) => u.unit) } }),
-    resolve: async (_root, { input }, ctx) => (await recordUnitsMissingHooks(ctx.db, input)).flat(),
+    resolve: (_root, { input }, ctx) => recordUnitsMissingHooks(ctx.db, input),
   }),
 }));
