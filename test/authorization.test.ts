@@ -340,13 +340,13 @@ const operations: Record<string, Operation> = {
   },
   recordMissingHooks: {
     responsible: ["unit agent"],
-    query: `mutation ($input: RecordMissingHooksInput!) { recordMissingHooks(input: $input) { id } }`,
+    query: `mutation ($input: RecordMissingHooksInput!) { recordMissingHooks(input: $input) { name } }`,
     // A hook the charm ships: INVALID_ARGUMENT.
     variables: (target) => input({ unit: target === "own" ? "wordpress/0" : "mysql/0", hooks: [{ hook: "install" }] }),
   },
   recordUnitsMissingHooks: {
     responsible: ["unit agent"],
-    query: `mutation ($input: RecordUnitsMissingHooksInput!) { recordUnitsMissingHooks(input: $input) { id } }`,
+    query: `mutation ($input: RecordUnitsMissingHooksInput!) { recordUnitsMissingHooks(input: $input) { name } }`,
     // As recordMissingHooks; several agents' calls in one request: test/gathered-agents.test.ts.
     variables: (target) => input({ units: [{ unit: target === "own" ? "wordpress/0" : "mysql/0", hooks: [{ hook: "install" }] }] }),
   },
