@@ -67,14 +67,15 @@ export function splitProfile(profile: CpuProfile, fromUs: number, toUs: number):
     const name = nodes.get(id)!.callFrame.functionName;
     if (name === "(idle)") path = null;
     else if (name === "(garbage collector)") path = "garbage collection";
-    else path = innermost(id, OWN) ?? innermost(id, LIBRARY) ?? "other";
+    else path = innermost(id, OWN, true) ?? innermost(id, LIBRARY, false) ?? "other";
     pathOf.set(id, path);
     return path;
   };
-  const innermost = (id: number, rules: typeof OWN): Path | undefined => {
+  /** The path of the innermost frame a rule names; `oursOnly`: frames of libraries skipped (their files have `src/` too). */
+  const innermost = (id: number, rules: typeof OWN, oursOnly: boolean): Path | undefined => {
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const url = nodes.get(at)!.callFrame.url;
-      if (url.includes("/node_modules/") && rules === OWN) continue;
+      if (oursOnly && url.includes("/node_modules/")) continue;
       for (const [pattern, path] of rules) if (pattern.test(url)) return path;
     }
     return undefined;

@@ -188,9 +188,10 @@ async function missingRecorded(tx: Tx, model: ModelRow, reads: MissingReads, cal
     leaveBrokenScopes(leavings, unit.name, passed[i]!, leaving);
     // Its agent idle, its resolution cleared, as updateAgent would; written for all the units in one statement below.
     const changes = agentChanges(unit, idle, null, now);
-    after.push(changes ? { ...unit, ...changes } : unit);
+    const idleUnit = changes ? { ...unit, ...changes } : unit;
+    after.push(idleUnit);
     if (changes) {
-      tx.record(model.id, unitAgentChanged({ ...unit, ...changes }));
+      tx.record(model.id, unitAgentChanged(idleUnit));
       idled.push(unit.name);
       if ("agentSince" in changes) restamped.push(unit.name);
     }
